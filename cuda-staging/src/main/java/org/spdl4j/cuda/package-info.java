@@ -1,0 +1,4 @@
+/**
+ * spdl4j cuda-staging.
+ */
+package org.spdl4j.cuda;

@@ -1,0 +1,4 @@
+/**
+ * spdl4j engine.
+ */
+package org.spdl4j.engine;

@@ -1,0 +1,4 @@
+/**
+ * spdl4j examples.
+ */
+package org.spdl4j.examples;

@@ -1,0 +1,4 @@
+/**
+ * spdl4j media-native.
+ */
+package org.spdl4j.media;

@@ -1,0 +1,4 @@
+/**
+ * spdl4j off-heap.
+ */
+package org.spdl4j.offheap;

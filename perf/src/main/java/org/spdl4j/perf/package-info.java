@@ -1,0 +1,4 @@
+/**
+ * spdl4j perf.
+ */
+package org.spdl4j.perf;
