@@ -1,0 +1,138 @@
+package org.spdl4j.examples.report;
+
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/**
+ * Records task spans (stage, thread, start, duration) into preallocated arrays and writes them as a Chrome / Perfetto
+ * trace (the JSON "trace event" format: open it in ui.perfetto.dev or chrome://tracing).
+ *
+ * <p><b>Threading:</b> any number of threads record concurrently; each span claims an index with one atomic
+ * increment (a contended add, acceptable because tracing is opt-in for diagnosis runs). Once {@code capacity} spans are
+ * recorded, later ones are counted and dropped, so memory stays bounded on a long run. {@link #write} is called after
+ * the recording threads are done.
+ *
+ * <p><b>Allocation:</b> none per span once a thread has recorded its first one (its name is kept then).
+ */
+public final class TaskTrace {
+    private final long[] startNanos;
+    private final long[] durationNanos;
+    private final int[] threadIds;
+    private final int[] stageIds;
+    private final AtomicInteger next = new AtomicInteger();
+    private final AtomicInteger threads = new AtomicInteger();
+    private final AtomicInteger stageCount = new AtomicInteger();
+    private final Map<Long, Integer> threadIndex = new ConcurrentHashMap<>();
+    private final Map<Integer, String> threadNames = new ConcurrentHashMap<>();
+    private final Map<String, Integer> stageIndex = new ConcurrentHashMap<>();
+    private final long originNanos = System.nanoTime();
+
+    /**
+     * Creates a trace that keeps at most {@code capacity} spans.
+     *
+     * @param capacity how many spans to keep
+     */
+    public TaskTrace(int capacity) {
+        this.startNanos = new long[capacity];
+        this.durationNanos = new long[capacity];
+        this.threadIds = new int[capacity];
+        this.stageIds = new int[capacity];
+    }
+
+    /**
+     * Wraps {@code fn} so that each call is recorded as a span of {@code stage} on the calling thread.
+     *
+     * @param stage the stage name shown on the span
+     * @param fn    the function to time
+     * @param <I>   input type
+     * @param <O>   output type
+     * @return the timed function
+     */
+    public <I, O> Function<I, O> wrap(String stage, Function<I, O> fn) {
+        int stageId = stageIndex.computeIfAbsent(stage, s -> stageCount.getAndIncrement());
+        return in -> {
+            long t0 = System.nanoTime();
+            try {
+                return fn.apply(in);
+            } finally {
+                record(stageId, t0, System.nanoTime());
+            }
+        };
+    }
+
+    private void record(int stageId, long t0, long t1) {
+        int i = next.getAndIncrement();
+        if (i >= startNanos.length) {
+            return;
+        }
+        Thread t = Thread.currentThread();
+        int tid = threadIndex.computeIfAbsent(t.threadId(), id -> {
+            int index = threads.getAndIncrement();
+            threadNames.put(index, t.getName());
+            return index;
+        });
+        startNanos[i] = t0 - originNanos;
+        durationNanos[i] = t1 - t0;
+        threadIds[i] = tid;
+        stageIds[i] = stageId;
+    }
+
+    /** {@return spans recorded, including those dropped past the capacity} */
+    public long spans() {
+        return next.get();
+    }
+
+    /**
+     * Writes the trace JSON. Call after every recording thread has finished.
+     *
+     * @param file the {@code .json} file
+     * @throws IOException when it cannot be written
+     */
+    public void write(Path file) throws IOException {
+        String[] stages = new String[stageIndex.size()];
+        stageIndex.forEach((name, id) -> stages[id] = name);
+        int n = Math.min(next.get(), startNanos.length);
+        try (BufferedWriter w = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            w.write("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n");
+            boolean first = true;
+            for (Map.Entry<Integer, String> e : threadNames.entrySet()) {
+                w.write(first ? "" : ",\n");
+                first = false;
+                w.write("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":" + e.getKey()
+                    + ",\"args\":{\"name\":\"" + escape(e.getValue()) + "\"}}");
+            }
+            for (int i = 0; i < n; i++) {
+                w.write(first ? "" : ",\n");
+                first = false;
+                w.write("{\"name\":\"" + escape(stages[stageIds[i]]) + "\",\"cat\":\"task\",\"ph\":\"X\",\"pid\":1,\"tid\":"
+                    + threadIds[i] + ",\"ts\":" + micros(startNanos[i]) + ",\"dur\":" + micros(durationNanos[i]) + "}");
+            }
+            w.write("\n]}\n");
+        }
+    }
+
+    private static String micros(long nanos) {
+        return (nanos / 1000) + "." + String.format("%03d", nanos % 1000);
+    }
+
+    private static String escape(String s) {
+        StringBuilder b = new StringBuilder(s.length());
+        for (char c : s.toCharArray()) {
+            if (c == '"' || c == '\\') {
+                b.append('\\').append(c);
+            } else if (c < 0x20) {
+                b.append(String.format("\\u%04x", (int) c));
+            } else {
+                b.append(c);
+            }
+        }
+        return b.toString();
+    }
+}
