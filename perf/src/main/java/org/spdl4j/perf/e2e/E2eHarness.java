@@ -1,0 +1,134 @@
+package org.spdl4j.perf.e2e;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The end-to-end comparison: every contender loads the same folder of images with the same number of threads, each in
+ * its own process (so peak RSS and CPU time are its own), interleaved, repeated; medians are compared side by side.
+ *
+ * <p>usage: {@code E2eHarness IMAGE_DIR [--threads N] [--repeats R] [--epochs E] [--out DIR] [--torch SCRIPT]}
+ * <br>Contenders: executor+imageio (what a Java developer writes today), executor+ffmpeg (the same engine-less
+ * design with spdl4j's FFmpeg decoding), spdl4j (the engine), torch (PyTorch DataLoader via torch_baseline.py, when
+ * python3-torch is installed), and the limit: one thread's decode rate times the threads.
+ */
+public final class E2eHarness {
+    private E2eHarness() {
+    }
+
+    /**
+     * Entry point.
+     *
+     * @param args see the class comment
+     * @throws Exception when a contender fails
+     */
+    public static void main(String[] args) throws Exception {
+        Path data = Path.of(args[0]);
+        int threads = intArg(args, "--threads", Runtime.getRuntime().availableProcessors());
+        int repeats = intArg(args, "--repeats", 3);
+        int epochs = intArg(args, "--epochs", 1);
+        Path out = Path.of(arg(args, "--out", "perf/target/e2e"));
+        Path torch = Path.of(arg(args, "--torch", "../shared/bench/torch_baseline.py"));
+        Files.createDirectories(out);
+
+        List<String> names = new ArrayList<>(RunOne.contenders().keySet().stream().sorted().toList());
+        boolean hasTorch = torchAvailable(torch);
+        if (!hasTorch) {
+            System.out.println("torch: skipped (needs /usr/bin/python3 with python3-torch and python3-pil, and "
+                + torch + "; apt-get install python3-torch python3-pil)");
+        }
+        Map<String, List<Result>> results = new LinkedHashMap<>();
+        for (int r = 0; r < repeats; r++) {
+            for (String name : names) {
+                results.computeIfAbsent(name, k -> new ArrayList<>())
+                    .add(runJava(name, data, threads, epochs));
+            }
+            if (RunOne.contenders().containsKey(RunOne.LIMIT)) {
+                results.computeIfAbsent("limit(1 thread x " + threads + ")", k -> new ArrayList<>())
+                    .add(runJava(RunOne.LIMIT, data, 1, epochs).timesThreads(threads));
+            }
+            if (hasTorch) {
+                results.computeIfAbsent("torch DataLoader", k -> new ArrayList<>())
+                    .add(run(List.of("/usr/bin/python3", torch.toString(), data.toString(), "--workers",
+                        Integer.toString(threads), "--epochs", Integer.toString(epochs))));
+            }
+        }
+        E2eReport.write(out, threads, repeats, results);
+    }
+
+    private static Result runJava(String contender, Path data, int threads, int epochs) throws IOException,
+        InterruptedException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(ProcessHandle.current().info().command().orElse("java"));
+        cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(RunOne.class.getName());
+        cmd.add(contender);
+        cmd.add(data.toString());
+        cmd.add(Integer.toString(threads));
+        cmd.add(Integer.toString(epochs));
+        return run(cmd);
+    }
+
+    private static Result run(List<String> cmd) throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        String resultLine = null;
+        StringBuilder all = new StringBuilder();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+            for (String line; (line = r.readLine()) != null; ) {
+                all.append(line).append('\n');
+                if (line.startsWith("mode=")) {
+                    resultLine = line;
+                }
+            }
+        }
+        if (!p.waitFor(30, TimeUnit.MINUTES) || p.exitValue() != 0 || resultLine == null) {
+            throw new IllegalStateException("contender failed: " + String.join(" ", cmd) + "\n" + all);
+        }
+        Result result = Result.parse(resultLine);
+        System.out.println(resultLine);
+        return result;
+    }
+
+    private static boolean torchAvailable(Path script) {
+        if (!Files.isRegularFile(script) || !Files.isExecutable(Path.of("/usr/bin/python3"))) {
+            return false;
+        }
+        try {
+            Process p = new ProcessBuilder("/usr/bin/python3", "-c", "import torch, PIL, numpy").redirectErrorStream(true)
+                .start();
+            p.getInputStream().readAllBytes();
+            return p.waitFor(120, TimeUnit.SECONDS) && p.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    private static String arg(String[] args, String key, String def) {
+        for (int i = 0; i < args.length - 1; i++) {
+            if (args[i].equals(key)) {
+                return args[i + 1];
+            }
+        }
+        return def;
+    }
+
+    private static int intArg(String[] args, String key, int def) {
+        return Integer.parseInt(arg(args, key, Integer.toString(def)).toLowerCase(Locale.ROOT));
+    }
+}
