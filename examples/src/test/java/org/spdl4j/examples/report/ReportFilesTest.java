@@ -1,0 +1,122 @@
+package org.spdl4j.examples.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.awt.image.BufferedImage;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import javax.imageio.ImageIO;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ReportFilesTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldWriteTraceThatParsesWithOneSpanPerCallOnTheCallingThreads() throws Exception {
+        TaskTrace trace = new TaskTrace(10_000);
+        Function<Integer, Integer> decode = trace.wrap("decode", x -> x + 1);
+        Function<Integer, Integer> read = trace.wrap("read \"io\"", x -> x * 2);
+        CountDownLatch done = new CountDownLatch(2);
+        for (int t = 0; t < 2; t++) {
+            Thread.ofPlatform().name("spdl4j-test-decode-" + t).start(() -> {
+                for (int i = 0; i < 100; i++) {
+                    decode.apply(i);
+                    read.apply(i);
+                }
+                done.countDown();
+            });
+        }
+        done.await();
+        Path file = dir.resolve("trace.json");
+        trace.write(file);
+
+        JsonNode events = new ObjectMapper().readTree(file.toFile()).get("traceEvents");
+        long spans = 0;
+        long names = 0;
+        for (JsonNode e : events) {
+            if (e.get("ph").asText().equals("X")) {
+                spans++;
+                assertThat(e.get("dur").asDouble()).isGreaterThanOrEqualTo(0);
+                assertThat(e.get("name").asText()).isIn("decode", "read \"io\"");
+            } else {
+                names++;
+                assertThat(e.get("args").get("name").asText()).startsWith("spdl4j-test-decode-");
+            }
+        }
+        assertThat(spans).isEqualTo(400);
+        assertThat(names).isEqualTo(2);
+    }
+
+    @Test
+    void shouldKeepOnlyCapacitySpansButCountAll() throws Exception {
+        TaskTrace trace = new TaskTrace(10);
+        Function<Integer, Integer> f = trace.wrap("s", x -> x);
+        for (int i = 0; i < 25; i++) {
+            f.apply(i);
+        }
+        Path file = dir.resolve("t.json");
+        trace.write(file);
+        assertThat(trace.spans()).isEqualTo(25);
+        long spans = 0;
+        for (JsonNode e : new ObjectMapper().readTree(file.toFile()).get("traceEvents")) {
+            spans += e.get("ph").asText().equals("X") ? 1 : 0;
+        }
+        assertThat(spans).isEqualTo(10);
+    }
+
+    @Test
+    void shouldWritePercentilePlotAsValidPng() throws Exception {
+        Histogram fast = new Histogram(3);
+        Histogram slow = new Histogram(3);
+        for (int i = 1; i <= 1000; i++) {
+            fast.recordValue(i * 1_000L);
+            slow.recordValue(i * 50_000L);
+        }
+        Map<String, Histogram> stages = new LinkedHashMap<>();
+        stages.put("read", fast);
+        stages.put("decode", slow);
+        Path png = dir.resolve("latency.png");
+        PercentileCurves.write("task time", stages, png);
+        BufferedImage image = ImageIO.read(png.toFile());
+        assertThat(image).isNotNull();
+        assertThat(image.getWidth()).isGreaterThan(100);
+        // the two series are drawn in different colors: both palette colors appear somewhere
+        assertThat(countColor(image, 0x1f77b4)).isPositive();
+        assertThat(countColor(image, 0xd62728)).isPositive();
+    }
+
+    @Test
+    void shouldPlacePercentilesOnLogScale() {
+        assertThat(PercentileCurves.position(90)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(PercentileCurves.position(99)).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(PercentileCurves.position(99.9)).isCloseTo(3.0, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void shouldWriteHtmlLinkingPlotsAndEscapingText() throws Exception {
+        HtmlReport.write(dir, "run <1>", "stage  p50\nread   1 ms", List.of("latency.png"), List.of("run.hlog", "trace.json"));
+        String html = Files.readString(dir.resolve("index.html"));
+        assertThat(html).contains("<img src=\"latency.png\"", "href=\"run.hlog\"", "href=\"trace.json\"", "run &lt;1&gt;",
+            "read   1 ms");
+    }
+
+    private static int countColor(BufferedImage image, int rgb) {
+        int n = 0;
+        for (int y = 0; y < image.getHeight(); y++) {
+            for (int x = 0; x < image.getWidth(); x++) {
+                n += (image.getRGB(x, y) & 0xffffff) == rgb ? 1 : 0;
+            }
+        }
+        return n;
+    }
+}
