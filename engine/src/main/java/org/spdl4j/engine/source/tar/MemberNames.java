@@ -18,16 +18,16 @@ final class MemberNames {
             n = n.substring(2);
         }
         if (n.isEmpty() || n.indexOf('\0') >= 0) {
-            throw new TarFormatException(shard, offset, "empty or NUL-containing member name '" + name + "'");
+            throw new TarFormatException(shard, offset, "empty or NUL-containing member name '" + name + "'", name, null);
         }
         if (n.startsWith("/") || n.startsWith("\\") || (n.length() > 1 && n.charAt(1) == ':')) {
             throw new TarFormatException(shard, offset, "absolute member name '" + name + "' rejected: names must be "
-                    + "relative to the archive");
+                    + "relative to the archive", name, null);
         }
         for (String segment : n.split("[/\\\\]")) {
             if (segment.equals("..")) {
                 throw new TarFormatException(shard, offset, "member name '" + name + "' escapes the archive with '..';"
-                        + " rejected");
+                        + " rejected", name, null);
             }
         }
         return n;

@@ -18,6 +18,8 @@ public final class TarFormatException extends RuntimeException {
     private final long offset;
     /** What is wrong. */
     private final String detail;
+    /** The member the problem is about, when its header was read whole; else null. */
+    private final String member;
 
     /**
      * Creates the exception.
@@ -39,10 +41,29 @@ public final class TarFormatException extends RuntimeException {
      * @param cause  the underlying exception, or null
      */
     public TarFormatException(String shard, long offset, String what, Throwable cause) {
+        this(shard, offset, what, null, cause);
+    }
+
+    /**
+     * Creates the exception about a member whose header was read whole (a rejected name).
+     *
+     * @param shard  the shard name
+     * @param offset the byte offset of the problem
+     * @param what   what is wrong
+     * @param member the member's name as written in the shard, or null
+     * @param cause  the underlying exception, or null
+     */
+    public TarFormatException(String shard, long offset, String what, String member, Throwable cause) {
         super("tar shard '" + shard + "' at offset " + offset + ": " + what, cause);
         this.shard = shard;
         this.offset = offset;
         this.detail = what;
+        this.member = member;
+    }
+
+    /** {@return the member the problem is about when its header was read whole, else null} */
+    public String member() {
+        return member;
     }
 
     /** {@return what is wrong, without the shard and offset} */

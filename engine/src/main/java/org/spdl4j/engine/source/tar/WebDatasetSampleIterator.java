@@ -28,6 +28,7 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     private final SampleAllocator allocator;
     private TarMember lookahead;
     private Sample next;
+    private TarFormatException deferred;
     private boolean done;
 
     /**
@@ -43,6 +44,11 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
 
     @Override
     public boolean hasNext() {
+        if (next == null && deferred != null) {
+            TarFormatException e = deferred;
+            deferred = null;
+            throw e;
+        }
         if (next == null && !done) {
             next = assemble(true);
         }
@@ -109,6 +115,12 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                 }
             }
         } catch (TarFormatException e) {
+            if (key != null && read && e.member() != null && !key.equals(keyOf(e.member()))) {
+                // the bad member's header was read whole and belongs to a later sample: this one is complete
+                deferred = e;
+                close();
+                return new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator);
+            }
             release(fields);
             close();
             if (key == null) {
@@ -126,6 +138,11 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         }
         return read ? new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator)
                 : Skipped.INSTANCE;
+    }
+
+    private static String keyOf(String name) {
+        int dot = MemberNames.keyEnd(name);
+        return dot < 0 ? name : name.substring(0, dot);
     }
 
     private SampleField readField(TarMember m, String ext, List<SampleField> fields) {
