@@ -1,0 +1,153 @@
+package org.spdl4j.engine.source;
+
+import java.util.NoSuchElementException;
+
+/**
+ * The iterable a pipeline takes as its source: an {@link EpochSource} plus where it stands ({@link SourceState}).
+ *
+ * <p>Each {@link #iterator()} runs the rest of the current epoch and then moves the state to the start of the next,
+ * so iterating twice gives epoch 0 then epoch 1 (each in its own order). {@link #continuous(long)} runs epochs back to
+ * back in one iterator, crossing epoch boundaries. {@link #state()} says how far it got; {@link #resume} builds an
+ * iterable that continues exactly from a saved state.
+ *
+ * <p><b>Threading:</b> single-threaded: one iterator at a time (a second {@link #iterator()} while one is open
+ * throws), used by one thread (the engine's source thread). {@link #state()} is exact when read by that thread or
+ * after it has finished; from another thread it may be stale. <b>Blocking:</b> as the underlying source (file or
+ * network I/O in {@code hasNext}). <b>Allocation:</b> an iterator per epoch; nothing per item beyond the source's own.
+ *
+ * @param <T> the item type
+ */
+public final class EpochIterable<T> implements Iterable<T> {
+    private final EpochSource<T> source;
+    private long epoch;
+    private long position;
+    private boolean iterating;
+
+    private EpochIterable(EpochSource<T> source, SourceState from) {
+        this.source = source;
+        this.epoch = from.epoch();
+        this.position = from.position();
+    }
+
+    /**
+     * Starts a source at epoch 0, position 0.
+     *
+     * @param source the source
+     * @param <T>    the item type
+     * @return the iterable
+     */
+    public static <T> EpochIterable<T> of(EpochSource<T> source) {
+        return new EpochIterable<>(source, SourceState.start(source.seed()));
+    }
+
+    /**
+     * Continues a source from a saved state: the next item is item {@code state.position()} of epoch
+     * {@code state.epoch()}.
+     *
+     * @param source the source, built exactly as in the saved run (same data, rank, seed)
+     * @param state  the saved state
+     * @param <T>    the item type
+     * @return the iterable
+     * @throws IllegalArgumentException when the state's seed is not the source's (another run's checkpoint)
+     */
+    public static <T> EpochIterable<T> resume(EpochSource<T> source, SourceState state) {
+        if (state.seed() != source.seed()) {
+            throw new IllegalArgumentException("state " + state.encode() + " was saved with seed " + state.seed()
+                    + " but the source has seed " + source.seed() + "; build the source with the saved seed");
+        }
+        long length = source.epochLength();
+        if (length != EpochSource.UNKNOWN_LENGTH && state.position() > length) {
+            throw new IllegalArgumentException("state " + state.encode() + " is past the end of an epoch of " + length
+                    + " items; was the dataset or world size changed?");
+        }
+        return new EpochIterable<>(source, state);
+    }
+
+    /** {@return where the iteration stands: the next item is {@code position} of {@code epoch}} */
+    public SourceState state() {
+        return new SourceState(source.seed(), epoch, position);
+    }
+
+    /** {@return the underlying source} */
+    public EpochSource<T> source() {
+        return source;
+    }
+
+    /** {@return an iterator over the rest of the current epoch; at its end the state moves to the next epoch} */
+    @Override
+    public CloseableIterator<T> iterator() {
+        return continuous(epoch + 1);
+    }
+
+    /**
+     * Runs epochs back to back, from the current state up to (not including) {@code endEpoch}. An epoch that turns
+     * out empty ends the iteration (rather than spinning through empty epochs).
+     *
+     * @param endEpoch the first epoch not to run; {@code Long.MAX_VALUE} for an endless source
+     * @return the iterator; {@link #state()} follows it item by item
+     */
+    public CloseableIterator<T> continuous(long endEpoch) {
+        if (iterating) {
+            throw new IllegalStateException("an iterator of this source is still open; close it first");
+        }
+        iterating = true;
+        return new Cursor(endEpoch);
+    }
+
+    private final class Cursor implements CloseableIterator<T> {
+        private final long endEpoch;
+        private CloseableIterator<T> current;
+        private boolean done;
+
+        Cursor(long endEpoch) {
+            this.endEpoch = endEpoch;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (!done) {
+                if (current == null) {
+                    if (epoch >= endEpoch) {
+                        close();
+                        return false;
+                    }
+                    current = source.open(epoch, position);
+                }
+                if (current.hasNext()) {
+                    return true;
+                }
+                current.close();
+                current = null;
+                boolean empty = position == 0;
+                epoch++;
+                position = 0;
+                if (empty) {
+                    close();
+                }
+            }
+            return false;
+        }
+
+        @Override
+        public T next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("source ended at " + state().encode());
+            }
+            T item = current.next();
+            position++; // counted after the item is had: a throwing next() leaves the position on the failed item
+            return item;
+        }
+
+        @Override
+        public void close() {
+            if (current != null) {
+                current.close();
+                current = null;
+            }
+            if (!done) {
+                done = true;
+                iterating = false;
+            }
+        }
+    }
+}

@@ -1,0 +1,113 @@
+package org.spdl4j.engine.source;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A folder of class sub-folders, ImageNet style: {@code root/<class>/**&#47;<file>}; each sub-folder is a class,
+ * labelled by its rank in the sorted folder names (0, 1, ...).
+ *
+ * <p>The walk is deterministic: class folders sorted by name, files within a class sorted by relative path (by
+ * {@link String#compareTo}, so the order does not depend on the file system or locale). Hidden entries (names
+ * starting with {@code .}) and files directly under the root are skipped. An optional set of extensions keeps only
+ * matching files (case-insensitive).
+ *
+ * <p><b>Cost:</b> the walk happens once, in {@link #scan}, and blocks on the file system. The dataset keeps one
+ * relative path string and one label per file (about 100 bytes per file; 1.3 M ImageNet files take ~130 MB).
+ * <b>Threading:</b> immutable and thread-safe once built.
+ */
+public final class FolderDataset implements IndexedDataset<FileItem> {
+    private final Path root;
+    private final List<String> classNames;
+    private final String[] relativePaths;
+    private final int[] labels;
+
+    private FolderDataset(Path root, List<String> classNames, String[] relativePaths, int[] labels) {
+        this.root = root;
+        this.classNames = classNames;
+        this.relativePaths = relativePaths;
+        this.labels = labels;
+    }
+
+    /**
+     * Walks a folder.
+     *
+     * @param root       the dataset root, holding one sub-folder per class
+     * @param extensions file extensions to keep, without dots (e.g. {@code "jpg", "jpeg"}); empty keeps every file
+     * @return the dataset
+     * @throws UncheckedIOException when the folder cannot be read; the message names the path
+     */
+    public static FolderDataset scan(Path root, Set<String> extensions) {
+        Set<String> exts = extensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(
+                java.util.stream.Collectors.toUnmodifiableSet());
+        List<String> classes = new ArrayList<>();
+        List<String> paths = new ArrayList<>();
+        List<Integer> labelList = new ArrayList<>();
+        try (Stream<Path> top = Files.list(root)) {
+            top.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
+                    .sorted().forEach(classes::add);
+            for (int label = 0; label < classes.size(); label++) {
+                Path dir = root.resolve(classes.get(label));
+                List<String> files;
+                try (Stream<Path> walk = Files.walk(dir)) {
+                    files = walk.filter(Files::isRegularFile).map(p -> relative(root, p))
+                            .filter(rel -> keep(rel, exts)).sorted().toList();
+                }
+                for (String f : files) {
+                    paths.add(f);
+                    labelList.add(label);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getMessage(), e);
+        }
+        int[] labels = labelList.stream().mapToInt(Integer::intValue).toArray();
+        return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);
+    }
+
+    private static String relative(Path root, Path p) {
+        return root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
+    }
+
+    private static boolean keep(String rel, Set<String> exts) {
+        for (String part : rel.split("/")) {
+            if (part.startsWith(".")) {
+                return false;
+            }
+        }
+        if (exts.isEmpty()) {
+            return true;
+        }
+        int dot = rel.lastIndexOf('.');
+        return dot >= 0 && exts.contains(rel.substring(dot + 1).toLowerCase(Locale.ROOT));
+    }
+
+    /** {@return the class names, index = label} */
+    public List<String> classNames() {
+        return classNames;
+    }
+
+    /** {@return the dataset root} */
+    public Path root() {
+        return root;
+    }
+
+    @Override
+    public long size() {
+        return relativePaths.length;
+    }
+
+    /** {@inheritDoc} Allocates the {@link FileItem} and its {@link Path}. */
+    @Override
+    public FileItem get(long index) {
+        int i = java.util.Objects.checkIndex((int) Math.min(index, Integer.MAX_VALUE), relativePaths.length);
+        return new FileItem(root.resolve(relativePaths[i]), relativePaths[i], labels[i]);
+    }
+}

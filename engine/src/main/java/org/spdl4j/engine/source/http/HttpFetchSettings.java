@@ -1,0 +1,82 @@
+package org.spdl4j.engine.source.http;
+
+import java.time.Duration;
+
+/**
+ * Settings of an {@link HttpObjectFetcher}, with named defaults each overridable by a system property.
+ *
+ * @param maxInFlight    the most requests in flight at once (retry backoffs hold their slot), at least 1
+ * @param maxAttempts    attempts per object, first one included, at least 1
+ * @param attemptTimeout the longest one attempt may take, headers and body
+ * @param connectTimeout the longest a TCP/TLS connect may take
+ * @param initialBackoff the wait before the first retry; doubled each retry, with jitter
+ * @param maxBackoff     the longest wait between attempts
+ * @param maxBodyBytes   the largest object accepted (a bigger one fails without retry)
+ */
+public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attemptTimeout, Duration connectTimeout,
+        Duration initialBackoff, Duration maxBackoff, int maxBodyBytes) {
+    /** Default requests in flight; property {@code spdl4j.http.maxInFlight}. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = Integer.getInteger("spdl4j.http.maxInFlight", 64);
+    /** Default attempts per object; property {@code spdl4j.http.maxAttempts}. */
+    public static final int DEFAULT_MAX_ATTEMPTS = Integer.getInteger("spdl4j.http.maxAttempts", 4);
+    /** Default attempt timeout in ms; property {@code spdl4j.http.attemptTimeoutMs}. */
+    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = Long.getLong("spdl4j.http.attemptTimeoutMs", 30_000);
+    /** Default connect timeout in ms; property {@code spdl4j.http.connectTimeoutMs}. */
+    public static final long DEFAULT_CONNECT_TIMEOUT_MS = Long.getLong("spdl4j.http.connectTimeoutMs", 10_000);
+    /** Default first backoff in ms; property {@code spdl4j.http.initialBackoffMs}. */
+    public static final long DEFAULT_INITIAL_BACKOFF_MS = Long.getLong("spdl4j.http.initialBackoffMs", 100);
+    /** Default longest backoff in ms; property {@code spdl4j.http.maxBackoffMs}. */
+    public static final long DEFAULT_MAX_BACKOFF_MS = Long.getLong("spdl4j.http.maxBackoffMs", 5_000);
+    /** Default largest object in bytes; property {@code spdl4j.http.maxBodyBytes}. */
+    public static final int DEFAULT_MAX_BODY_BYTES = Integer.getInteger("spdl4j.http.maxBodyBytes", 256 << 20);
+
+    /**
+     * Checks the settings.
+     *
+     * @param maxInFlight    requests in flight
+     * @param maxAttempts    attempts per object
+     * @param attemptTimeout attempt timeout
+     * @param connectTimeout connect timeout
+     * @param initialBackoff first backoff
+     * @param maxBackoff     longest backoff
+     * @param maxBodyBytes   largest object
+     */
+    public HttpFetchSettings {
+        if (maxInFlight < 1 || maxAttempts < 1 || maxBodyBytes < 0) {
+            throw new IllegalArgumentException("need maxInFlight >= 1, maxAttempts >= 1, maxBodyBytes >= 0: "
+                    + maxInFlight + ", " + maxAttempts + ", " + maxBodyBytes);
+        }
+    }
+
+    /** {@return the defaults (system properties applied)} */
+    public static HttpFetchSettings defaults() {
+        return new HttpFetchSettings(DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_ATTEMPTS,
+                Duration.ofMillis(DEFAULT_ATTEMPT_TIMEOUT_MS), Duration.ofMillis(DEFAULT_CONNECT_TIMEOUT_MS),
+                Duration.ofMillis(DEFAULT_INITIAL_BACKOFF_MS), Duration.ofMillis(DEFAULT_MAX_BACKOFF_MS),
+                DEFAULT_MAX_BODY_BYTES);
+    }
+
+    /**
+     * These settings with another bound on requests in flight.
+     *
+     * @param n requests in flight
+     * @return the new settings
+     */
+    public HttpFetchSettings withMaxInFlight(int n) {
+        return new HttpFetchSettings(n, maxAttempts, attemptTimeout, connectTimeout, initialBackoff, maxBackoff,
+                maxBodyBytes);
+    }
+
+    /**
+     * These settings with other retry and timeout values.
+     *
+     * @param attempts attempts per object
+     * @param timeout  attempt timeout
+     * @param backoff  first backoff (the longest becomes 20 times it)
+     * @return the new settings
+     */
+    public HttpFetchSettings withRetries(int attempts, Duration timeout, Duration backoff) {
+        return new HttpFetchSettings(maxInFlight, attempts, timeout, connectTimeout, backoff, backoff.multipliedBy(20),
+                maxBodyBytes);
+    }
+}

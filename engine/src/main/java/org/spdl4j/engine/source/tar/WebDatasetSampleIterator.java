@@ -1,0 +1,210 @@
+package org.spdl4j.engine.source.tar;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+
+import org.spdl4j.engine.source.CloseableIterator;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.engine.source.SampleField;
+
+/**
+ * The samples of one tar shard, WebDataset style: consecutive members sharing a key make one sample
+ * ({@code train/0001.jpg} + {@code train/0001.cls} give key {@code train/0001}, fields {@code jpg} and {@code cls}).
+ * The key ends at the first dot of the member's file name; a member without an extension is an error, as is a field
+ * twice in one sample. A {@code cls} field holding an integer becomes the sample's label.
+ *
+ * <p><b>Errors:</b> a {@link TarFormatException} from the reader ends the iteration: samples before it have been
+ * delivered, the sample being assembled is released (not delivered: it may be incomplete) and the exception, naming
+ * shard and offset, is thrown from {@code hasNext}/{@code next}. <b>Allocation:</b> one buffer per member from the
+ * {@link SampleAllocator} (the member's bytes are read straight into it), plus the small sample objects.
+ * <b>Threading:</b> single-threaded. <b>Ownership:</b> owns the reader (closed at the end or by {@link #close()});
+ * delivered samples belong to the caller.
+ */
+public final class WebDatasetSampleIterator implements CloseableIterator<Sample> {
+    private final TarStreamReader reader;
+    private final SampleAllocator allocator;
+    private TarMember lookahead;
+    private Sample next;
+    private TarFormatException deferred;
+    private boolean done;
+
+    /**
+     * Creates the iterator.
+     *
+     * @param reader    the shard's reader, at its start; now owned by this iterator
+     * @param allocator where member bytes go
+     */
+    public WebDatasetSampleIterator(TarStreamReader reader, SampleAllocator allocator) {
+        this.reader = reader;
+        this.allocator = allocator;
+    }
+
+    @Override
+    public boolean hasNext() {
+        if (next == null && deferred != null) {
+            TarFormatException e = deferred;
+            deferred = null;
+            throw e;
+        }
+        if (next == null && !done) {
+            next = assemble(true);
+        }
+        return next != null;
+    }
+
+    @Override
+    public Sample next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("shard '" + reader.shard() + "' has no more samples");
+        }
+        Sample s = next;
+        next = null;
+        return s;
+    }
+
+    /**
+     * Skips samples by reading their headers only (member data is skipped; seeks on a file).
+     *
+     * @param n the number of samples to skip
+     * @return the number skipped, less than {@code n} when the shard ended first
+     */
+    public long skip(long n) {
+        long skipped = 0;
+        if (next != null && n > 0) {
+            next.close();
+            next = null;
+            skipped++;
+        }
+        while (skipped < n && !done && assemble(false) != null) {
+            skipped++;
+        }
+        return skipped;
+    }
+
+    /** Reads the members of one sample; with {@code read} false only counts them. Returns null at the end. */
+    private Sample assemble(boolean read) {
+        List<SampleField> fields = read ? new ArrayList<>(4) : null;
+        String key = null;
+        long start = -1;
+        try {
+            while (true) {
+                TarMember m = lookahead != null ? lookahead : reader.next();
+                lookahead = null;
+                if (m == null) {
+                    close();
+                    break;
+                }
+                int dot = MemberNames.keyEnd(m.name());
+                if (dot < 0) {
+                    throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
+                            + "' has no key.extension form; WebDataset members are named <key>.<ext>");
+                }
+                String k = m.name().substring(0, dot);
+                if (key == null) {
+                    key = k;
+                    start = m.headerOffset();
+                } else if (!k.equals(key)) {
+                    lookahead = m;
+                    break;
+                }
+                if (read) {
+                    fields.add(readField(m, m.name().substring(dot + 1), fields));
+                }
+            }
+        } catch (TarFormatException e) {
+            if (key != null && read && e.member() != null && !key.equals(keyOf(e.member()))) {
+                // the bad member's header was read whole and belongs to a later sample: this one is complete
+                deferred = e;
+                close();
+                return new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator);
+            }
+            release(fields);
+            close();
+            if (key == null) {
+                throw e;
+            }
+            throw new TarFormatException(e.shard(), e.offset(), e.detail() + "; sample '" + key + "' (from offset "
+                    + start + ") may be incomplete and was not delivered; the samples before it were", e);
+        } catch (RuntimeException e) {
+            release(fields);
+            close();
+            throw e;
+        }
+        if (key == null) {
+            return null;
+        }
+        return read ? new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator)
+                : Skipped.INSTANCE;
+    }
+
+    private static String keyOf(String name) {
+        int dot = MemberNames.keyEnd(name);
+        return dot < 0 ? name : name.substring(0, dot);
+    }
+
+    private SampleField readField(TarMember m, String ext, List<SampleField> fields) {
+        for (SampleField f : fields) {
+            if (f.name().equals(ext)) {
+                throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
+                        + "' repeats field '" + ext + "' of its sample");
+            }
+        }
+        if (m.size() > Integer.MAX_VALUE - 8) {
+            throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name() + "' of " + m.size()
+                    + " bytes is too large for one sample field");
+        }
+        ByteBuffer buffer = allocator.allocate((int) m.size());
+        try {
+            buffer.limit((int) m.size());
+            reader.readData(buffer);
+            buffer.flip();
+            return new SampleField(ext, buffer);
+        } catch (RuntimeException e) {
+            allocator.release(buffer);
+            throw e;
+        }
+    }
+
+    private static int label(List<SampleField> fields) {
+        for (SampleField f : fields) {
+            if (f.name().equals("cls") && f.length() <= 16) {
+                try {
+                    return Integer.parseInt(new String(f.toByteArray(), java.nio.charset.StandardCharsets.US_ASCII)
+                            .trim());
+                } catch (NumberFormatException e) {
+                    return Sample.NO_LABEL; // a class name rather than a number: left to the user
+                }
+            }
+        }
+        return Sample.NO_LABEL;
+    }
+
+    private void release(List<SampleField> fields) {
+        if (fields != null) {
+            for (SampleField f : fields) {
+                allocator.release(f.bytes());
+            }
+        }
+    }
+
+    /** Closes the shard. Idempotent; an undelivered look-ahead sample is released. */
+    @Override
+    public void close() {
+        if (next != null) {
+            next.close();
+            next = null;
+        }
+        if (!done) {
+            done = true;
+            reader.close();
+        }
+    }
+
+    /** Marker returned by a counting pass; never delivered. */
+    private static final class Skipped {
+        static final Sample INSTANCE = new Sample("", Sample.NO_LABEL, "skipped", List.of(), SampleAllocator.HEAP);
+    }
+}

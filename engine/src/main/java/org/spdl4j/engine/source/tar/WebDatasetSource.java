@@ -1,0 +1,184 @@
+package org.spdl4j.engine.source.tar;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
+
+import org.spdl4j.engine.source.CloseableIterator;
+import org.spdl4j.engine.source.DistributedSampler;
+import org.spdl4j.engine.source.EpochSource;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.RemainderPolicy;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleAllocator;
+
+/**
+ * WebDataset tar shards as an {@link EpochSource} of {@link Sample}s: shards are dealt to ranks per epoch by a
+ * {@link DistributedSampler} (shuffled by seed and epoch, equal shard counts per rank), and each shard is streamed in
+ * order, one sample at a time.
+ *
+ * <p><b>Equal sample counts per rank</b> hold when every shard holds the same number of samples (as WebDataset
+ * writers produce with a fixed {@code maxcount}); otherwise pass {@code samplesPerEpoch}, a cap every rank reaches,
+ * and each epoch stops there. <b>Resume</b> at position {@code p} skips {@code p} samples by reading headers only
+ * (seeking over data on local files). Shard opens happen lazily, one shard open at a time.
+ *
+ * <p><b>Threading:</b> immutable, thread-safe to open; each iterator is single-threaded. <b>Blocking:</b> file or
+ * network I/O in {@code hasNext}. <b>Errors:</b> {@link TarFormatException} (truncated or bad shard, naming it and the
+ * offset) and {@link UncheckedIOException} (cannot open) from {@code hasNext}/{@code next}; the pipeline's source
+ * then ends with that cause.
+ */
+public final class WebDatasetSource implements EpochSource<Sample> {
+    private final List<String> shards;
+    private final ShardOpener opener;
+    private final DistributedSampler sampler;
+    private final SampleAllocator allocator;
+    private final long samplesPerEpoch;
+
+    /**
+     * Creates the source.
+     *
+     * @param shards          shard names, in a fixed order (the same on every rank)
+     * @param opener          how to open a shard ({@link ShardOpener#LOCAL_FILES} for paths)
+     * @param rank            this rank
+     * @param seed            the shard-shuffle seed
+     * @param shuffle         whether to shuffle the shard order per epoch
+     * @param remainder       how to equalise shard counts per rank
+     * @param allocator       where sample bytes go
+     * @param samplesPerEpoch a cap on samples per epoch per rank, or {@link EpochSource#UNKNOWN_LENGTH} for none
+     */
+    public WebDatasetSource(List<String> shards, ShardOpener opener, RankInfo rank, long seed, boolean shuffle,
+            RemainderPolicy remainder, SampleAllocator allocator, long samplesPerEpoch) {
+        this.shards = List.copyOf(shards);
+        this.opener = opener;
+        this.sampler = new DistributedSampler(this.shards.size(), rank, seed, shuffle, remainder);
+        this.allocator = allocator;
+        this.samplesPerEpoch = samplesPerEpoch;
+    }
+
+    /**
+     * Local shard files, sequential shard order, one rank, heap bytes: the simplest use.
+     *
+     * @param shards shard paths
+     * @return the source
+     */
+    public static WebDatasetSource localFiles(List<String> shards) {
+        return new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 0, false, RemainderPolicy.PAD,
+                SampleAllocator.HEAP, UNKNOWN_LENGTH);
+    }
+
+    /** {@return the shard sampler} */
+    public DistributedSampler sampler() {
+        return sampler;
+    }
+
+    /**
+     * The shards this rank reads in an epoch, in order.
+     *
+     * @param epoch the epoch
+     * @return shard names
+     */
+    public List<String> shardsOf(long epoch) {
+        PrimitiveIterator.OfLong it = sampler.indices(epoch, 0);
+        java.util.ArrayList<String> out = new java.util.ArrayList<>();
+        while (it.hasNext()) {
+            out.add(shards.get((int) it.nextLong()));
+        }
+        return out;
+    }
+
+    @Override
+    public long seed() {
+        return sampler.seed();
+    }
+
+    @Override
+    public long epochLength() {
+        return samplesPerEpoch;
+    }
+
+    @Override
+    public CloseableIterator<Sample> open(long epoch, long position) {
+        Cursor c = new Cursor(epoch);
+        c.skip(position);
+        return c;
+    }
+
+    private final class Cursor implements CloseableIterator<Sample> {
+        private final PrimitiveIterator.OfLong shardOrder;
+        private WebDatasetSampleIterator shard;
+        private long delivered;
+        private boolean done;
+
+        Cursor(long epoch) {
+            this.shardOrder = sampler.indices(epoch, 0);
+        }
+
+        private boolean advance() {
+            while (!done) {
+                if (samplesPerEpoch != UNKNOWN_LENGTH && delivered >= samplesPerEpoch) {
+                    close();
+                    return false;
+                }
+                if (shard == null) {
+                    if (!shardOrder.hasNext()) {
+                        close();
+                        return false;
+                    }
+                    String name = shards.get((int) shardOrder.nextLong());
+                    try {
+                        shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator);
+                    } catch (IOException e) {
+                        close();
+                        throw new UncheckedIOException("cannot open tar shard '" + name + "': " + e, e);
+                    }
+                }
+                if (shard.hasNext()) {
+                    return true;
+                }
+                shard.close();
+                shard = null;
+            }
+            return false;
+        }
+
+        void skip(long n) {
+            long left = n;
+            while (left > 0 && advance()) {
+                long skipped = shard.skip(Math.min(left, samplesPerEpoch == UNKNOWN_LENGTH ? left
+                        : samplesPerEpoch - delivered));
+                left -= skipped;
+                delivered += skipped;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            try {
+                return advance();
+            } catch (RuntimeException e) {
+                close();
+                throw e;
+            }
+        }
+
+        @Override
+        public Sample next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("epoch done");
+            }
+            delivered++;
+            return shard.next();
+        }
+
+        @Override
+        public void close() {
+            done = true;
+            if (shard != null) {
+                shard.close();
+                shard = null;
+            }
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package org.spdl4j.engine.source.tar;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.engine.source.CountingAllocator;
+import org.spdl4j.engine.source.EpochIterable;
+import org.spdl4j.engine.source.EpochSource;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.RemainderPolicy;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.engine.source.SourceState;
+
+class WebDatasetSourceTest {
+    @TempDir
+    Path dir;
+    final List<String> shards = new ArrayList<>();
+
+    @BeforeEach
+    void writeShards() throws IOException {
+        for (int s = 0; s < 8; s++) {
+            TestTarWriter w = new TestTarWriter();
+            for (int i = 0; i < 5; i++) {
+                String key = "s%d/%03d".formatted(s, i);
+                w.add(key + ".bin", WebDatasetSampleIteratorTest.payload(s * 5 + i, 300 + i)).add(key + ".cls",
+                        String.valueOf(s).getBytes());
+            }
+            Path p = dir.resolve("shard-%02d.tar".formatted(s));
+            Files.write(p, w.finish());
+            shards.add(p.toString());
+        }
+    }
+
+    private WebDatasetSource source(int rank, SampleAllocator alloc) {
+        return new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, new RankInfo(rank, 4), 17, true,
+                RemainderPolicy.DROP, alloc, EpochSource.UNKNOWN_LENGTH);
+    }
+
+    private static List<String> keys(java.util.Iterator<Sample> it) {
+        List<String> out = new ArrayList<>();
+        it.forEachRemaining(s -> {
+            out.add(s.key());
+            s.close();
+        });
+        return out;
+    }
+
+    @Test
+    void shouldDealShardsToFourRanksCoveringEverySampleOncePerEpoch() {
+        for (long epoch = 0; epoch < 2; epoch++) {
+            Set<String> union = new HashSet<>();
+            int total = 0;
+            List<List<String>> perRank = new ArrayList<>();
+            for (int r = 0; r < 4; r++) {
+                List<String> mine = keys(source(r, SampleAllocator.HEAP).open(epoch, 0));
+                assertThat(mine).hasSize(10);
+                perRank.add(mine);
+                union.addAll(mine);
+                total += mine.size();
+            }
+            assertThat(total).isEqualTo(40);
+            assertThat(union).hasSize(40);
+            assertThat(keys(source(0, SampleAllocator.HEAP).open(epoch, 0))).isEqualTo(perRank.get(0));
+        }
+        assertThat(source(0, SampleAllocator.HEAP).shardsOf(0)).isNotEqualTo(source(0, SampleAllocator.HEAP)
+                .shardsOf(1));
+    }
+
+    @Test
+    void shouldResumeMidEpochWithExactlyTheRemainder() {
+        List<String> uninterrupted = keys(EpochIterable.of(source(2, SampleAllocator.HEAP)).continuous(2));
+        assertThat(uninterrupted).hasSize(20);
+        for (int k : new int[] {0, 3, 5, 7, 10, 13, 19}) {
+            CountingAllocator alloc = new CountingAllocator();
+            EpochIterable<Sample> run = EpochIterable.of(source(2, alloc));
+            var cursor = run.continuous(2);
+            for (int i = 0; i < k; i++) {
+                cursor.next().close();
+            }
+            byte[] saved = run.state().toBytes();
+            cursor.close();
+            var resumed = EpochIterable.resume(source(2, alloc), SourceState.fromBytes(saved)).continuous(2);
+            assertThat(keys(resumed)).as("k=%d", k).isEqualTo(uninterrupted.subList(k, 20));
+            assertThat(alloc.outstanding()).isZero();
+        }
+    }
+
+    @Test
+    void shouldCapSamplesPerEpochForEqualCounts() {
+        var capped = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, new RankInfo(1, 3), 1, true,
+                RemainderPolicy.DROP, SampleAllocator.HEAP, 7);
+        assertThat(keys(capped.open(0, 0))).hasSize(7);
+        assertThat(keys(capped.open(0, 4))).isEqualTo(keys(capped.open(0, 0)).subList(4, 7));
+    }
+}
