@@ -59,6 +59,7 @@ final class FaultyObjectServer implements AutoCloseable {
     private void handle(HttpExchange ex) throws IOException {
         int now = concurrent.incrementAndGet();
         peakConcurrent.accumulateAndGet(now, Math::max);
+        boolean counted = true;
         try {
             total.incrementAndGet();
             String path = ex.getRequestURI().getPath();
@@ -69,6 +70,10 @@ final class FaultyObjectServer implements AutoCloseable {
                 Thread.sleep(fixedDelayMillis);
             }
             byte[] body = payload(i);
+            // A request stops counting as concurrent before its response is written: once the client has the last
+            // byte it may start the next request at once, before this handler's finally block would run.
+            concurrent.decrementAndGet();
+            counted = false;
             switch (i % 6) {
                 case 0 -> {
                     if (i % 12 == 6 && attempt == 1) {
@@ -103,7 +108,9 @@ final class FaultyObjectServer implements AutoCloseable {
         } catch (IOException e) {
             // the client went away (a cancelled slow attempt): nothing to do
         } finally {
-            concurrent.decrementAndGet();
+            if (counted) {
+                concurrent.decrementAndGet();
+            }
             ex.close();
         }
     }
