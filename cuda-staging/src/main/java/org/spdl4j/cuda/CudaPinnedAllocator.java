@@ -21,7 +21,7 @@ import org.spdl4j.offheap.MemoryAllocator;
  * large slabs once (the pool does) and never per batch. Alignment up to the page size (4 KiB) comes for free;
  * larger alignments over-allocate by the alignment.
  * <b>Ownership:</b> {@link #free} must get an address this allocator returned; blocks still allocated when the
- * device closes are reported by {@link LiveResourceCounters#pinnedBlocks()}.
+ * device closes are reported by {@link LiveResourceCounters#hostBlocks()}.
  */
 public final class CudaPinnedAllocator implements MemoryAllocator {
     private static final long PAGE = 4096;
@@ -55,7 +55,7 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
         CudaCalls.check(r, "cuMemHostAlloc", bytes + extra, context);
         long aligned = (base.address() + alignment - 1) & -(long) alignment;
         blocks.put(aligned, base);
-        counters.pinned(bytes, +1);
+        counters.hostBlock(bytes, +1);
         return aligned;
     }
 
@@ -65,7 +65,7 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
         if (base == null) {
             throw new IllegalArgumentException(name() + ": 0x" + Long.toHexString(address) + " was not allocated here");
         }
-        counters.pinned(bytes, -1);
+        counters.hostBlock(bytes, -1);
         if (!context.isReleased()) {
             context.makeCurrent();
             CudaCalls.check(cuMemFreeHost(base), "cuMemFreeHost", base.address(), bytes, context);

@@ -4,7 +4,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Live counts of the native resources one {@link Device} has created and not yet destroyed: device allocations
- * (pooled or leased), buffers leased to callers, streams, events, pinned host blocks. Tests assert they all return
+ * (pooled or leased), buffers leased to callers, streams, events, blocks from the host allocator (pinned on a
+ * GPU). Tests assert they all return
  * to zero; logs print them on close.
  *
  * <p><b>Threads:</b> thread-safe; updated with atomic adds where a resource is created or destroyed (rare: pool
@@ -17,8 +18,8 @@ public final class LiveResourceCounters {
     private final AtomicLong leasedBuffers = new AtomicLong();
     private final AtomicLong streams = new AtomicLong();
     private final AtomicLong events = new AtomicLong();
-    private final AtomicLong pinnedBlocks = new AtomicLong();
-    private final AtomicLong pinnedBytes = new AtomicLong();
+    private final AtomicLong hostBlocks = new AtomicLong();
+    private final AtomicLong hostBytes = new AtomicLong();
 
     /** Creates counters at zero. */
     public LiveResourceCounters() {
@@ -41,9 +42,9 @@ public final class LiveResourceCounters {
         events.addAndGet(sign);
     }
 
-    void pinned(long bytes, int sign) {
-        pinnedBlocks.addAndGet(sign);
-        pinnedBytes.addAndGet(sign * bytes);
+    void hostBlock(long bytes, int sign) {
+        hostBlocks.addAndGet(sign);
+        hostBytes.addAndGet(sign * bytes);
     }
 
     /** {@return device memory blocks allocated and not freed (cached in the pool or leased)} */
@@ -71,21 +72,21 @@ public final class LiveResourceCounters {
         return events.get();
     }
 
-    /** {@return pinned host blocks allocated and not freed} */
-    public long pinnedBlocks() {
-        return pinnedBlocks.get();
+    /** {@return blocks from the device's host allocator (pinned on a GPU) allocated and not freed} */
+    public long hostBlocks() {
+        return hostBlocks.get();
     }
 
     /** {@return true when nothing is live: every counter is zero} */
     public boolean allReleased() {
         return deviceAllocations() == 0 && deviceBytes() == 0 && leasedBuffers() == 0 && streams() == 0
-                && events() == 0 && pinnedBlocks() == 0 && pinnedBytes.get() == 0;
+                && events() == 0 && hostBlocks() == 0 && hostBytes.get() == 0;
     }
 
     @Override
     public String toString() {
         return "deviceAllocations=" + deviceAllocations() + " (" + deviceBytes() + " B), leasedBuffers="
-                + leasedBuffers() + ", streams=" + streams() + ", events=" + events() + ", pinnedBlocks="
-                + pinnedBlocks() + " (" + pinnedBytes.get() + " B)";
+                + leasedBuffers() + ", streams=" + streams() + ", events=" + events() + ", hostBlocks="
+                + hostBlocks() + " (" + hostBytes.get() + " B)";
     }
 }

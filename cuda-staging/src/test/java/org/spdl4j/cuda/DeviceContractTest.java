@@ -164,7 +164,7 @@ abstract class DeviceContractTest {
         assertThat(device.counters().streams()).isZero();
         assertThat(device.counters().events()).isZero();
         assertThat(device.counters().leasedBuffers()).isZero();
-        assertThat(device.counters().pinnedBlocks()).as("every host batch freed").isZero();
+        assertThat(device.counters().hostBlocks()).as("every host batch freed").isZero();
         device.close();
         assertThat(device.counters().allReleased()).as("counters after close: %s", device.counters()).isTrue();
         device = null;
