@@ -16,14 +16,14 @@ final class NativeHostAllocator implements MemoryAllocator {
     @Override
     public long allocate(long bytes, int alignment) {
         long address = NativeMemory.allocate(bytes, alignment, name());
-        counters.pinned(bytes, +1);
+        counters.hostBlock(bytes, +1);
         return address;
     }
 
     @Override
     public void free(long address, long bytes, int alignment) {
         NativeMemory.free(address);
-        counters.pinned(bytes, -1);
+        counters.hostBlock(bytes, -1);
     }
 
     @Override
