@@ -36,15 +36,15 @@ import org.slf4j.LoggerFactory;
 public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBatch>, AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HostToDeviceTransfer.class);
     private static final AtomicLong THREAD_IDS = new AtomicLong();
-    private static final Slot POISON = new Slot(null, null);
+    private static final TransferSlot POISON = new TransferSlot(null, null);
 
     private final Device device;
     private final int inFlight;
-    private final Slot[] slots;
+    private final TransferSlot[] slots;
     private final EventPool events;
     private final Semaphore permits;
     /** Armed slots in submission order, then the poison pill; K + 1 entries at most, so add never fails. */
-    private final ArrayBlockingQueue<Slot> pending;
+    private final ArrayBlockingQueue<TransferSlot> pending;
     private final ReentrantLock submitLock = new ReentrantLock();
     private final AtomicLong releasedHostBatches = new AtomicLong();
     private final Thread completer;
@@ -57,10 +57,10 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         this.events = new EventPool(device);
         this.permits = new Semaphore(inFlight);
         this.pending = new ArrayBlockingQueue<>(inFlight + 1);
-        this.slots = new Slot[inFlight];
+        this.slots = new TransferSlot[inFlight];
         try {
             for (int i = 0; i < inFlight; i++) {
-                slots[i] = new Slot(device.createStream(), device.createEvent());
+                slots[i] = new TransferSlot(device.createStream(), device.createEvent());
             }
         } catch (RuntimeException e) {
             closeSlots();
@@ -139,7 +139,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
                 throw new IllegalStateException("transfer to " + device.name() + " is closed");
             }
             awaitPermit(batch);
-            Slot slot = slots[(int) (submitted++ % inFlight)]; // free: the permit proves its last copy completed
+            TransferSlot slot = slots[(int) (submitted++ % inFlight)]; // free: the permit proves its last copy completed
             DeviceBuffer buffer = null;
             DeviceEvent ready = null;
             boolean copyQueued = false;
@@ -181,7 +181,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     /** Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. */
-    private void abandon(Throwable failure, HostBatch batch, Slot slot, DeviceBuffer buffer, DeviceEvent ready,
+    private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
                          boolean copyQueued) {
         try {
             if (copyQueued) {
@@ -203,7 +203,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     /** The completion thread: waits for each copy in submission order and hands its resources back. */
     private void completeInOrder() {
         while (true) {
-            Slot slot;
+            TransferSlot slot;
             try {
                 slot = pending.take();
             } catch (InterruptedException e) {
@@ -299,7 +299,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     private void closeSlots() {
-        for (Slot slot : slots) {
+        for (TransferSlot slot : slots) {
             if (slot != null) {
                 slot.stream.close();
                 slot.done.close();
@@ -310,35 +310,5 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     @Override
     public String toString() {
         return "HostToDeviceTransfer[" + device.name() + ", K=" + inFlight + ", released=" + releasedHostBatches() + "]";
-    }
-
-    /**
-     * One of the K copy lanes: a stream and the event that marks the end of its current copy, plus the copy's
-     * bookkeeping while armed. Written by the submit thread before the slot is queued, read and cleared by the
-     * completion thread after it is taken; the queue and the permit order these accesses.
-     */
-    private static final class Slot {
-        final DeviceStream stream;
-        final DeviceEvent done;
-        HostBatch host;
-        DeviceBatch deviceBatch;
-        CompletableFuture<DeviceBatch> future;
-
-        Slot(DeviceStream stream, DeviceEvent done) {
-            this.stream = stream;
-            this.done = done;
-        }
-
-        void arm(HostBatch host, DeviceBatch deviceBatch, CompletableFuture<DeviceBatch> future) {
-            this.host = host;
-            this.deviceBatch = deviceBatch;
-            this.future = future;
-        }
-
-        void disarm() {
-            host = null;
-            deviceBatch = null;
-            future = null;
-        }
     }
 }
