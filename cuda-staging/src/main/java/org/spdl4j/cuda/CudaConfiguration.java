@@ -1,0 +1,55 @@
+package org.spdl4j.cuda;
+
+/**
+ * Every tunable of cuda-staging: a named constant with its default, overridable by a system property read once when
+ * this class loads. Thread-safe (immutable after class initialization).
+ *
+ * <pre>
+ *   spdl4j.cuda.mode                 auto | cuda | host   auto: GPU when one works, else host (default auto)
+ *   spdl4j.cuda.device               ordinal of the GPU to use (default 0)
+ *   spdl4j.cuda.inFlight             K: copies in flight per transfer, one stream each (default 4)
+ *   spdl4j.cuda.pool.maxCachedBytes  free device memory the buffer pool keeps for reuse (default 2 GiB)
+ *   spdl4j.cuda.pinned.deviceMap     pinned host memory also mapped into the device's address space (default false)
+ *   spdl4j.cuda.submitTimeoutMs      longest a transfer waits for a free in-flight slot (default 30000)
+ * </pre>
+ */
+public final class CudaConfiguration {
+    /** Property: which device to use ("auto", "cuda" or "host"). */
+    public static final String MODE_PROP = "spdl4j.cuda.mode";
+    /** Default for {@link #MODE_PROP}. */
+    public static final String MODE_DEFAULT = "auto";
+    /** Property: GPU ordinal. */
+    public static final String DEVICE_PROP = "spdl4j.cuda.device";
+    /** Default for {@link #DEVICE_PROP}. */
+    public static final int DEVICE_DEFAULT = 0;
+    /** Property: copies in flight per transfer (K). */
+    public static final String IN_FLIGHT_PROP = "spdl4j.cuda.inFlight";
+    /** Default for {@link #IN_FLIGHT_PROP}. */
+    public static final int IN_FLIGHT_DEFAULT = 4;
+    /** Property: bytes of free device memory the pool keeps cached. */
+    public static final String POOL_MAX_CACHED_PROP = "spdl4j.cuda.pool.maxCachedBytes";
+    /** Default for {@link #POOL_MAX_CACHED_PROP}. */
+    public static final long POOL_MAX_CACHED_DEFAULT = 2L << 30;
+    /** Property: map pinned host memory into the device address space. */
+    public static final String PINNED_DEVICE_MAP_PROP = "spdl4j.cuda.pinned.deviceMap";
+    /** Property: submit timeout in milliseconds. */
+    public static final String SUBMIT_TIMEOUT_PROP = "spdl4j.cuda.submitTimeoutMs";
+    /** Default for {@link #SUBMIT_TIMEOUT_PROP}. */
+    public static final long SUBMIT_TIMEOUT_DEFAULT_MS = 30_000;
+
+    /** Effective value of {@link #MODE_PROP}. */
+    public static final String MODE = System.getProperty(MODE_PROP, MODE_DEFAULT);
+    /** Effective value of {@link #DEVICE_PROP}. */
+    public static final int DEVICE = Integer.getInteger(DEVICE_PROP, DEVICE_DEFAULT);
+    /** Effective value of {@link #IN_FLIGHT_PROP}. */
+    public static final int IN_FLIGHT = Integer.getInteger(IN_FLIGHT_PROP, IN_FLIGHT_DEFAULT);
+    /** Effective value of {@link #POOL_MAX_CACHED_PROP}. */
+    public static final long POOL_MAX_CACHED_BYTES = Long.getLong(POOL_MAX_CACHED_PROP, POOL_MAX_CACHED_DEFAULT);
+    /** Effective value of {@link #PINNED_DEVICE_MAP_PROP}. */
+    public static final boolean PINNED_DEVICE_MAP = Boolean.getBoolean(PINNED_DEVICE_MAP_PROP);
+    /** Effective value of {@link #SUBMIT_TIMEOUT_PROP}. */
+    public static final long SUBMIT_TIMEOUT_MS = Long.getLong(SUBMIT_TIMEOUT_PROP, SUBMIT_TIMEOUT_DEFAULT_MS);
+
+    private CudaConfiguration() {
+    }
+}

@@ -1,0 +1,79 @@
+package org.spdl4j.cuda;
+
+import static jcuda.driver.JCudaDriver.cuStreamCreate;
+import static jcuda.driver.JCudaDriver.cuStreamDestroy;
+import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
+import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
+
+import jcuda.driver.CUstream;
+import jcuda.driver.CUstream_flags;
+
+/**
+ * A CUDA stream created non-blocking (it does not serialize with the legacy default stream, so copies on it overlap
+ * other libraries' work). One owner closes it; see {@link DeviceStream} for threads.
+ */
+final class CudaStream implements DeviceStream {
+    private final CudaContext context;
+    private final LiveResourceCounters counters;
+    final CUstream handle = new CUstream();
+    private boolean closed;
+
+    CudaStream(CudaContext context, LiveResourceCounters counters) {
+        this.context = context;
+        this.counters = counters;
+        context.makeCurrent();
+        CudaCalls.check(cuStreamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", context);
+        counters.stream(+1);
+    }
+
+    /**
+     * Unwraps a stream of this context.
+     *
+     * @param stream  a stream from {@link CudaDevice#createStream()}
+     * @param context the context it must belong to
+     * @return it, as a CUDA stream
+     * @throws IllegalArgumentException when it belongs to another device
+     */
+    static CudaStream of(DeviceStream stream, CudaContext context) {
+        if (stream instanceof CudaStream s && s.context == context) {
+            return s;
+        }
+        throw new IllegalArgumentException(stream + " is not a stream of " + context.name());
+    }
+
+    @Override
+    public void waitFor(DeviceEvent event) {
+        CudaEvent e = CudaEvent.of(event, context);
+        context.makeCurrent();
+        CudaCalls.check(cuStreamWaitEvent(handle, e.handle, 0), "cuStreamWaitEvent", context);
+    }
+
+    @Override
+    public void synchronize() {
+        context.makeCurrent();
+        CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize", context);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        counters.stream(-1);
+        if (context.isReleased()) {
+            return; // the context, and this stream with it, is gone already
+        }
+        context.makeCurrent();
+        try {
+            CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize before destroy", context);
+        } finally {
+            CudaCalls.check(cuStreamDestroy(handle), "cuStreamDestroy", context);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "CudaStream[" + context.name() + ", " + handle + "]";
+    }
+}

@@ -1,0 +1,131 @@
+package org.spdl4j.cuda;
+
+import java.util.Arrays;
+
+/**
+ * Device buffers reused by size class ({@link SizeClasses}): a closed buffer goes back to its class's free stack
+ * and the next request of that class takes it without touching the driver. Cached bytes are capped; beyond the cap
+ * a returned buffer is freed.
+ *
+ * <p><b>Threads:</b> thread-safe. Acquire and release take one short uncontended lock (a push or pop on an array
+ * stack: no allocation); the copy stage does this once per batch, about a millisecond apart, so a lock-free
+ * structure would buy nothing measurable. The driver call on a miss runs outside the lock.
+ * <b>Errors:</b> on CUDA_ERROR_OUT_OF_MEMORY the pool frees its cached blocks and tries once more.
+ */
+final class DeviceBufferPool implements AutoCloseable {
+    private final String owner;
+    private final RawDeviceMemory raw;
+    private final LiveResourceCounters counters;
+    private final long maxCachedBytes;
+    private final Object lock = new Object();
+    /** Free stacks, one per size class, created on first return; guarded by {@link #lock}. */
+    private final PooledDeviceBuffer[][] free = new PooledDeviceBuffer[SizeClasses.COUNT][];
+    private final int[] freeCount = new int[SizeClasses.COUNT];
+    private long cachedBytes;
+    private boolean closed;
+
+    DeviceBufferPool(String owner, RawDeviceMemory raw, LiveResourceCounters counters, long maxCachedBytes) {
+        this.owner = owner;
+        this.raw = raw;
+        this.counters = counters;
+        this.maxCachedBytes = maxCachedBytes;
+    }
+
+    DeviceBuffer acquire(long bytes) {
+        if (bytes <= 0) {
+            throw new IllegalArgumentException("device buffer size must be > 0, got " + bytes + " on " + owner);
+        }
+        int index = SizeClasses.indexOf(bytes);
+        PooledDeviceBuffer buffer = null;
+        synchronized (lock) {
+            if (closed) {
+                throw new IllegalStateException("device buffer pool of " + owner + " is closed");
+            }
+            if (freeCount[index] > 0) {
+                buffer = free[index][--freeCount[index]];
+                free[index][freeCount[index]] = null;
+                cachedBytes -= buffer.capacity();
+            }
+        }
+        if (buffer == null) {
+            buffer = allocateNew(index, SizeClasses.sizeOf(bytes));
+        }
+        buffer.lease(bytes);
+        counters.bufferLeased(+1);
+        return buffer;
+    }
+
+    private PooledDeviceBuffer allocateNew(int index, long capacity) {
+        long address;
+        try {
+            address = raw.allocate(capacity);
+        } catch (CudaDriverException e) {
+            if (trim() == 0) {
+                throw e;
+            }
+            address = raw.allocate(capacity); // once more, now that the cached blocks are back with the driver
+        }
+        counters.deviceAllocated(capacity, +1);
+        return new PooledDeviceBuffer(this, address, capacity, index);
+    }
+
+    void release(PooledDeviceBuffer buffer) {
+        counters.bufferLeased(-1);
+        int index = buffer.classIndex();
+        synchronized (lock) {
+            if (!closed && cachedBytes + buffer.capacity() <= maxCachedBytes) {
+                PooledDeviceBuffer[] stack = free[index];
+                if (stack == null || freeCount[index] == stack.length) {
+                    stack = free[index] = stack == null ? new PooledDeviceBuffer[4] : Arrays.copyOf(stack, stack.length * 2);
+                }
+                stack[freeCount[index]++] = buffer;
+                cachedBytes += buffer.capacity();
+                return;
+            }
+        }
+        destroy(buffer);
+    }
+
+    /**
+     * Frees every cached block.
+     *
+     * @return how many blocks were freed
+     */
+    int trim() {
+        PooledDeviceBuffer[] victims;
+        int n = 0;
+        synchronized (lock) {
+            int total = 0;
+            for (int c : freeCount) {
+                total += c;
+            }
+            victims = new PooledDeviceBuffer[total];
+            for (int i = 0; i < free.length; i++) {
+                for (int j = 0; j < freeCount[i]; j++) {
+                    victims[n++] = free[i][j];
+                    free[i][j] = null;
+                }
+                freeCount[i] = 0;
+            }
+            cachedBytes = 0;
+        }
+        for (PooledDeviceBuffer b : victims) {
+            destroy(b);
+        }
+        return n;
+    }
+
+    private void destroy(PooledDeviceBuffer buffer) {
+        raw.free(buffer.address(), buffer.capacity());
+        counters.deviceAllocated(buffer.capacity(), -1);
+    }
+
+    /** Frees the cached blocks; buffers still leased are freed when they are closed. */
+    @Override
+    public void close() {
+        synchronized (lock) {
+            closed = true;
+        }
+        trim();
+    }
+}

@@ -1,0 +1,314 @@
+package org.spdl4j.cuda;
+
+import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline's host-to-device copy stage: copies each {@link HostBatch} into pooled device memory on one of K
+ * streams (round robin, one copy in flight per stream, so copies overlap with kernels and with each other), keeps at
+ * most K copies in flight, releases each host batch once its copy has completed, and returns a {@link DeviceBatch}
+ * that carries the copy's ready event.
+ *
+ * <pre>
+ *  submit thread:  permit (K) -> slot[seq % K] -> allocate -> cuMemcpyHtoDAsync -> record ready + done -> pending
+ *  completion thread ("spdl4j-h2d-..."): take pending in order -> wait done -> release host batch -> permit back
+ * </pre>
+ *
+ * <p><b>Use:</b> as a plain {@code Function} ({@link #apply}: returns at once, the consumer waits on the batch's
+ * event) or as an async stage ({@link #applyAsync}: the future completes when the data is on the device).
+ * <b>Threads:</b> thread-safe; submissions are serialized by a lock (one driver enqueue, microseconds), so one
+ * thread is the intended caller. Completions run on the transfer's one completion thread; dependents of the
+ * {@code applyAsync} future registered without an executor run there too and must be short.
+ * <b>Blocking:</b> a submit blocks while K copies are in flight (back-pressure), at most
+ * {@link CudaConfiguration#SUBMIT_TIMEOUT_MS}. <b>Ownership:</b> a submitted host batch belongs to the transfer and
+ * is released exactly once, when its copy completes or fails; the returned batch belongs to the caller.
+ * <b>Allocation:</b> one {@code DeviceBatch} (and future, for {@code applyAsync}) per batch; slots, streams, events
+ * and device memory are reused.
+ */
+public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBatch>, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HostToDeviceTransfer.class);
+    private static final AtomicLong THREAD_IDS = new AtomicLong();
+    private static final TransferSlot POISON = new TransferSlot(null, null);
+
+    private final Device device;
+    private final int inFlight;
+    private final TransferSlot[] slots;
+    private final EventPool events;
+    private final Semaphore permits;
+    /** Armed slots in submission order, then the poison pill; K + 1 entries at most, so add never fails. */
+    private final ArrayBlockingQueue<TransferSlot> pending;
+    private final ReentrantLock submitLock = new ReentrantLock();
+    private final AtomicLong releasedHostBatches = new AtomicLong();
+    private final Thread completer;
+    private long submitted; // guarded by submitLock
+    private boolean closed; // guarded by submitLock
+
+    private HostToDeviceTransfer(Device device, int inFlight) {
+        this.device = device;
+        this.inFlight = inFlight;
+        this.events = new EventPool(device);
+        this.permits = new Semaphore(inFlight);
+        this.pending = new ArrayBlockingQueue<>(inFlight + 1);
+        this.slots = new TransferSlot[inFlight];
+        try {
+            for (int i = 0; i < inFlight; i++) {
+                slots[i] = new TransferSlot(device.createStream(), device.createEvent());
+            }
+        } catch (RuntimeException e) {
+            closeSlots();
+            throw e;
+        }
+        this.completer = new Thread(this::completeInOrder, "spdl4j-h2d-" + device.name().replace(' ', '_') + "-"
+                + THREAD_IDS.incrementAndGet());
+        completer.setDaemon(true);
+    }
+
+    /**
+     * A transfer with K = {@link CudaConfiguration#IN_FLIGHT}.
+     *
+     * @param device the target device
+     * @return the running transfer; close it before the device
+     */
+    public static HostToDeviceTransfer create(Device device) {
+        return create(device, CudaConfiguration.IN_FLIGHT);
+    }
+
+    /**
+     * A transfer with its own K streams and completion thread.
+     *
+     * @param device   the target device
+     * @param inFlight K: copies in flight at most, one stream each, at least 1
+     * @return the running transfer; close it before the device
+     */
+    public static HostToDeviceTransfer create(Device device, int inFlight) {
+        Objects.requireNonNull(device, "device");
+        if (inFlight < 1) {
+            throw new IllegalArgumentException("inFlight must be >= 1, got " + inFlight);
+        }
+        HostToDeviceTransfer t = new HostToDeviceTransfer(device, inFlight);
+        t.completer.start(); // started here, not in the constructor, so no thread sees a half-built transfer
+        return t;
+    }
+
+    /**
+     * Queues the copy of {@code batch} and returns at once; the copy may still be running.
+     *
+     * @param batch the host batch; ownership passes to the transfer
+     * @return the device batch, owned by the caller; wait on its {@link DeviceBatch#readyEvent()} before reading
+     * @throws CudaDriverException when the driver refuses (the host batch has been released)
+     * @throws IllegalStateException when closed, interrupted or timed out waiting for a free slot (the host batch
+     *                               has been released)
+     */
+    @Override
+    public DeviceBatch apply(HostBatch batch) {
+        return submit(batch, null);
+    }
+
+    /**
+     * Queues the copy of {@code batch}; the future completes, on the completion thread, when the data is on the
+     * device.
+     *
+     * @param batch the host batch; ownership passes to the transfer
+     * @return the future device batch (failed, with the host batch released, when the copy cannot be queued or fails)
+     */
+    public CompletableFuture<DeviceBatch> applyAsync(HostBatch batch) {
+        CompletableFuture<DeviceBatch> future = new CompletableFuture<>(); // the async contract needs one per batch
+        try {
+            submit(batch, future);
+        } catch (RuntimeException e) {
+            future.completeExceptionally(e);
+        }
+        return future;
+    }
+
+    private DeviceBatch submit(HostBatch batch, CompletableFuture<DeviceBatch> future) {
+        Objects.requireNonNull(batch, "batch");
+        long bytes = batch.spec().byteSize();
+        submitLock.lock();
+        try {
+            if (closed) {
+                releaseHost(batch);
+                throw new IllegalStateException("transfer to " + device.name() + " is closed");
+            }
+            awaitPermit(batch);
+            TransferSlot slot = slots[(int) (submitted++ % inFlight)]; // free: the permit proves its last copy completed
+            DeviceBuffer buffer = null;
+            DeviceEvent ready = null;
+            boolean copyQueued = false;
+            try {
+                buffer = device.allocate(bytes);
+                ready = events.acquire();
+                device.copyToDevice(batch.address(), buffer, bytes, slot.stream);
+                copyQueued = true;
+                ready.record(slot.stream);
+                slot.done.record(slot.stream);
+            } catch (RuntimeException | Error e) {
+                abandon(e, batch, slot, buffer, ready, copyQueued);
+                throw e;
+            }
+            DeviceBatch deviceBatch = new DeviceBatch(buffer, batch.spec(), ready, events);
+            slot.arm(batch, deviceBatch, future);
+            pending.add(slot); // the queue's lock publishes the slot's fields to the completion thread
+            return deviceBatch;
+        } finally {
+            submitLock.unlock();
+        }
+    }
+
+    private void awaitPermit(HostBatch batch) {
+        boolean acquired;
+        try {
+            acquired = permits.tryAcquire(CudaConfiguration.SUBMIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            releaseHost(batch);
+            throw new IllegalStateException("interrupted waiting for a free copy slot on " + device.name(), e);
+        }
+        if (!acquired) {
+            releaseHost(batch);
+            throw new IllegalStateException("no copy slot on " + device.name() + " freed within "
+                    + CudaConfiguration.SUBMIT_TIMEOUT_MS + " ms (" + inFlight + " copies in flight); is the GPU hung? "
+                    + "Raise " + CudaConfiguration.SUBMIT_TIMEOUT_PROP + " if copies are legitimately this slow");
+        }
+    }
+
+    /** Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. */
+    private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
+                         boolean copyQueued) {
+        try {
+            if (copyQueued) {
+                slot.stream.synchronize();
+            }
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+        if (ready != null) {
+            events.release(ready);
+        }
+        if (buffer != null) {
+            buffer.close();
+        }
+        permits.release();
+        releaseHost(batch);
+    }
+
+    /** The completion thread: waits for each copy in submission order and hands its resources back. */
+    private void completeInOrder() {
+        while (true) {
+            TransferSlot slot;
+            try {
+                slot = pending.take();
+            } catch (InterruptedException e) {
+                LOG.error("{} interrupted with copies possibly pending; host batches may not be released", completer);
+                return;
+            }
+            if (slot == POISON) {
+                return;
+            }
+            RuntimeException failure = null;
+            try {
+                slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
+            } catch (RuntimeException e) {
+                failure = e;
+            }
+            HostBatch host = slot.host;
+            DeviceBatch deviceBatch = slot.deviceBatch;
+            CompletableFuture<DeviceBatch> future = slot.future;
+            slot.disarm();
+            releaseHost(host);
+            permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+            if (future != null) {
+                if (failure == null) {
+                    future.complete(deviceBatch);
+                } else {
+                    closeQuietly(deviceBatch, failure);
+                    future.completeExceptionally(failure);
+                }
+            } else if (failure != null) {
+                LOG.error("copy of {} to {} failed; its consumer will see the error on its ready event", host,
+                        device.name(), failure);
+            }
+        }
+    }
+
+    private void releaseHost(HostBatch batch) {
+        try {
+            batch.release();
+        } catch (RuntimeException e) {
+            LOG.error("releasing host batch {} failed", batch, e);
+        } finally {
+            releasedHostBatches.incrementAndGet();
+        }
+    }
+
+    private static void closeQuietly(DeviceBatch batch, Throwable failure) {
+        try {
+            batch.close();
+        } catch (RuntimeException e) {
+            failure.addSuppressed(e);
+        }
+    }
+
+    /** {@return K, the most copies in flight} */
+    public int inFlightLimit() {
+        return inFlight;
+    }
+
+    /** {@return host batches released so far (copies completed, failed or refused)} */
+    public long releasedHostBatches() {
+        return releasedHostBatches.get();
+    }
+
+    /**
+     * Stops taking batches, waits for the copies in flight (releasing their host batches), stops the completion
+     * thread and destroys the streams and pooled events. Device batches still held by consumers stay valid until
+     * they are closed. Closing again does nothing.
+     */
+    @Override
+    public void close() {
+        submitLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            pending.add(POISON); // after every armed slot, so the completion thread drains them first
+        } finally {
+            submitLock.unlock();
+        }
+        try {
+            completer.join(CudaConfiguration.SUBMIT_TIMEOUT_MS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (completer.isAlive()) {
+            LOG.error("{} did not finish within {} ms; interrupting it", completer.getName(),
+                    CudaConfiguration.SUBMIT_TIMEOUT_MS);
+            completer.interrupt();
+        }
+        closeSlots();
+        events.close();
+    }
+
+    private void closeSlots() {
+        for (TransferSlot slot : slots) {
+            if (slot != null) {
+                slot.stream.close();
+                slot.done.close();
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "HostToDeviceTransfer[" + device.name() + ", K=" + inFlight + ", released=" + releasedHostBatches() + "]";
+    }
+}

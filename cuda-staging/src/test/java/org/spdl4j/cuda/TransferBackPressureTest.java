@@ -1,0 +1,136 @@
+package org.spdl4j.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.offheap.MemoryAllocator;
+
+/**
+ * The transfer's flow control, on a host device whose events complete only when the test opens a gate: a slow
+ * copy engine, made deterministic.
+ */
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class TransferBackPressureTest {
+    /** Host device whose events complete when {@link #gate} opens. */
+    static final class GatedDevice implements Device {
+        final HostDevice host = new HostDevice();
+        final CountDownLatch gate = new CountDownLatch(1);
+
+        @Override
+        public DeviceEvent createEvent() {
+            DeviceEvent real = host.createEvent();
+            return new DeviceEvent() {
+                @Override
+                public void record(DeviceStream stream) {
+                    real.record(stream);
+                }
+
+                @Override
+                public boolean isComplete() {
+                    return gate.getCount() == 0;
+                }
+
+                @Override
+                public void synchronize() {
+                    try {
+                        gate.await();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                }
+            };
+        }
+
+        @Override
+        public String name() {
+            return "gated";
+        }
+
+        @Override
+        public boolean isGpu() {
+            return false;
+        }
+
+        @Override
+        public MemoryAllocator hostAllocator() {
+            return host.hostAllocator();
+        }
+
+        @Override
+        public DeviceBuffer allocate(long bytes) {
+            return host.allocate(bytes);
+        }
+
+        @Override
+        public DeviceStream createStream() {
+            return host.createStream();
+        }
+
+        @Override
+        public void copyToDevice(long hostAddress, DeviceBuffer dst, long bytes, DeviceStream stream) {
+            host.copyToDevice(hostAddress, dst, bytes, stream);
+        }
+
+        @Override
+        public void copyToHost(DeviceBuffer src, long hostAddress, long bytes, DeviceStream stream) {
+            host.copyToHost(src, hostAddress, bytes, stream);
+        }
+
+        @Override
+        public NormalizeKernel normalizeKernel() {
+            return host.normalizeKernel();
+        }
+
+        @Override
+        public LiveResourceCounters counters() {
+            return host.counters();
+        }
+
+        @Override
+        public void close() {
+            host.close();
+        }
+    }
+
+    @Test
+    void shouldHoldHostBatchesUntilTheCopyCompletesAndBlockBeyondK() throws Exception {
+        int k = 3;
+        GatedDevice device = new GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.UINT8, 1024);
+        DeviceBatch[] out = new DeviceBatch[k + 1];
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, k)) {
+            for (int i = 0; i < k; i++) {
+                out[i] = transfer.apply(batches.random(spec, i, null));
+                assertThat(out[i].isReady()).isFalse();
+            }
+            AtomicReference<DeviceBatch> extra = new AtomicReference<>();
+            Thread submitter = Thread.ofPlatform().start(() -> extra.set(transfer.apply(batches.random(spec, 9, null))));
+            submitter.join(300);
+            assertThat(submitter.isAlive()).as("submit number K+1 waits for a free slot").isTrue();
+            assertThat(batches.released).as("no host batch released before its copy completed").hasValue(0);
+
+            device.gate.countDown(); // the "DMA" finishes
+            submitter.join(10_000);
+            assertThat(submitter.isAlive()).isFalse();
+            out[k] = extra.get();
+            for (DeviceBatch b : out) {
+                assertThat(b.isReady()).isTrue();
+                b.close();
+            }
+        }
+        assertThat(batches.released).as("all released once the copies completed and the transfer closed").hasValue(k + 1);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+}
