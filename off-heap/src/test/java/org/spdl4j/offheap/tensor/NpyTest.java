@@ -28,7 +28,8 @@ import org.spdl4j.offheap.testing.PoolLeakExtension;
 @ExtendWith(PoolLeakExtension.class)
 @Timeout(60)
 class NpyTest {
-    private final BufferPool pool = BufferPool.open(PoolConfig.builder("npy").sizeClass(64 * 1024, 4).build());
+    private final BufferPool pool = BufferPool.open(PoolConfig.builder("npy").sizeClass(64 * 1024, 8)
+            .acquireTimeout(java.time.Duration.ofSeconds(1)).build());
     @TempDir
     Path dir;
 
