@@ -1,0 +1,298 @@
+package org.spdl4j.offheap;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A pool of preallocated, aligned off-heap slabs in size classes, leased out as reference-counted {@link Lease}s.
+ * All memory is allocated by {@link #open(PoolConfig)} and freed by {@link #close()}; in between the pool never
+ * allocates native memory, and acquire/release allocate nothing on the heap (leak tracking aside).
+ *
+ * <p><b>Acquire:</b> picks the smallest class whose slabs fit the size asked (no fallback to a larger class: memory
+ * per class stays as configured). When that class is empty it waits (back-pressure) with a bounded {@link Backoff},
+ * up to the timeout, then throws {@link PoolExhaustedException} naming the pool, the size and each class's use and
+ * high-water mark. A size larger than every class fails at once with {@link IllegalArgumentException}.
+ *
+ * <p><b>Thread safety:</b> every method may be called from any thread. Acquire and release are lock-free (JCTools
+ * MPMC free lists, one per class) apart from the wait when a class is empty.
+ *
+ * <p><b>Close and leaks:</b> {@link #close()} logs every lease still held (with its acquisition stack when tracked,
+ * see {@link LeakDetectionLevel}) and frees the memory at once if none is; otherwise the memory is freed when the
+ * last lease comes back, so a late writer never touches freed memory. Open pools are listed by
+ * {@link PoolRegistry}, which the tests' leak check uses.
+ */
+public final class BufferPool implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(BufferPool.class);
+
+    private final PoolConfig config;
+    private final String name;
+    private final SizeClass[] classes;
+    private final int[] classSlabBytes;
+    private final boolean tracking;
+    private final boolean paranoid;
+    private final boolean checked;
+    private final long defaultTimeoutNanos;
+    private final long maxParkNanos;
+    private volatile boolean closed;
+    private final AtomicBoolean freed = new AtomicBoolean();
+
+    private BufferPool(PoolConfig config) {
+        this.config = config;
+        this.name = config.name();
+        this.tracking = config.leakDetection() != LeakDetectionLevel.OFF;
+        this.paranoid = config.leakDetection() == LeakDetectionLevel.PARANOID;
+        this.checked = config.checked();
+        this.defaultTimeoutNanos = config.acquireTimeout().toNanos();
+        this.maxParkNanos = TimeUnit.MICROSECONDS.toNanos(OffHeapConfiguration.MAX_PARK_MICROS);
+        final List<SizeClassSpec> specs = config.sizeClasses();
+        this.classes = new SizeClass[specs.size()];
+        this.classSlabBytes = new int[specs.size()];
+        int nextId = 0;
+        try {
+            for (int i = 0; i < classes.length; i++) {
+                classes[i] = new SizeClass(this, config, specs.get(i), nextId);
+                classSlabBytes[i] = specs.get(i).slabBytes();
+                nextId += specs.get(i).count();
+            }
+        } catch (RuntimeException | Error e) {
+            for (SizeClass c : classes) {
+                if (c != null) {
+                    c.free(config);
+                }
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Allocates every slab of the description and opens the pool.
+     *
+     * @param config what to build
+     * @return the running pool, registered with {@link PoolRegistry} until its memory is freed
+     * @throws OutOfMemoryError when the allocator cannot supply the memory (nothing stays allocated)
+     */
+    public static BufferPool open(PoolConfig config) {
+        final BufferPool pool = new BufferPool(config);
+        PoolRegistry.register(pool);
+        return pool;
+    }
+
+    /**
+     * Acquires a lease of {@code size} bytes, waiting up to the configured timeout when its class is empty.
+     *
+     * @param size bytes needed, at least 1
+     * @return a lease with a reference count of one, owned by the caller
+     * @throws PoolExhaustedException   when no slab became free in time
+     * @throws IllegalArgumentException when {@code size} fits no class
+     * @throws IllegalStateException    when the pool is closed
+     */
+    public Lease acquire(int size) {
+        return acquireNanos(size, defaultTimeoutNanos);
+    }
+
+    /**
+     * Acquires a lease of {@code size} bytes, waiting up to {@code timeout} when its class is empty.
+     *
+     * @param size    bytes needed, at least 1
+     * @param timeout how long to wait for a free slab
+     * @return a lease with a reference count of one, owned by the caller
+     * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
+     *                                  interrupt flag is set again)
+     * @throws IllegalArgumentException when {@code size} fits no class
+     * @throws IllegalStateException    when the pool is closed
+     */
+    public Lease acquire(int size, Duration timeout) {
+        return acquireNanos(size, timeout.toNanos());
+    }
+
+    /**
+     * Acquires a lease if its class has a free slab right now.
+     *
+     * @param size bytes needed, at least 1
+     * @return a lease owned by the caller, or null when the class is empty
+     * @throws IllegalArgumentException when {@code size} fits no class
+     * @throws IllegalStateException    when the pool is closed
+     */
+    public Lease tryAcquire(int size) {
+        final SizeClass c = classFor(size);
+        final Lease lease = c.poll();
+        return lease == null ? null : handOut(lease, size);
+    }
+
+    private Lease acquireNanos(int size, long timeoutNanos) {
+        final SizeClass c = classFor(size);
+        Lease lease = c.poll();
+        if (lease == null) {
+            lease = await(c, size, timeoutNanos);
+        }
+        return handOut(lease, size);
+    }
+
+    private Lease handOut(Lease lease, int size) {
+        AcquisitionSite site = null;
+        // OFF: one predictable branch on a final field, nothing else on the hot path.
+        if (tracking && (paranoid || ThreadLocalRandom.current().nextInt(config.samplingInterval()) == 0)) {
+            site = new AcquisitionSite("lease #" + lease.id() + " (" + size + " B) of pool '" + name
+                    + "' acquired by thread '" + Thread.currentThread().getName() + "'");
+        }
+        lease.onAcquire(size, site);
+        return lease;
+    }
+
+    private SizeClass classFor(int size) {
+        if (closed) {
+            throw new IllegalStateException("pool '" + name + "' is closed");
+        }
+        final int[] sizes = classSlabBytes;
+        for (int i = 0; i < sizes.length; i++) { // a handful of classes: a linear scan beats a binary search
+            if (size <= sizes[i]) {
+                if (size <= 0) {
+                    throw new IllegalArgumentException("pool '" + name + "': size must be > 0, got " + size);
+                }
+                return classes[i];
+            }
+        }
+        throw new IllegalArgumentException("pool '" + name + "': " + size + " B is larger than its largest slab ("
+                + sizes[sizes.length - 1] + " B); add a larger size class (" + OffHeapConfiguration.SIZE_CLASSES_PROP
+                + " or PoolConfig.Builder.sizeClass) or split the item");
+    }
+
+    /** Slow path: the class is empty. Waits with a bounded backoff, then fails with the pool's state. */
+    private Lease await(SizeClass c, int size, long timeoutNanos) {
+        c.recordWait();
+        final long start = System.nanoTime();
+        int attempt = 0;
+        while (true) {
+            final Lease lease = c.poll();
+            if (lease != null) {
+                return lease;
+            }
+            final long waited = System.nanoTime() - start;
+            if (waited >= timeoutNanos || Thread.currentThread().isInterrupted() || closed) {
+                c.recordTimeout();
+                final boolean interrupted = Thread.interrupted();
+                if (interrupted) {
+                    Thread.currentThread().interrupt(); // keep the flag for the caller's own checks
+                }
+                throw new PoolExhaustedException("pool '" + name + "': no free slab for " + size + " B after "
+                        + TimeUnit.NANOSECONDS.toMillis(waited) + " ms" + (interrupted ? " (interrupted)" : "")
+                        + (closed ? " (pool closed)" : "") + "; " + stats() + ". Release leases sooner, enlarge the "
+                        + c.slabBytes + " B class, or look for leaks with -D" + OffHeapConfiguration.LEAK_DETECTION_PROP
+                        + "=paranoid", interrupted ? new InterruptedException() : null);
+            }
+            Backoff.idle(attempt++, maxParkNanos);
+        }
+    }
+
+    /** Called by {@link Lease#release()} when the count reaches zero. */
+    void recycle(SizeClass c, Lease lease) {
+        c.offer(lease);
+        // Volatile read after the offer: pairs with close()'s write of `closed` before it counts leases, so at least
+        // one of the two sees the pool both closed and full, and frees it.
+        if (closed) {
+            freeIfIdle();
+        }
+    }
+
+    boolean checked() {
+        return checked;
+    }
+
+    /** {@return the pool's name} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return the description this pool was opened from} */
+    public PoolConfig config() {
+        return config;
+    }
+
+    /** {@return the largest size an acquire can ask for} */
+    public int maxSlabBytes() {
+        return classSlabBytes[classSlabBytes.length - 1];
+    }
+
+    /** {@return leases currently held, all classes together (exact when no other thread is acquiring)} */
+    public int inUse() {
+        int sum = 0;
+        for (SizeClass c : classes) {
+            sum += c.inUse();
+        }
+        return sum;
+    }
+
+    /** {@return a snapshot of each class's use; allocates} */
+    public PoolStats stats() {
+        final List<SizeClassStats> list = new ArrayList<>(classes.length);
+        for (SizeClass c : classes) {
+            list.add(c.stats());
+        }
+        return new PoolStats(name, list);
+    }
+
+    /** {@return every lease held right now, with its acquisition site when tracked; allocates} */
+    public List<LeakRecord> outstanding() {
+        final List<LeakRecord> out = new ArrayList<>();
+        for (SizeClass c : classes) {
+            for (Lease lease : c.leases) {
+                final LeakRecord r = lease.leakRecordIfHeld();
+                if (r != null) {
+                    out.add(r);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** {@return true once {@link #close()} was called} */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** {@return true once the pool's memory is freed (closed and every lease back)} */
+    public boolean isFreed() {
+        return freed.get();
+    }
+
+    /**
+     * Closes the pool: later acquires fail; waiting acquires fail; leases still held are logged as leaks and the
+     * memory is freed when the last of them is released (at once if none is held). Idempotent.
+     */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true; // volatile write before counting leases: see recycle()
+        final List<LeakRecord> leaks = outstanding();
+        if (!leaks.isEmpty()) {
+            LOG.error("pool '{}' closed with {} lease(s) held; its memory is freed when they are released", name,
+                    leaks.size());
+            for (LeakRecord leak : leaks) {
+                LOG.error(leak.describe());
+            }
+        }
+        freeIfIdle();
+    }
+
+    private void freeIfIdle() {
+        if (inUse() == 0 && freed.compareAndSet(false, true)) {
+            for (SizeClass c : classes) {
+                c.free(config);
+            }
+            PoolRegistry.unregister(this);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "BufferPool[" + name + ", " + config.allocator().name() + "]";
+    }
+}

@@ -1,0 +1,33 @@
+package org.spdl4j.offheap;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+
+/**
+ * A lease still held when a pool was checked or closed.
+ *
+ * @param pool       the pool's name
+ * @param leaseId    the lease's id within the pool
+ * @param slabBytes  the slab size of its class
+ * @param length     the bytes asked for at acquire
+ * @param refCount   its reference count when checked
+ * @param site       where it was acquired, or null when it was not tracked (leak detection off, or not sampled)
+ */
+public record LeakRecord(String pool, int leaseId, int slabBytes, int length, int refCount, AcquisitionSite site) {
+    /** {@return a multi-line description with the acquisition stack, or a hint to enable paranoid tracking} */
+    public String describe() {
+        final StringBuilder sb = new StringBuilder()
+                .append("LEAK: lease #").append(leaseId).append(" of pool '").append(pool).append("' (")
+                .append(length).append(" of ").append(slabBytes).append(" B, refCount ").append(refCount)
+                .append(") was never released.");
+        if (site == null) {
+            sb.append(" Not tracked; run with -D").append(OffHeapConfiguration.LEAK_DETECTION_PROP)
+                    .append("=paranoid to see where it was acquired.");
+        } else {
+            final StringWriter w = new StringWriter();
+            site.printStackTrace(new PrintWriter(w));
+            sb.append(" Acquired at:\n").append(w);
+        }
+        return sb.toString();
+    }
+}

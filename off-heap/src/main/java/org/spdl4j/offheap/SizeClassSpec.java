@@ -1,0 +1,65 @@
+package org.spdl4j.offheap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * One size class of a {@link BufferPool}: {@code count} slabs of {@code slabBytes} each.
+ *
+ * @param slabBytes bytes per slab, at most {@link Integer#MAX_VALUE} (an {@code UnsafeBuffer} is int-indexed)
+ * @param count     how many slabs, at least one
+ */
+public record SizeClassSpec(int slabBytes, int count) {
+    /**
+     * Validates the class.
+     *
+     * @throws IllegalArgumentException when a value is not positive
+     */
+    public SizeClassSpec {
+        if (slabBytes <= 0 || count <= 0) {
+            throw new IllegalArgumentException("size class needs slabBytes > 0 and count > 0, got " + slabBytes
+                    + " x " + count);
+        }
+    }
+
+    /**
+     * Parses a list such as {@code 64K*256,1M*64} (binary K, M, G suffixes).
+     *
+     * @param spec the list, in the format of {@value OffHeapConfiguration#SIZE_CLASSES_PROP}
+     * @return the classes in the order given
+     * @throws IllegalArgumentException naming the bad entry when the list cannot be parsed
+     */
+    public static List<SizeClassSpec> parseList(String spec) {
+        final List<SizeClassSpec> out = new ArrayList<>();
+        for (String entry : spec.split(",")) {
+            final String e = entry.trim();
+            final int star = e.indexOf('*');
+            if (star <= 0) {
+                throw new IllegalArgumentException("bad size class '" + e + "' in '" + spec + "': expected size*count");
+            }
+            try {
+                final long size = parseBytes(e.substring(0, star).trim());
+                if (size > Integer.MAX_VALUE) {
+                    throw new IllegalArgumentException("slab larger than 2 GiB");
+                }
+                out.add(new SizeClassSpec((int) size, Integer.parseInt(e.substring(star + 1).trim())));
+            } catch (IllegalArgumentException ex) {
+                throw new IllegalArgumentException("bad size class '" + e + "' in '" + spec + "': " + ex.getMessage(), ex);
+            }
+        }
+        return out;
+    }
+
+    private static long parseBytes(String s) {
+        final char unit = Character.toUpperCase(s.charAt(s.length() - 1));
+        final int shift = switch (unit) {
+            case 'K' -> 10;
+            case 'M' -> 20;
+            case 'G' -> 30;
+            default -> 0;
+        };
+        final String digits = shift == 0 ? s : s.substring(0, s.length() - 1);
+        return Long.parseLong(digits.toUpperCase(Locale.ROOT)) << shift;
+    }
+}

@@ -1,0 +1,135 @@
+package org.spdl4j.offheap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.offheap.testing.PoolLeakExtension;
+
+@ExtendWith(PoolLeakExtension.class)
+@Timeout(30)
+class BufferPoolTest {
+    private static PoolConfig.Builder small(String name) {
+        return PoolConfig.builder(name).sizeClass(1024, 4).sizeClass(100, 2).acquireTimeout(Duration.ofMillis(50));
+    }
+
+    @Test
+    void shouldPickSmallestFittingClassAndAlignSlabs() {
+        try (BufferPool pool = BufferPool.open(small("pick").build())) {
+            final Lease a = pool.acquire(100);
+            final Lease b = pool.acquire(101);
+            assertThat(a.slabCapacity()).isEqualTo(100);
+            assertThat(b.slabCapacity()).isEqualTo(1024);
+            assertThat(b.capacity()).isEqualTo(101);
+            assertThat(b.buffer().capacity()).as("view covers exactly the bytes asked").isEqualTo(101);
+            assertThat(a.address() % 64).isZero();
+            assertThat(b.address() % 64).isZero();
+            a.release();
+            b.release();
+        }
+    }
+
+    @Test
+    void shouldHonourDmaAlignment() {
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("dma").dmaAligned().sizeClass(5000, 3).build())) {
+            final Lease[] leases = {pool.acquire(5000), pool.acquire(5000), pool.acquire(1)};
+            for (Lease l : leases) {
+                assertThat(l.address() % 4096).isZero();
+                l.release();
+            }
+        }
+    }
+
+    @Test
+    void shouldFailAtOnceForItemLargerThanEveryClass() {
+        try (BufferPool pool = BufferPool.open(small("big").build())) {
+            assertThatThrownBy(() -> pool.acquire(1025)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("pool 'big'").hasMessageContaining("1025 B")
+                    .hasMessageContaining("largest slab (1024 B)");
+            assertThatThrownBy(() -> pool.acquire(0)).isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    @Test
+    void shouldTimeOutNamingPoolSizeUseAndHighWater() {
+        try (BufferPool pool = BufferPool.open(small("tiny").build())) {
+            final Lease a = pool.acquire(10);
+            final Lease b = pool.acquire(10);
+            final long start = System.nanoTime();
+            assertThatThrownBy(() -> pool.acquire(50)).isInstanceOf(PoolExhaustedException.class)
+                    .hasMessageContaining("pool 'tiny'").hasMessageContaining("50 B")
+                    .hasMessageContaining("100 B: 2/2 in use, high-water 2")
+                    .hasMessageContaining("1024 B: 0/4 in use");
+            assertThat(System.nanoTime() - start).isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+            assertThat(pool.tryAcquire(10)).isNull();
+            final SizeClassStats stats = pool.stats().classes().get(0);
+            assertThat(stats.waits()).isEqualTo(1);
+            assertThat(stats.timeouts()).isEqualTo(1);
+            a.release();
+            b.release();
+            assertThat(pool.stats().inUse()).isZero();
+            assertThat(pool.stats().classes().get(0).highWater()).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void shouldWakeWaiterWhenLeaseIsReleased() throws Exception {
+        try (BufferPool pool = BufferPool.open(small("wake").acquireTimeout(Duration.ofSeconds(10)).build())) {
+            final Lease a = pool.acquire(10);
+            final Lease b = pool.acquire(10);
+            final CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(10));
+            Thread.sleep(50);
+            assertThat(waiter).isNotDone();
+            b.release();
+            final Lease c = waiter.get(5, TimeUnit.SECONDS);
+            assertThat(c).isSameAs(b);
+            assertThat(pool.stats().classes().get(0).waits()).isEqualTo(1);
+            a.release();
+            c.release();
+        }
+    }
+
+    @Test
+    void shouldFreeMemoryOnCloseOrWhenLastLeaseReturns() {
+        final DirectMemoryAllocator allocator = new DirectMemoryAllocator();
+        final BufferPool idle = BufferPool.open(small("idle").allocator(allocator).build());
+        assertThat(allocator.liveBlocks()).isEqualTo(2);
+        idle.close();
+        assertThat(allocator.liveBlocks()).isZero();
+        assertThat(PoolRegistry.livePools()).doesNotContain(idle);
+
+        final BufferPool busy = BufferPool.open(small("busy").allocator(allocator).build());
+        final Lease held = busy.acquire(500);
+        busy.close();
+        assertThat(allocator.liveBlocks()).as("a writer may still hold memory").isEqualTo(2);
+        assertThatThrownBy(() -> busy.acquire(1)).hasMessageContaining("pool 'busy' is closed");
+        held.buffer().putLong(0, 7L);
+        held.release();
+        assertThat(allocator.liveBlocks()).isZero();
+        assertThat(busy.isFreed()).isTrue();
+    }
+
+    @Test
+    void shouldSplitLargeClassIntoChunks() {
+        final DirectMemoryAllocator allocator = new DirectMemoryAllocator();
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("chunks").allocator(allocator).sizeClass(1000, 10)
+                .maxChunkBytes(4 * 1024).build())) {
+            assertThat(allocator.liveBlocks()).as("4 slabs of stride 1024 per chunk").isEqualTo(3);
+            final Lease[] all = new Lease[10];
+            for (int i = 0; i < 10; i++) {
+                all[i] = pool.acquire(1000);
+                all[i].buffer().setMemory(0, 1000, (byte) i);
+            }
+            for (int i = 0; i < 10; i++) {
+                assertThat(all[i].buffer().getByte(999)).isEqualTo((byte) i);
+                all[i].release();
+            }
+        }
+        assertThat(allocator.liveBlocks()).isZero();
+    }
+}

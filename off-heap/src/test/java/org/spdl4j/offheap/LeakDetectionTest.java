@@ -1,0 +1,66 @@
+package org.spdl4j.offheap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class LeakDetectionTest {
+    private static BufferPool pool(String name, LeakDetectionLevel level) {
+        return BufferPool.open(PoolConfig.builder(name).sizeClass(128, 8).leakDetection(level).samplingInterval(1)
+                .build());
+    }
+
+    private static Lease plantLeak(BufferPool pool) {
+        return pool.acquire(100);
+    }
+
+    @Test
+    void shouldReportPlantedLeakWithAcquisitionStack() {
+        final BufferPool pool = pool("paranoid", LeakDetectionLevel.PARANOID);
+        final Lease released = pool.acquire(10);
+        released.release();
+        final Lease leaked = plantLeak(pool);
+        final List<LeakRecord> leaks = pool.outstanding();
+        assertThat(leaks).hasSize(1);
+        final LeakRecord leak = leaks.get(0);
+        assertThat(leak.leaseId()).isEqualTo(leaked.id());
+        assertThat(leak.length()).isEqualTo(100);
+        assertThat(leak.site()).isNotNull();
+        assertThat(leak.describe()).contains("LEAK: lease #" + leaked.id(), "pool 'paranoid'", "plantLeak",
+                "shouldReportPlantedLeakWithAcquisitionStack", Thread.currentThread().getName());
+        pool.close();
+        assertThat(pool.isFreed()).as("memory kept while the leaked lease is out").isFalse();
+        leaked.release();
+        assertThat(pool.isFreed()).isTrue();
+        assertThat(pool.outstanding()).isEmpty();
+    }
+
+    @Test
+    void shouldTrackSampledLeasesAtTheSamplingRate() {
+        final BufferPool pool = pool("sampled", LeakDetectionLevel.SAMPLED);
+        final Lease leaked = plantLeak(pool);
+        assertThat(pool.outstanding().get(0).describe()).contains("plantLeak");
+        leaked.release();
+        pool.close();
+    }
+
+    @Test
+    void shouldReportUntrackedLeakWithHintWhenOff() {
+        final BufferPool pool = pool("off", LeakDetectionLevel.OFF);
+        final Lease leaked = plantLeak(pool);
+        final LeakRecord leak = pool.outstanding().get(0);
+        assertThat(leak.site()).isNull();
+        assertThat(leak.describe()).contains("Not tracked", "-Dspdl4j.leakDetection=paranoid");
+        leaked.release();
+        pool.close();
+        assertThat(pool.isFreed()).isTrue();
+    }
+
+    @Test
+    void shouldParseLevelsAndNameTheProperty() {
+        assertThat(LeakDetectionLevel.parse(" Paranoid ")).isEqualTo(LeakDetectionLevel.PARANOID);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LeakDetectionLevel.parse("loud"))
+                .hasMessageContaining("spdl4j.leakDetection").hasMessageContaining("off, sampled or paranoid");
+    }
+}

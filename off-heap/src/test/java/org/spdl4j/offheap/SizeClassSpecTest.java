@@ -1,0 +1,26 @@
+package org.spdl4j.offheap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import org.junit.jupiter.api.Test;
+
+class SizeClassSpecTest {
+    @Test
+    void shouldParseBinarySuffixes() {
+        assertThat(SizeClassSpec.parseList("4K*2, 1M*3,100*7")).containsExactly(
+                new SizeClassSpec(4096, 2), new SizeClassSpec(1 << 20, 3), new SizeClassSpec(100, 7));
+    }
+
+    @Test
+    void shouldNameTheBadEntry() {
+        assertThatThrownBy(() -> SizeClassSpec.parseList("4K*2,oops")).hasMessageContaining("'oops'");
+        assertThatThrownBy(() -> SizeClassSpec.parseList("4G*1")).hasMessageContaining("2 GiB");
+    }
+
+    @Test
+    void shouldRejectDuplicateClassSizes() {
+        assertThatThrownBy(() -> PoolConfig.builder("dup").sizeClass(64, 1).sizeClass(64, 2).build())
+                .hasMessageContaining("two size classes of 64 bytes");
+    }
+}

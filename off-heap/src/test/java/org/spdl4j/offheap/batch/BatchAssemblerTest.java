@@ -1,0 +1,170 @@
+package org.spdl4j.offheap.batch;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.PoolExhaustedException;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+import org.spdl4j.offheap.tensor.DType;
+import org.spdl4j.offheap.testing.PoolLeakExtension;
+
+@ExtendWith(PoolLeakExtension.class)
+@Timeout(30)
+class BatchAssemblerTest {
+    private static final BatchDescriptor FOUR_INTS = BatchDescriptor.of(4, DType.I32, 2);
+    private final BufferPool pool = BufferPool.open(PoolConfig.builder("assembler").sizeClass(64, 8)
+            .acquireTimeout(Duration.ofMillis(100)).build());
+    private final List<Batch> received = Collections.synchronizedList(new ArrayList<>());
+
+    @AfterEach
+    void close() {
+        pool.close();
+    }
+
+    private BatchAssembler assembler(boolean dropLast) {
+        return BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add).dropLast(dropLast).build();
+    }
+
+    private static void fill(Slot slot) {
+        slot.buffer().putInt(0, (int) slot.sequence());
+        slot.buffer().putInt(4, ~(int) slot.sequence());
+    }
+
+    @Test
+    void shouldPublishWhenLastSlotCompletesInAnyOrder() {
+        final BatchAssembler assembler = assembler(false);
+        final Slot[] slots = new Slot[4];
+        for (int i = 0; i < 4; i++) {
+            slots[i] = assembler.claim();
+            assertThat(slots[i].sequence()).isEqualTo(i);
+            assertThat(slots[i].batch()).isSameAs(slots[0].batch());
+        }
+        for (int i : new int[] {2, 0, 3}) {
+            fill(slots[i]);
+            slots[i].complete();
+        }
+        assertThat(received).as("one slot still pending").isEmpty();
+        fill(slots[1]);
+        slots[1].complete();
+        assertThat(received).hasSize(1);
+        final Batch b = received.get(0);
+        assertThat(b.size()).isEqualTo(4);
+        assertThat(b.tensor().shape()).containsExactly(4, 2);
+        for (int i = 0; i < 4; i++) {
+            assertThat(b.lease().buffer().getInt(i * 8)).isEqualTo(i);
+        }
+        assertThatThrownBy(slots[1]::complete).hasMessageContaining("completed twice");
+        b.close();
+        assertThatThrownBy(b::close).hasMessageContaining("closed twice");
+    }
+
+    @Test
+    void shouldCompactSurvivorsInInputOrderWhenSamplesFail() {
+        final BatchAssembler assembler = assembler(false);
+        final Slot[] slots = new Slot[4];
+        for (int i = 0; i < 4; i++) {
+            slots[i] = assembler.claim();
+            slots[i].buffer().putLong(0, -1L); // garbage a failing decoder might leave behind
+        }
+        final RuntimeException boom = new RuntimeException("corrupt JPEG");
+        slots[0].fail(boom);
+        fill(slots[3]);
+        slots[3].complete();
+        slots[2].fail(new RuntimeException("too large"));
+        fill(slots[1]);
+        slots[1].complete();
+        final Batch b = received.get(0);
+        assertThat(b.size()).isEqualTo(2);
+        assertThat(b.sequence(0)).isEqualTo(1);
+        assertThat(b.sequence(1)).isEqualTo(3);
+        assertThat(b.lease().buffer().getInt(0)).isEqualTo(1);
+        assertThat(b.lease().buffer().getInt(8)).isEqualTo(3);
+        assertThat(b.lease().buffer().getInt(12)).isEqualTo(~3);
+        assertThat(b.tensor().shape()).containsExactly(2, 2);
+        assertThat(b.failedCount()).isEqualTo(2);
+        assertThat(b.failedSequence(0)).isZero();
+        assertThat(b.failure(0)).isSameAs(boom);
+        b.close();
+    }
+
+    @Test
+    void shouldFlushPartialBatchOrDropItWithDropLast() {
+        for (boolean dropLast : new boolean[] {false, true}) {
+            received.clear();
+            final BatchAssembler assembler = assembler(dropLast);
+            final List<Slot> slots = new ArrayList<>();
+            for (int i = 0; i < 6; i++) {
+                slots.add(assembler.claim());
+            }
+            assembler.close();
+            slots.forEach(s -> {
+                fill(s);
+                s.complete();
+            });
+            assertThat(received).hasSize(dropLast ? 1 : 2);
+            assertThat(assembler.discardedBatches()).isEqualTo(dropLast ? 1 : 0);
+            if (!dropLast) {
+                assertThat(received.get(1).size()).isEqualTo(2);
+                assertThat(received.get(1).sequence(1)).isEqualTo(5);
+            }
+            received.forEach(Batch::close);
+            assertThat(pool.inUse()).isZero();
+            assertThatThrownBy(assembler::claim).hasMessageContaining("closed");
+        }
+    }
+
+    @Test
+    void shouldNotPublishBatchWhoseSamplesAllFailed() {
+        final BatchAssembler assembler = assembler(false);
+        for (int i = 0; i < 4; i++) {
+            assembler.claim().fail(new RuntimeException("bad " + i));
+        }
+        assertThat(received).isEmpty();
+        assertThat(assembler.discardedBatches()).isEqualTo(1);
+        assertThat(pool.inUse()).isZero();
+    }
+
+    @Test
+    void shouldApplyBackPressureWhenConsumersHoldEveryBatch() {
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add)
+                .batchesInFlight(1).acquireTimeout(Duration.ofMillis(50)).build();
+        for (int i = 0; i < 4; i++) {
+            assembler.claim().complete();
+        }
+        assertThatThrownBy(assembler::claim).isInstanceOf(PoolExhaustedException.class)
+                .hasMessageContaining("all 1 batches in flight").hasMessageContaining("close()");
+        received.get(0).close();
+        final Slot next = assembler.claim();
+        assertThat(next.sequence()).isEqualTo(4);
+        assembler.close();
+        next.complete();
+        received.get(1).close();
+    }
+
+    @Test
+    void shouldCloseBatchWhenConsumerThrows() {
+        final ConcurrentLinkedQueue<Batch> seen = new ConcurrentLinkedQueue<>();
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(b -> {
+            seen.add(b);
+            throw new IllegalStateException("consumer bug");
+        }).build();
+        for (int i = 0; i < 3; i++) {
+            assembler.claim().complete();
+        }
+        final Slot last = assembler.claim();
+        assertThatThrownBy(last::complete).hasMessageContaining("consumer bug");
+        assertThat(seen).hasSize(1);
+        assertThat(pool.inUse()).as("batch closed for the consumer").isZero();
+    }
+}
