@@ -97,19 +97,26 @@ public final class Batch implements AutoCloseable {
         return claimed;
     }
 
-    /** Claiming thread: no more claims; publish (or drop) once the claimed slots complete. */
-    void seal(boolean drop) {
+    /**
+     * Claiming thread: no more claims; publish (or drop) once the claimed slots complete.
+     *
+     * @return this batch when sealing published it to the caller (every claimed slot was already complete and the
+     *         assembler has no consumer), else {@code null}
+     */
+    Batch seal(boolean drop) {
         dropped = drop; // plain: published by the volatile getAndAdd below
-        countDown(slots.length - claimed + 1);
+        return countDown(slots.length - claimed + 1);
     }
 
-    void countDown(int n) {
+    /** {@return this batch when this count-down published it to the caller (no consumer set), else null} */
+    Batch countDown(int n) {
         if ((int) PENDING.getAndAdd(this, -n) == n) { // volatile RMW: the last one sees all earlier writes
-            finish();
+            return finish();
         }
+        return null;
     }
 
-    private void finish() {
+    private Batch finish() {
         final UnsafeBuffer bytes = lease.buffer();
         final int sampleBytes = descriptor.sampleBytes();
         int w = 0;
@@ -128,17 +135,22 @@ public final class Batch implements AutoCloseable {
         if (dropped || held == 0) {
             assembler.onDiscarded();
             close();
-            return;
+            return null;
         }
         assembler.onPublished();
+        final BatchConsumer consumer = assembler.consumer();
+        if (consumer == null) {
+            return this; // handed to the completing caller, which now owns it (a pipeline stage returns it)
+        }
         try {
-            assembler.consumer().onBatch(this);
+            consumer.onBatch(this);
         } catch (RuntimeException | Error e) {
             if (!(boolean) CLOSED.getVolatile(this)) {
                 close();
             }
             throw e;
         }
+        return null;
     }
 
     /** {@return samples held: the survivors} */

@@ -48,7 +48,7 @@ public final class BatchAssembler implements AutoCloseable {
     private BatchAssembler(Builder b) {
         this.pool = b.pool;
         this.descriptor = b.descriptor;
-        this.consumer = Objects.requireNonNull(b.consumer, "consumer: set one with Builder.consumer");
+        this.consumer = b.consumer; // null: batches are returned by Slot.complete/fail and flush to their caller
         this.dropLast = b.dropLast;
         this.timeoutNanos = b.acquireTimeout.toNanos();
         this.batchesInFlight = b.batchesInFlight;
@@ -131,20 +131,27 @@ public final class BatchAssembler implements AutoCloseable {
     /**
      * End of stream: seals the partly claimed batch (published when its slots complete, or dropped with
      * {@code dropLast}). Claims may continue afterwards, starting a new batch.
+     *
+     * @return the partial batch when sealing it published it to this caller (its slots were all complete already
+     *         and the assembler has no consumer), else {@code null}
      */
-    public void flush() {
+    public Batch flush() {
         final Batch b = current;
         if (b != null) {
             current = null;
-            b.seal(dropLast);
+            return b.seal(dropLast);
         }
+        return null;
     }
 
     /** Flushes and refuses further claims. Batches still being filled are published as they complete. */
     @Override
     public void close() {
         if (!closed) {
-            flush();
+            final Batch last = flush();
+            if (last != null) {
+                last.close(); // nobody asked for it: a caller that wants the last batch calls flush() first
+            }
             closed = true;
         }
     }
@@ -199,7 +206,10 @@ public final class BatchAssembler implements AutoCloseable {
         }
 
         /**
-         * Sets who receives completed batches (required).
+         * Sets who receives completed batches. Without one, the batch goes back to whoever completes its last
+         * slot, as the return value of {@link Slot#complete()}, {@link Slot#fail(Throwable)} or {@link #flush()}: the
+         * form a pipeline stage uses, returning the batch as its output (or {@code null}, dropping the item, when the
+         * completion did not finish a batch).
          *
          * @param consumer the consumer
          * @return this builder
@@ -250,7 +260,6 @@ public final class BatchAssembler implements AutoCloseable {
          *
          * @return the assembler
          * @throws IllegalArgumentException when a batch does not fit in the pool's largest slab
-         * @throws NullPointerException     when no consumer was set
          */
         public BatchAssembler build() {
             final BatchAssembler assembler = new BatchAssembler(this);

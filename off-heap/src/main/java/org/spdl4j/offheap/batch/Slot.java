@@ -79,30 +79,34 @@ public final class Slot {
     }
 
     /**
-     * Marks the sample written. The last completion of a sealed batch publishes it, on this thread.
+     * Marks the sample written. The last completion of a sealed batch publishes it, on this thread: to the
+     * assembler's consumer, or, when the assembler has none, to this caller as the return value.
      *
+     * @return the batch this completion published when the assembler has no consumer (the caller then owns it and
+     *         must close it), else {@code null}
      * @throws IllegalStateException when the slot was already completed or failed
      */
-    public void complete() {
+    public Batch complete() {
         if (!STATE.compareAndSet(this, PENDING, DONE)) { // volatile CAS: at most one completion per slot
             throw new IllegalStateException("slot " + index + " (sequence " + sequence() + ") completed twice");
         }
-        batch.countDown(1);
+        return batch.countDown(1);
     }
 
     /**
      * Marks the sample failed: the batch will not hold it, whatever its bytes are.
      *
      * @param failure why, kept for {@link Batch#failure(int)}
+     * @return as {@link #complete()}: the batch this call published when the assembler has no consumer, else null
      * @throws IllegalStateException when the slot was already completed or failed
      */
-    public void fail(Throwable failure) {
+    public Batch fail(Throwable failure) {
         if (!STATE.compareAndSet(this, PENDING, FAILED)) {
             throw new IllegalStateException("slot " + index + " (sequence " + sequence() + ") completed twice",
                     failure);
         }
         cause = failure; // plain: published by countDown's volatile RMW
-        batch.countDown(1);
+        return batch.countDown(1);
     }
 
     boolean succeeded() {

@@ -70,6 +70,36 @@ class BatchAssemblerTest {
     }
 
     @Test
+    void shouldReturnBatchToTheCompletingCallerWhenNoConsumerIsSet() {
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).build();
+        final Slot[] slots = new Slot[6];
+        for (int i = 0; i < 6; i++) {
+            slots[i] = assembler.claim();
+            fill(slots[i]);
+        }
+        assertThat(slots[3].complete()).isNull();
+        assertThat(slots[1].fail(new RuntimeException("bad"))).isNull();
+        assertThat(slots[0].complete()).isNull();
+        final Batch first = slots[2].complete();
+        assertThat(first).as("the last completion of a sealed batch returns it").isNotNull();
+        assertThat(first.size()).isEqualTo(3);
+        assertThat(first.sequence(0)).isZero();
+        assertThat(first.sequence(1)).isEqualTo(2);
+        assertThat(first.sequence(2)).isEqualTo(3);
+        first.close();
+
+        assertThat(slots[4].complete()).as("partial batch not sealed yet").isNull();
+        assertThat(slots[5].complete()).isNull();
+        final Batch last = assembler.flush();
+        assertThat(last).as("flush of a partial batch whose slots are done returns it").isNotNull();
+        assertThat(last.size()).isEqualTo(2);
+        assertThat(last.lease().buffer().getInt(0)).isEqualTo(4);
+        last.close();
+        assertThat(assembler.flush()).isNull();
+        assembler.close();
+    }
+
+    @Test
     void shouldCompactSurvivorsInInputOrderWhenSamplesFail() {
         final BatchAssembler assembler = assembler(false);
         final Slot[] slots = new Slot[4];
