@@ -1,0 +1,59 @@
+package org.spdl4j.examples.image;
+
+import java.util.concurrent.locks.LockSupport;
+import org.jctools.queues.MpmcArrayQueue;
+
+/**
+ * A fixed set of {@link ImageItem}s, preallocated: the read stage takes one per image, the decode stage gives it
+ * back. Sized to the most images that can be in flight between those stages (rings plus workers), so a take waits
+ * only when the pipeline is full anyway, which is back-pressure, not a stall.
+ *
+ * <p><b>Threading:</b> any threads take and give (JCTools MPMC queue, lock-free). <b>Allocation:</b> none after
+ * construction.
+ */
+final class ImageItemPool {
+    private static final long PARK_NANOS = 50_000;
+    private final MpmcArrayQueue<ImageItem> free;
+    private final int size;
+
+    ImageItemPool(int size) {
+        this.size = size;
+        this.free = new MpmcArrayQueue<>(size);
+        for (int i = 0; i < size; i++) {
+            free.offer(new ImageItem());
+        }
+    }
+
+    /**
+     * Takes an item, waiting (park) while all are in flight.
+     *
+     * @return a cleared item
+     * @throws InterruptedException when the waiting thread is interrupted (the pipeline closes)
+     */
+    ImageItem take() throws InterruptedException {
+        ImageItem item = free.poll();
+        while (item == null) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException("image item pool: interrupted while all " + size + " items in flight");
+            }
+            LockSupport.parkNanos(PARK_NANOS);
+            item = free.poll();
+        }
+        return item;
+    }
+
+    void give(ImageItem item) {
+        item.clear();
+        if (!free.offer(item)) {
+            throw new IllegalStateException("image item pool over-full: an item was given back twice");
+        }
+    }
+
+    int available() {
+        return free.size();
+    }
+
+    int size() {
+        return size;
+    }
+}

@@ -1,0 +1,69 @@
+package org.spdl4j.examples.image;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
+import java.util.function.Function;
+import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.Lease;
+
+/**
+ * The I/O stage: reads one file into a pooled off-heap lease (the one copy from storage), on a virtual thread.
+ *
+ * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
+ * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
+ * <b>Failure:</b> an unreadable file throws (the engine counts the failure and drops the item) after giving back the
+ * item and lease, so nothing leaks.
+ */
+final class ReadStage implements Function<FileItem, ImageItem> {
+    private final BufferPool bytesPool;
+    private final ImageItemPool items;
+
+    ReadStage(BufferPool bytesPool, ImageItemPool items) {
+        this.bytesPool = bytesPool;
+        this.items = items;
+    }
+
+    @Override
+    public ImageItem apply(FileItem file) {
+        ImageItem item;
+        try {
+            item = items.take();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("read: interrupted (pipeline closing)", e);
+        }
+        Lease lease = null;
+        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+            long size = channel.size();
+            if (size == 0 || size > bytesPool.maxSlabBytes()) {
+                throw new IOException(size == 0 ? "empty file" : "file of " + size + " B is larger than the largest "
+                    + "buffer of pool '" + bytesPool.name() + "' (" + bytesPool.maxSlabBytes()
+                    + " B); raise spdl4j.image.maxEncodedBytes");
+            }
+            lease = bytesPool.acquire((int) size);
+            ByteBuffer dst = lease.byteBuffer();
+            while (dst.hasRemaining()) {
+                if (channel.read(dst) < 0) {
+                    throw new IOException("file shrank while reading: " + dst.position() + " of " + size + " B");
+                }
+            }
+            item.file = file;
+            item.bytes = lease;
+            item.length = (int) size;
+            return item;
+        } catch (IOException | RuntimeException e) {
+            if (lease != null) {
+                lease.release();
+            }
+            items.give(item);
+            if (e instanceof IOException io) {
+                throw new UncheckedIOException("read " + file.path() + ": " + io.getMessage(), io);
+            }
+            throw (RuntimeException) e;
+        }
+    }
+}
