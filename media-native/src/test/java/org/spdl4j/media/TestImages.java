@@ -121,33 +121,64 @@ final class TestImages {
         return out;
     }
 
-    /** Plain bilinear resize of a sub-rectangle, half-pixel centres, edge clamped: the independent reference. */
+    /**
+     * Reference resize of a sub-rectangle: separable triangle (tent) filter whose support widens with the downscale
+     * factor (PIL/torchvision-antialias "bilinear"; plain 2-tap bilinear when upscaling), half-pixel centres, edges
+     * clamped. Written independently of FFmpeg.
+     */
     static byte[] bilinear(final byte[] src, final int srcW, final int srcH, final int channels, final int x0,
                            final int y0, final int cropW, final int cropH, final int dstW, final int dstH) {
-        final byte[] out = new byte[dstW * dstH * channels];
+        final double[] tmp = new double[cropH * dstW * channels];
         final double sx = (double) cropW / dstW;
         final double sy = (double) cropH / dstH;
-        for (int y = 0; y < dstH; y++) {
-            final double fy = Math.max(0, Math.min(cropH - 1, (y + 0.5) * sy - 0.5));
-            final int iy = (int) fy;
-            final int iy1 = Math.min(cropH - 1, iy + 1);
-            final double wy = fy - iy;
-            for (int x = 0; x < dstW; x++) {
-                final double fx = Math.max(0, Math.min(cropW - 1, (x + 0.5) * sx - 0.5));
-                final int ix = (int) fx;
-                final int ix1 = Math.min(cropW - 1, ix + 1);
-                final double wx = fx - ix;
+        for (int x = 0; x < dstW; x++) {
+            final double[][] w = weights(x, sx, cropW);
+            for (int y = 0; y < cropH; y++) {
                 for (int c = 0; c < channels; c++) {
-                    final double a = at(src, srcW, channels, x0 + ix, y0 + iy, c);
-                    final double b = at(src, srcW, channels, x0 + ix1, y0 + iy, c);
-                    final double d = at(src, srcW, channels, x0 + ix, y0 + iy1, c);
-                    final double e = at(src, srcW, channels, x0 + ix1, y0 + iy1, c);
-                    final double v = (a * (1 - wx) + b * wx) * (1 - wy) + (d * (1 - wx) + e * wx) * wy;
-                    out[(y * dstW + x) * channels + c] = (byte) Math.round(v);
+                    double v = 0;
+                    for (int k = 0; k < w[0].length; k++) {
+                        v += w[1][k] * at(src, srcW, channels, x0 + (int) w[0][k], y0 + y, c);
+                    }
+                    tmp[(y * dstW + x) * channels + c] = v;
+                }
+            }
+        }
+        final byte[] out = new byte[dstW * dstH * channels];
+        for (int y = 0; y < dstH; y++) {
+            final double[][] w = weights(y, sy, cropH);
+            for (int x = 0; x < dstW; x++) {
+                for (int c = 0; c < channels; c++) {
+                    double v = 0;
+                    for (int k = 0; k < w[0].length; k++) {
+                        v += w[1][k] * tmp[(((int) w[0][k]) * dstW + x) * channels + c];
+                    }
+                    out[(y * dstW + x) * channels + c] = (byte) Math.max(0, Math.min(255, Math.round(v)));
                 }
             }
         }
         return out;
+    }
+
+    /** Taps and normalised weights for output index i: {indices, weights}. */
+    private static double[][] weights(final int i, final double scale, final int n) {
+        final double support = Math.max(1.0, scale);
+        final double centre = (i + 0.5) * scale;
+        final int lo = (int) Math.floor(centre - support);
+        final int hi = (int) Math.ceil(centre + support);
+        final double[] idx = new double[hi - lo + 1];
+        final double[] wt = new double[hi - lo + 1];
+        double sum = 0;
+        for (int k = lo; k <= hi; k++) {
+            final double d = Math.abs((k + 0.5 - centre) / support);
+            final double w = Math.max(0, 1 - d);
+            idx[k - lo] = Math.max(0, Math.min(n - 1, k));
+            wt[k - lo] = w;
+            sum += w;
+        }
+        for (int k = 0; k < wt.length; k++) {
+            wt[k] /= sum;
+        }
+        return new double[][] {idx, wt};
     }
 
     private static int at(final byte[] src, final int w, final int channels, final int x, final int y, final int c) {
