@@ -111,8 +111,9 @@ final class ScalePlan {
         final int s = spec.resizeShortSide();
         final long resizedW = width <= height ? s : (long) s * width / height;
         final long resizedH = width <= height ? (long) s * height / width : s;
-        final long left = Math.round((resizedW - spec.width()) / 2.0);
-        final long top = Math.round((resizedH - spec.height()) / 2.0);
+        // Python's round() is half-to-even: Math.rint, not Math.round, to land on torchvision's exact pixel.
+        final long left = (long) Math.rint((resizedW - spec.width()) / 2.0);
+        final long top = (long) Math.rint((resizedH - spec.height()) / 2.0);
         // Map the crop rectangle back into source pixels; the scaler then resizes only that region.
         final double sx = (double) width / resizedW;
         final double sy = (double) height / resizedH;
