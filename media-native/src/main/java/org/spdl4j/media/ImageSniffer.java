@@ -95,6 +95,60 @@ final class ImageSniffer {
         return -1;
     }
 
+    /**
+     * Reads the declared size from the header of a PNG (IHDR), BMP (info header), WebP (VP8, VP8L or VP8X) or JPEG.
+     *
+     * @param format the demuxer {@link #inputFormat} chose
+     * @param address first byte
+     * @param length number of bytes
+     * @return {@code width << 32 | height}, or -1 when unknown (other formats, or header not inside the bytes)
+     */
+    static long declaredSize(final AVInputFormat format, final long address, final long length) {
+        if (format == JPEG) {
+            return jpegSize(address, length);
+        }
+        if (format == PNG && length >= 24) {
+            return pack(be32(address + 16), be32(address + 20));
+        }
+        if (format == BMP && length >= 26) {
+            return pack(le32(address + 18), Math.abs((long) (int) le32(address + 22))); // negative = top-down
+        }
+        if (format == WEBP && length >= 30) {
+            final long chunk = le32(address + 12);
+            if (chunk == 0x58385056L) { // "VP8X": 24-bit canvas width-1, height-1
+                return pack(le24(address + 24) + 1, le24(address + 27) + 1);
+            }
+            if (chunk == 0x4C385056L) { // "VP8L": 14-bit width-1, height-1 after the 0x2F signature
+                final long bits = le32(address + 21);
+                return pack((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1);
+            }
+            if (chunk == 0x20385056L) { // "VP8 ": 14-bit sizes after the key-frame start code
+                return pack(le16(address + 26) & 0x3FFF, le16(address + 28) & 0x3FFF);
+            }
+        }
+        return -1;
+    }
+
+    private static long pack(final long width, final long height) {
+        return width << 32 | (height & 0xFFFF_FFFFL);
+    }
+
+    private static long be32(final long a) {
+        return ((long) u8(a) << 24) | (u8(a + 1) << 16) | (u8(a + 2) << 8) | u8(a + 3);
+    }
+
+    private static long le32(final long a) {
+        return ((long) u8(a + 3) << 24) | (u8(a + 2) << 16) | (u8(a + 1) << 8) | u8(a);
+    }
+
+    private static long le24(final long a) {
+        return (u8(a + 2) << 16) | (u8(a + 1) << 8) | u8(a);
+    }
+
+    private static long le16(final long a) {
+        return (u8(a + 1) << 8) | u8(a);
+    }
+
     private static int u8(final long address) {
         return UnsafeApi.getByte(address) & 0xFF;
     }

@@ -151,15 +151,17 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         int lowres = 0;
         int headerWidth = 0;
         int headerHeight = 0;
-        if (demuxer == ImageSniffer.JPEG) {
-            final long size = ImageSniffer.jpegSize(srcAddress, srcLength);
-            if (size < 0) {
-                throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
-                        + " bytes: truncated or corrupt");
-            }
+        final long size = ImageSniffer.declaredSize(demuxer, srcAddress, srcLength);
+        if (size >= 0) {
+            // Refuse bombs from the header, before FFmpeg allocates anything for the image.
             headerWidth = (int) (size >>> 32);
             headerHeight = (int) (size & 0xFFFF_FFFFL);
             limits.checkPixels(label, headerWidth, headerHeight);
+        } else if (demuxer == ImageSniffer.JPEG) {
+            throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
+                    + " bytes: truncated or corrupt");
+        }
+        if (demuxer == ImageSniffer.JPEG) {
             lowres = ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
         }
         try {
