@@ -151,6 +151,7 @@ final class FfmpegTestEncoder {
 
     private static void drain(final AVFormatContext oc, final AVCodecContext enc, final AVStream st, final AVPacket pkt) {
         while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
+            pkt.duration(1); // one frame in the encoder's 1/fps time base
             avcodec.av_packet_rescale_ts(pkt, enc.time_base(), st.time_base());
             pkt.stream_index(st.index());
             check(avformat.av_interleaved_write_frame(oc, pkt), "write_frame");
