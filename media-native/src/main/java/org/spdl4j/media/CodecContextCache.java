@@ -1,0 +1,101 @@
+package org.spdl4j.media;
+
+import org.bytedeco.ffmpeg.avcodec.AVCodec;
+import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
+import org.bytedeco.ffmpeg.global.avcodec;
+
+import static org.spdl4j.media.NativeResourceCounter.Kind;
+
+/**
+ * A decoder thread's opened image codec contexts, one per (codec, lowres) pair, kept for the thread's life so that
+ * steady-state decoding opens nothing. Contexts are single threaded ({@code thread_count = 1}): parallelism comes
+ * from decoding many items on many threads, not from slicing one image.
+ *
+ * <p>Not thread safe: owned by one {@link SingleThreadImageDecoder}. {@link #free()} frees every context.
+ */
+final class CodecContextCache {
+    /** Errors a decoder must report rather than conceal: corrupt data becomes a MediaException, not a gray image. */
+    static final int ERROR_RECOGNITION = avcodec.AV_EF_EXPLODE | avcodec.AV_EF_CRCCHECK | avcodec.AV_EF_BITSTREAM
+            | avcodec.AV_EF_BUFFER;
+    private static final int CAPACITY = 8;
+
+    private final int[] codecIds = new int[CAPACITY];
+    private final int[] lowres = new int[CAPACITY];
+    private final AVCodecContext[] contexts = new AVCodecContext[CAPACITY];
+    private final long maxPixels;
+    private int size;
+
+    CodecContextCache(final long maxPixels) {
+        this.maxPixels = maxPixels;
+    }
+
+    /**
+     * The opened context for a codec at a DCT scale, flushed and ready for a new image.
+     *
+     * @param codecId the AVCodecID
+     * @param lowresFactor 0..3
+     * @param label the input, for errors
+     * @return an opened context owned by this cache
+     */
+    AVCodecContext get(final int codecId, final int lowresFactor, final String label) {
+        for (int i = 0; i < size; i++) {
+            if (codecIds[i] == codecId && lowres[i] == lowresFactor) {
+                // Drop any state left by the previous item (including a failed or drained one).
+                avcodec.avcodec_flush_buffers(contexts[i]);
+                return contexts[i];
+            }
+        }
+        final AVCodecContext ctx = open(codecId, lowresFactor, label);
+        if (size == CAPACITY) {
+            // Evict the oldest entry: an unusual mix of formats; keeps the cache bounded.
+            free(contexts[0]);
+            System.arraycopy(codecIds, 1, codecIds, 0, CAPACITY - 1);
+            System.arraycopy(lowres, 1, lowres, 0, CAPACITY - 1);
+            System.arraycopy(contexts, 1, contexts, 0, CAPACITY - 1);
+            size--;
+        }
+        codecIds[size] = codecId;
+        lowres[size] = lowresFactor;
+        contexts[size] = ctx;
+        size++;
+        return ctx;
+    }
+
+    private AVCodecContext open(final int codecId, final int lowresFactor, final String label) {
+        final AVCodec codec = avcodec.avcodec_find_decoder(codecId);
+        if (codec == null || codec.isNull()) {
+            throw new MediaException(label, "no FFmpeg decoder for codec id " + codecId
+                    + " (" + avcodec.avcodec_get_name(codecId).getString() + ") in this build");
+        }
+        final AVCodecContext ctx = avcodec.avcodec_alloc_context3(codec);
+        if (ctx == null || ctx.isNull()) {
+            throw new OutOfMemoryError("avcodec_alloc_context3 failed for " + label);
+        }
+        NativeResourceCounter.allocated(Kind.CODEC_CONTEXT);
+        ctx.thread_count(1);
+        ctx.lowres(Math.min(lowresFactor, codec.max_lowres()));
+        // FFmpeg checks max_pixels when a frame header is parsed, before it allocates the frame.
+        ctx.max_pixels(maxPixels);
+        ctx.err_recognition(ERROR_RECOGNITION);
+        final int ret = avcodec.avcodec_open2(ctx, codec, (org.bytedeco.ffmpeg.avutil.AVDictionary) null);
+        if (ret < 0) {
+            free(ctx);
+            throw FFmpeg.failure(ret, label, "avcodec_open2(" + codec.name().getString() + ")");
+        }
+        return ctx;
+    }
+
+    private static void free(final AVCodecContext ctx) {
+        avcodec.avcodec_free_context(ctx);
+        NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
+    }
+
+    /** Frees every cached context. */
+    void free() {
+        for (int i = 0; i < size; i++) {
+            free(contexts[i]);
+            contexts[i] = null;
+        }
+        size = 0;
+    }
+}

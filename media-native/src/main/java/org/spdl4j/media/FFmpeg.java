@@ -1,0 +1,68 @@
+package org.spdl4j.media;
+
+import org.bytedeco.ffmpeg.global.avutil;
+
+/**
+ * FFmpeg glue shared by the decoders: library initialisation, error text, return-code checks.
+ *
+ * <p>Thread safe and stateless apart from the one-time log level set in the static initialiser.
+ */
+final class FFmpeg {
+    static {
+        // Loading avutil first loads the Bytedeco natives; quiet by default so corrupt inputs do not flood stderr
+        // (the error text travels in the MediaException instead).
+        avutil.av_log_set_level(MediaConfiguration.ffmpegLogLevel());
+    }
+
+    private FFmpeg() {
+    }
+
+    /** Forces the static initialiser (library load, log level). */
+    static void init() {
+        // class initialisation does the work
+    }
+
+    /**
+     * FFmpeg's text for an error code.
+     *
+     * @param code a negative AVERROR
+     * @return the text from av_strerror, with the code
+     */
+    static String errorText(final int code) {
+        // Failure path only: allocating a small array here is fine.
+        final byte[] buf = new byte[256];
+        avutil.av_strerror(code, buf, buf.length);
+        int n = 0;
+        while (n < buf.length && buf[n] != 0) {
+            n++;
+        }
+        return new String(buf, 0, n, java.nio.charset.StandardCharsets.UTF_8) + " (" + code + ")";
+    }
+
+    /**
+     * Throws a {@link MediaException} when {@code ret} is negative.
+     *
+     * @param ret an FFmpeg return code
+     * @param input the input being processed
+     * @param step what was being done, e.g. "avcodec_send_packet"
+     * @return ret, when not negative
+     */
+    static int check(final int ret, final String input, final String step) {
+        if (ret < 0) {
+            throw failure(ret, input, step);
+        }
+        return ret;
+    }
+
+    /**
+     * Builds the exception for a failed FFmpeg call.
+     *
+     * @param ret the negative error code
+     * @param input the input being processed
+     * @param step the call or step that failed
+     * @return the exception to throw
+     */
+    static MediaException failure(final int ret, final String input, final String step) {
+        return new MediaException(input, step + " failed: " + errorText(ret), ret, null);
+    }
+}

@@ -1,0 +1,164 @@
+package org.spdl4j.media;
+
+import org.agrona.UnsafeApi;
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
+import org.bytedeco.ffmpeg.global.avutil;
+import org.bytedeco.ffmpeg.global.swscale;
+import org.bytedeco.ffmpeg.swscale.SwsContext;
+import org.bytedeco.javacpp.IntPointer;
+import org.bytedeco.javacpp.LongPointer;
+import org.bytedeco.javacpp.Pointer;
+import org.bytedeco.javacpp.PointerPointer;
+
+import static org.spdl4j.media.NativeResourceCounter.Kind;
+
+/**
+ * The one swscale pass from a decoded frame to the caller's destination: crop, resize and pixel-format conversion
+ * together, written straight to the destination address (the scaler's output pointer IS the destination; the crop is
+ * applied by offsetting the source plane pointers, so no intermediate image exists).
+ *
+ * <p>Not thread safe: owned by one decoder. Keeps one SwsContext ({@code sws_getCachedContext} rebuilds it only when
+ * the geometry or formats change) and preallocated native pointer/stride arrays, so a scale allocates nothing.
+ * {@link #free()} releases it all.
+ */
+final class FrameScaler {
+    /** Rounding and full-resolution chroma interpolation: closer to a reference decoder, at modest cost. */
+    static final int QUALITY_FLAGS = swscale.SWS_ACCURATE_RND | swscale.SWS_FULL_CHR_H_INT;
+    private static final long DATA_OFFSET = Pointer.offsetof(AVFrame.class, "data");
+    private static final long LINESIZE_OFFSET = Pointer.offsetof(AVFrame.class, "linesize");
+    private static final int PLANES = 4;
+    private static final IntPointer BT601 = swscale.sws_getCoefficients(swscale.SWS_CS_ITU601);
+    private static final IntPointer BT709 = swscale.sws_getCoefficients(swscale.SWS_CS_ITU709);
+
+    private final LongPointer srcData = new LongPointer(PLANES);
+    private final IntPointer srcStride = new IntPointer(PLANES);
+    private final LongPointer dstData = new LongPointer(PLANES);
+    private final IntPointer dstStride = new IntPointer(PLANES);
+    private final PointerPointer<Pointer> srcPlanes = new PointerPointer<>(srcData);
+    private final PointerPointer<Pointer> dstPlanes = new PointerPointer<>(dstData);
+    private SwsContext sws;
+
+    FrameScaler() {
+        NativeResourceCounter.allocated(Kind.BUFFER);
+    }
+
+    /**
+     * Scales {@code plan}'s source rectangle of {@code frame} into {@code plan}'s destination rectangle at
+     * {@code dstAddress}, filling the rest (pad mode) with the spec's pad value.
+     *
+     * @param frame the decoded frame
+     * @param plan the geometry, computed for this frame
+     * @param spec the output description
+     * @param dstAddress the first byte of the output (capacity already checked by the caller)
+     * @param label the input, for errors
+     */
+    void scale(final AVFrame frame, final ScalePlan plan, final ImageSpec spec, final long dstAddress,
+               final String label) {
+        final int srcFormat = frame.format();
+        final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(srcFormat);
+        final boolean had = sws != null;
+        sws = swscale.sws_getCachedContext(sws, plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH,
+                spec.format().avPixelFormat(), spec.interpolation().swsFlag() | QUALITY_FLAGS, null, null,
+                (double[]) null);
+        if (sws == null || sws.isNull()) {
+            sws = null;
+            if (had) {
+                NativeResourceCounter.freed(Kind.SCALER); // a failed rebuild frees the old context
+            }
+            throw new MediaException(label, "sws_getCachedContext failed for " + plan.srcW + "x" + plan.srcH
+                    + " pixel format " + srcFormat + " -> " + plan.dstW + "x" + plan.dstH + " " + spec.format());
+        }
+        if (!had) {
+            NativeResourceCounter.allocated(Kind.SCALER);
+        }
+        setColorspace(frame, desc);
+        final boolean palette = (desc.flags() & avutil.AV_PIX_FMT_FLAG_PAL) != 0;
+
+        final long frameAddress = frame.address();
+        for (int p = 0; p < PLANES; p++) {
+            final long base = UnsafeApi.getLong(frameAddress + DATA_OFFSET + 8L * p);
+            if (palette && p > 0) {
+                srcData.put(p, base); // the palette: passed as is, never offset
+                srcStride.put(p, UnsafeApi.getInt(frameAddress + LINESIZE_OFFSET + 4L * p));
+                continue;
+            }
+            final int stride = UnsafeApi.getInt(frameAddress + LINESIZE_OFFSET + 4L * p);
+            final boolean chroma = p == 1 || p == 2;
+            final int y = chroma ? plan.srcY >> desc.log2_chroma_h() : plan.srcY;
+            final long xBytes = base == 0 || plan.srcX == 0 ? 0 : avutil.av_image_get_linesize(srcFormat, plan.srcX, p);
+            srcData.put(p, base == 0 ? 0 : base + (long) y * stride + Math.max(0, xBytes));
+            srcStride.put(p, stride);
+        }
+        for (int p = 1; p < PLANES; p++) {
+            dstData.put(p, 0);
+            dstStride.put(p, 0);
+        }
+        final int rowBytes = spec.rowBytes();
+        final int channels = spec.format().channels();
+        dstData.put(0, dstAddress + (long) plan.dstY * rowBytes + (long) plan.dstX * channels);
+        dstStride.put(0, rowBytes);
+        if (spec.mode() == ResizeMode.PAD) {
+            fillBorder(plan, spec, dstAddress);
+        }
+        final int rows = swscale.sws_scale(sws, srcPlanes, srcStride, 0, plan.srcH, dstPlanes, dstStride);
+        if (rows != plan.dstH) {
+            throw new MediaException(label, "sws_scale wrote " + rows + " rows, expected " + plan.dstH
+                    + (rows < 0 ? ": " + FFmpeg.errorText(rows) : ""), Math.min(rows, 0), null);
+        }
+    }
+
+    /** Sets the source matrix and range; the destination is always full-range (RGB or full-range gray). */
+    private void setColorspace(final AVFrame frame, final AVPixFmtDescriptor desc) {
+        final boolean rgb = (desc.flags() & avutil.AV_PIX_FMT_FLAG_RGB) != 0;
+        final boolean yuvColor = !rgb && desc.nb_components() >= 3;
+        final int range = frame.color_range();
+        final boolean fullRange = range == avutil.AVCOL_RANGE_JPEG
+                || (range != avutil.AVCOL_RANGE_MPEG && !yuvColor)
+                || isJpegYuv(frame.format());
+        final IntPointer matrix = frame.colorspace() == avutil.AVCOL_SPC_BT709 ? BT709 : BT601;
+        // Returns an error for RGB -> RGB, where there is nothing to set; ignoring it is correct.
+        swscale.sws_setColorspaceDetails(sws, matrix, fullRange ? 1 : 0, BT601, 1, 0, 1 << 16, 1 << 16);
+    }
+
+    private static boolean isJpegYuv(final int format) {
+        return format == avutil.AV_PIX_FMT_YUVJ420P || format == avutil.AV_PIX_FMT_YUVJ422P
+                || format == avutil.AV_PIX_FMT_YUVJ444P || format == avutil.AV_PIX_FMT_YUVJ440P
+                || format == avutil.AV_PIX_FMT_YUVJ411P;
+    }
+
+    /** Pad mode: writes the pad value around the scaled rectangle only (the scaler writes the inside). */
+    private static void fillBorder(final ScalePlan plan, final ImageSpec spec, final long dst) {
+        final int rowBytes = spec.rowBytes();
+        final int channels = spec.format().channels();
+        final byte v = (byte) spec.padValue();
+        UnsafeApi.setMemory(dst, (long) plan.dstY * rowBytes, v);
+        final long below = (long) (plan.dstY + plan.dstH) * rowBytes;
+        UnsafeApi.setMemory(dst + below, (long) spec.height() * rowBytes - below, v);
+        final long left = (long) plan.dstX * channels;
+        final long right = (long) (spec.width() - plan.dstX - plan.dstW) * channels;
+        for (int y = plan.dstY; y < plan.dstY + plan.dstH; y++) {
+            final long row = dst + (long) y * rowBytes;
+            if (left > 0) {
+                UnsafeApi.setMemory(row, left, v);
+            }
+            if (right > 0) {
+                UnsafeApi.setMemory(row + rowBytes - right, right, v);
+            }
+        }
+    }
+
+    /** Frees the scaler context and the pointer arrays. */
+    void free() {
+        if (sws != null) {
+            swscale.sws_freeContext(sws);
+            sws = null;
+            NativeResourceCounter.freed(Kind.SCALER);
+        }
+        srcData.close();
+        srcStride.close();
+        dstData.close();
+        dstStride.close();
+        NativeResourceCounter.freed(Kind.BUFFER);
+    }
+}

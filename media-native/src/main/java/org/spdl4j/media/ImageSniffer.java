@@ -1,0 +1,155 @@
+package org.spdl4j.media;
+
+import org.agrona.UnsafeApi;
+import org.bytedeco.ffmpeg.avformat.AVInputFormat;
+import org.bytedeco.ffmpeg.global.avformat;
+
+/**
+ * Picks FFmpeg's image demuxer from an input's first bytes, so decoding skips format probing, and reads a JPEG's
+ * declared size from its SOF marker (needed before decoding to choose the reduced DCT scale and to refuse oversized
+ * frames before any allocation).
+ *
+ * <p>Thread safe: the AVInputFormat objects point at FFmpeg's static, immutable demuxer descriptions.
+ */
+final class ImageSniffer {
+    static final AVInputFormat JPEG;
+    static final AVInputFormat PNG;
+    static final AVInputFormat WEBP;
+    static final AVInputFormat BMP;
+
+    static {
+        FFmpeg.init();
+        JPEG = avformat.av_find_input_format("jpeg_pipe");
+        PNG = avformat.av_find_input_format("png_pipe");
+        WEBP = avformat.av_find_input_format("webp_pipe");
+        BMP = avformat.av_find_input_format("bmp_pipe");
+    }
+
+    private ImageSniffer() {
+    }
+
+    /**
+     * The demuxer for JPEG, PNG, WebP or BMP bytes.
+     *
+     * @param address first byte
+     * @param length number of bytes
+     * @return the demuxer, or null to let FFmpeg probe (other formats, or too short to tell)
+     */
+    static AVInputFormat inputFormat(final long address, final long length) {
+        if (length >= 3 && u8(address) == 0xFF && u8(address + 1) == 0xD8 && u8(address + 2) == 0xFF) {
+            return JPEG;
+        }
+        if (length >= 8 && u8(address) == 0x89 && u8(address + 1) == 'P' && u8(address + 2) == 'N'
+                && u8(address + 3) == 'G') {
+            return PNG;
+        }
+        if (length >= 12 && u8(address) == 'R' && u8(address + 1) == 'I' && u8(address + 2) == 'F'
+                && u8(address + 3) == 'F' && u8(address + 8) == 'W' && u8(address + 9) == 'E'
+                && u8(address + 10) == 'B' && u8(address + 11) == 'P') {
+            return WEBP;
+        }
+        if (length >= 2 && u8(address) == 'B' && u8(address + 1) == 'M') {
+            return BMP;
+        }
+        return null;
+    }
+
+    /**
+     * Reads width and height from a JPEG's first SOFn segment, walking the marker segments by their lengths.
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     * @return {@code width << 32 | height}, or -1 when no SOF segment is found inside the bytes
+     */
+    static long jpegSize(final long address, final long length) {
+        long p = 2;
+        while (p + 4 <= length) {
+            if (u8(address + p) != 0xFF) {
+                return -1;
+            }
+            final int marker = u8(address + p + 1);
+            if (marker == 0xFF) {
+                p++; // fill byte
+                continue;
+            }
+            if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+                p += 2; // markers without a length
+                continue;
+            }
+            if (marker == 0xD9 || marker == 0xDA) {
+                return -1; // end of image or start of scan before any frame header
+            }
+            final int segment = (u8(address + p + 2) << 8) | u8(address + p + 3);
+            final boolean sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
+                    && marker != 0xCC;
+            if (sof) {
+                if (p + 9 > length) {
+                    return -1;
+                }
+                final long height = (u8(address + p + 5) << 8) | u8(address + p + 6);
+                final long width = (u8(address + p + 7) << 8) | u8(address + p + 8);
+                return width << 32 | height;
+            }
+            p += 2 + segment;
+        }
+        return -1;
+    }
+
+    /**
+     * Reads the declared size from the header of a PNG (IHDR), BMP (info header), WebP (VP8, VP8L or VP8X) or JPEG.
+     *
+     * @param format the demuxer {@link #inputFormat} chose
+     * @param address first byte
+     * @param length number of bytes
+     * @return {@code width << 32 | height}, or -1 when unknown (other formats, or header not inside the bytes)
+     */
+    static long declaredSize(final AVInputFormat format, final long address, final long length) {
+        if (format == JPEG) {
+            return jpegSize(address, length);
+        }
+        if (format == PNG && length >= 24) {
+            return pack(be32(address + 16), be32(address + 20));
+        }
+        if (format == BMP && length >= 26) {
+            return pack(le32(address + 18), Math.abs((long) (int) le32(address + 22))); // negative = top-down
+        }
+        if (format == WEBP && length >= 30) {
+            final long chunk = le32(address + 12);
+            if (chunk == 0x58385056L) { // "VP8X": 24-bit canvas width-1, height-1
+                return pack(le24(address + 24) + 1, le24(address + 27) + 1);
+            }
+            if (chunk == 0x4C385056L) { // "VP8L": 14-bit width-1, height-1 after the 0x2F signature
+                final long bits = le32(address + 21);
+                return pack((bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1);
+            }
+            if (chunk == 0x20385056L) { // "VP8 ": 14-bit sizes after the key-frame start code
+                return pack(le16(address + 26) & 0x3FFF, le16(address + 28) & 0x3FFF);
+            }
+        }
+        return -1;
+    }
+
+    private static long pack(final long width, final long height) {
+        return width << 32 | (height & 0xFFFF_FFFFL);
+    }
+
+    private static long be32(final long a) {
+        return ((long) u8(a) << 24) | (u8(a + 1) << 16) | (u8(a + 2) << 8) | u8(a + 3);
+    }
+
+    private static long le32(final long a) {
+        return ((long) u8(a + 3) << 24) | (u8(a + 2) << 16) | (u8(a + 1) << 8) | u8(a);
+    }
+
+    private static long le24(final long a) {
+        return (u8(a + 2) << 16) | (u8(a + 1) << 8) | u8(a);
+    }
+
+    private static long le16(final long a) {
+        return (u8(a + 1) << 8) | u8(a);
+    }
+
+    private static int u8(final long address) {
+        return UnsafeApi.getByte(address) & 0xFF;
+    }
+}

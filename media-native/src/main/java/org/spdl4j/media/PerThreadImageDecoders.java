@@ -1,0 +1,119 @@
+package org.spdl4j.media;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+
+import java.nio.file.Path;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+/**
+ * Thread-safe image decoding: each calling thread gets its own {@link SingleThreadImageDecoder} (FFmpeg contexts are
+ * never shared between threads), created on the thread's first call and reused for every later item.
+ *
+ * <p><b>Threading:</b> every decode method may be called from any number of threads at once; calls on different
+ * threads share nothing but the native-resource counters. {@link #close()} frees every thread's decoder and must be
+ * called once decoding has stopped (for a pipeline: after its decode stage has shut down).
+ *
+ * <p><b>Allocation:</b> a thread's first call creates its decoder (a ThreadLocal lookup per call after that).
+ */
+public final class PerThreadImageDecoders implements AutoCloseable {
+    private final MediaLimits limits;
+    private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
+    private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::create);
+    private volatile boolean closed;
+
+    /**
+     * Creates the (empty) set of per-thread decoders.
+     *
+     * @param limits the limits every input is checked against
+     */
+    public PerThreadImageDecoders(final MediaLimits limits) {
+        this.limits = Objects.requireNonNull(limits, "limits");
+    }
+
+    private SingleThreadImageDecoder create() {
+        final SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits);
+        all.add(decoder);
+        return decoder;
+    }
+
+    /**
+     * {@return the calling thread's decoder, created on first use}
+     */
+    public SingleThreadImageDecoder current() {
+        if (closed) {
+            throw new IllegalStateException("PerThreadImageDecoders closed");
+        }
+        return local.get();
+    }
+
+    /**
+     * Decodes an image file into a destination: e.g. RGB, short side 256, center crop 224 into a batch slot.
+     *
+     * @param path the image file
+     * @param spec the output description
+     * @param dst the destination buffer
+     * @param dstOffset where the image starts in {@code dst}
+     * @return bytes written
+     */
+    public int decodeFile(final Path path, final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
+        return current().decodeFile(path, spec, dst, dstOffset);
+    }
+
+    /**
+     * Decodes an image file to a raw destination address.
+     *
+     * @param path the image file
+     * @param spec the output description
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available there
+     * @return bytes written
+     */
+    public int decodeFile(final Path path, final ImageSpec spec, final long dstAddress, final long dstCapacity) {
+        return current().decodeFile(path, spec, dstAddress, dstCapacity);
+    }
+
+    /**
+     * Decodes image bytes held in a buffer (an off-heap lease is read in place).
+     *
+     * @param src the encoded bytes
+     * @param srcOffset first byte
+     * @param srcLength number of bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param dst the destination buffer
+     * @param dstOffset where the image starts in {@code dst}
+     * @return bytes written
+     */
+    public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
+                      final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
+        return current().decode(src, srcOffset, srcLength, label, spec, dst, dstOffset);
+    }
+
+    /**
+     * Decodes image bytes at a native address into a native destination.
+     *
+     * @param srcAddress first encoded byte
+     * @param srcLength number of bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available there
+     * @return bytes written
+     */
+    public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+                      final long dstAddress, final long dstCapacity) {
+        return current().decode(srcAddress, srcLength, label, spec, dstAddress, dstCapacity);
+    }
+
+    /** Frees every thread's decoder. Call only when no thread is decoding; later calls throw IllegalStateException. */
+    @Override
+    public void close() {
+        closed = true;
+        SingleThreadImageDecoder d;
+        while ((d = all.poll()) != null) {
+            d.close();
+        }
+    }
+}

@@ -1,0 +1,287 @@
+package org.spdl4j.media;
+
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVInputFormat;
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
+import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avformat;
+import org.bytedeco.ffmpeg.global.avutil;
+
+import java.nio.file.Path;
+
+import static org.spdl4j.media.NativeResourceCounter.Kind;
+
+/**
+ * Decodes one image (JPEG, PNG, WebP, BMP, or anything else FFmpeg probes) and writes it, resized and converted per
+ * an {@link ImageSpec}, straight to a destination in native memory, in one scaler pass.
+ *
+ * <p><b>Threading:</b> confined to the thread that created it (checked; other threads get IllegalStateException).
+ * For many threads use {@link PerThreadImageDecoders}, which keeps one of these per thread.
+ *
+ * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor and the codec contexts (one per codec and
+ * DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
+ * context and the decoded frame's buffers; all are freed before the call returns, on success and on failure.
+ *
+ * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
+ * decoder's native scratch buffer; a heap-backed buffer is copied there too. Output goes directly to the destination.
+ *
+ * <p><b>Errors:</b> every failure is a {@link MediaException} naming the input, with FFmpeg's error text.
+ * Oversized images ({@link MediaLimits#maxPixels()}) are refused from the header, before decoding.
+ */
+public final class SingleThreadImageDecoder implements AutoCloseable {
+    private static final int EAGAIN = -11; // AVERROR(EAGAIN)
+    /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
+    private static final int AV_FRAME_FLAG_CORRUPT = 1;
+
+    private final Thread owner = Thread.currentThread();
+    private final MediaLimits limits;
+    private final MemoryAvioInput input = new MemoryAvioInput();
+    private final CodecContextCache codecs;
+    private final FrameScaler scaler = new FrameScaler();
+    private final ScratchBuffer scratch = new ScratchBuffer();
+    private final ScalePlan plan = new ScalePlan();
+    private final AVPacket packet;
+    private final AVFrame frame;
+    private int lastWidth;
+    private int lastHeight;
+    private int lastLowres;
+    private boolean closed;
+
+    /**
+     * Creates a decoder owned by the calling thread.
+     *
+     * @param limits the limits every input is checked against
+     */
+    public SingleThreadImageDecoder(final MediaLimits limits) {
+        this.limits = limits;
+        this.codecs = new CodecContextCache(limits.maxPixels());
+        this.packet = avcodec.av_packet_alloc();
+        NativeResourceCounter.allocated(Kind.PACKET);
+        this.frame = avutil.av_frame_alloc();
+        NativeResourceCounter.allocated(Kind.FRAME);
+    }
+
+    /**
+     * Decodes an image file into a destination buffer.
+     *
+     * @param path the image file
+     * @param spec the output description
+     * @param dst the destination (e.g. a lease's buffer)
+     * @param dstOffset where in {@code dst} the image starts; {@code spec.bytes()} bytes must fit
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decodeFile(final Path path, final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
+        return decodeFile(path, spec, nativeAddress(dst, dstOffset, path.toString()), dst.capacity() - dstOffset);
+    }
+
+    /**
+     * Decodes an image file to a raw destination address.
+     *
+     * @param path the image file
+     * @param spec the output description
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available at {@code dstAddress}
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decodeFile(final Path path, final ImageSpec spec, final long dstAddress, final long dstCapacity) {
+        checkOwner();
+        final String label = path.toString();
+        final long length = scratch.readFile(path, limits.maxInputBytes(), label);
+        return decode(scratch.address(), length, label, spec, dstAddress, dstCapacity);
+    }
+
+    /**
+     * Decodes image bytes held in a buffer (normally an off-heap lease, read in place).
+     *
+     * @param src the encoded bytes; heap-backed buffers are copied into native scratch memory first
+     * @param srcOffset first byte of the image in {@code src}
+     * @param srcLength number of bytes
+     * @param label names the input in errors (e.g. its path or key)
+     * @param spec the output description
+     * @param dst the destination
+     * @param dstOffset where in {@code dst} the image starts
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
+                      final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
+        checkOwner();
+        src.boundsCheck(srcOffset, srcLength);
+        final long srcAddress;
+        if (src.byteArray() != null) {
+            srcAddress = scratch.copyFrom(src, srcOffset, srcLength);
+        } else {
+            srcAddress = src.addressOffset() + srcOffset;
+        }
+        return decode(srcAddress, srcLength, label, spec, nativeAddress(dst, dstOffset, label),
+                dst.capacity() - dstOffset);
+    }
+
+    /**
+     * Decodes image bytes at a native address into a native destination: the core call the others delegate to.
+     *
+     * @param srcAddress first encoded byte (must stay valid for the call)
+     * @param srcLength number of encoded bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available at {@code dstAddress}; at least {@code spec.bytes()}
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+                      final long dstAddress, final long dstCapacity) {
+        checkOwner();
+        if (dstCapacity < spec.bytes()) {
+            throw new MediaException(label, "destination holds " + dstCapacity + " bytes; the spec needs "
+                    + spec.bytes() + " (" + spec.width() + "x" + spec.height() + "x" + spec.format().channels() + ")");
+        }
+        if (srcLength <= 0) {
+            throw new MediaException(label, "empty input (0 bytes)");
+        }
+        if (srcLength > limits.maxInputBytes()) {
+            throw new MediaException(label, srcLength + " bytes exceeds the limit of " + limits.maxInputBytes()
+                    + "; raise " + MediaConfiguration.MAX_INPUT_BYTES_PROP + " if the input is trusted");
+        }
+        final AVInputFormat demuxer = ImageSniffer.inputFormat(srcAddress, srcLength);
+        int lowres = 0;
+        int headerWidth = 0;
+        int headerHeight = 0;
+        final long size = ImageSniffer.declaredSize(demuxer, srcAddress, srcLength);
+        if (size >= 0) {
+            // Refuse bombs from the header, before FFmpeg allocates anything for the image.
+            headerWidth = (int) (size >>> 32);
+            headerHeight = (int) (size & 0xFFFF_FFFFL);
+            limits.checkPixels(label, headerWidth, headerHeight);
+        } else if (demuxer == ImageSniffer.JPEG) {
+            throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
+                    + " bytes: truncated or corrupt");
+        }
+        if (demuxer == ImageSniffer.JPEG) {
+            lowres = ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+        }
+        try {
+            final AVFormatContext format = input.open(srcAddress, srcLength, label, demuxer);
+            if (format.nb_streams() < 1) {
+                throw new MediaException(label, "no stream found: not an image FFmpeg can read");
+            }
+            final AVCodecParameters par = format.streams(0).codecpar();
+            if (par.codec_type() != avutil.AVMEDIA_TYPE_VIDEO) {
+                throw new MediaException(label, "not an image (stream type " + par.codec_type() + ")");
+            }
+            if (par.width() > 0 && par.height() > 0) {
+                limits.checkPixels(label, par.width(), par.height());
+            }
+            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, label);
+            receiveFrame(format, codec, label);
+            final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(frame.format());
+            if (desc == null || desc.isNull()) {
+                throw new MediaException(label, "decoder produced no pixel format");
+            }
+            plan.compute(spec, frame.width(), frame.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
+            scaler.scale(frame, plan, spec, dstAddress, label);
+            lastWidth = headerWidth > 0 ? headerWidth : frame.width();
+            lastHeight = headerHeight > 0 ? headerHeight : frame.height();
+            lastLowres = lowres;
+            return spec.bytes();
+        } finally {
+            avutil.av_frame_unref(frame);
+            avcodec.av_packet_unref(packet);
+            input.close();
+        }
+    }
+
+    /** Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures. */
+    private void receiveFrame(final AVFormatContext format, final AVCodecContext codec, final String label) {
+        while (true) {
+            int ret = avformat.av_read_frame(format, packet);
+            if (ret == avutil.AVERROR_EOF) {
+                FFmpeg.check(avcodec.avcodec_send_packet(codec, null), label, "avcodec_send_packet(flush)");
+                ret = avcodec.avcodec_receive_frame(codec, frame);
+                if (ret < 0) {
+                    throw ret == avutil.AVERROR_EOF
+                            ? new MediaException(label, "no image decoded: input ended before a complete frame",
+                                    ret, null)
+                            : FFmpeg.failure(ret, label, "avcodec_receive_frame");
+                }
+                break;
+            }
+            FFmpeg.check(ret, label, "av_read_frame");
+            if (packet.stream_index() != 0) {
+                avcodec.av_packet_unref(packet);
+                continue;
+            }
+            ret = avcodec.avcodec_send_packet(codec, packet);
+            avcodec.av_packet_unref(packet);
+            FFmpeg.check(ret, label, "avcodec_send_packet");
+            ret = avcodec.avcodec_receive_frame(codec, frame);
+            if (ret >= 0) {
+                break;
+            }
+            if (ret != EAGAIN) {
+                throw FFmpeg.failure(ret, label, "avcodec_receive_frame");
+            }
+        }
+        if ((frame.flags() & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags() != 0) {
+            throw new MediaException(label, "decoded with errors (corrupt or truncated data, decode_error_flags="
+                    + frame.decode_error_flags() + ")");
+        }
+        limits.checkPixels(label, frame.width(), frame.height());
+    }
+
+    /** {@return the width of the last successfully decoded source image (its header size, before lowres)} */
+    public int lastSourceWidth() {
+        return lastWidth;
+    }
+
+    /** {@return the height of the last successfully decoded source image} */
+    public int lastSourceHeight() {
+        return lastHeight;
+    }
+
+    /** {@return the DCT scale reduction used for the last image: 0 = full, 1 = 1/2, 2 = 1/4, 3 = 1/8} */
+    public int lastLowres() {
+        return lastLowres;
+    }
+
+    private static long nativeAddress(final MutableDirectBuffer dst, final int offset, final String label) {
+        if (dst.byteArray() != null) {
+            throw new MediaException(label, "destination must be native memory (an off-heap lease), not a heap array");
+        }
+        if (offset < 0 || offset > dst.capacity()) {
+            throw new MediaException(label, "destination offset " + offset + " outside capacity " + dst.capacity());
+        }
+        return dst.addressOffset() + offset;
+    }
+
+    private void checkOwner() {
+        if (Thread.currentThread() != owner) {
+            throw new IllegalStateException("SingleThreadImageDecoder owned by " + owner.getName()
+                    + " used from " + Thread.currentThread().getName() + "; use PerThreadImageDecoders");
+        }
+        if (closed) {
+            throw new IllegalStateException("decoder closed");
+        }
+    }
+
+    /** Frees every native resource this decoder owns. Idempotent; call it from the owning thread or after it ended. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        input.free();
+        codecs.free();
+        scaler.free();
+        avcodec.av_packet_free(packet);
+        NativeResourceCounter.freed(Kind.PACKET);
+        avutil.av_frame_free(frame);
+        NativeResourceCounter.freed(Kind.FRAME);
+        scratch.free();
+    }
+}

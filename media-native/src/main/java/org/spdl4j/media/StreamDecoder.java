@@ -1,0 +1,166 @@
+package org.spdl4j.media;
+
+import org.bytedeco.ffmpeg.avcodec.AVCodec;
+import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVStream;
+import org.bytedeco.ffmpeg.avutil.AVDictionary;
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avformat;
+import org.bytedeco.ffmpeg.global.avutil;
+
+import java.nio.file.Path;
+
+import static org.spdl4j.media.NativeResourceCounter.Kind;
+
+/**
+ * One opened media file and the decoder of its best stream of one type (video or audio): demux, decode, seek.
+ * The shared core of {@link SingleThreadVideoReader} and {@link SingleThreadAudioDecoder}.
+ *
+ * <p>Not thread safe: owned by one reader on one thread. Owns the format context, codec context and packet from
+ * {@link #open} until {@link #free()}; the caller owns the frames it passes to {@link #receive}.
+ */
+final class StreamDecoder {
+    private static final int EAGAIN = -11; // AVERROR(EAGAIN)
+
+    final String label;
+    final AVFormatContext format;
+    final AVStream stream;
+    final int streamIndex;
+    final AVCodecContext codec;
+    private final AVPacket packet;
+    private boolean inputEnded;
+    private boolean decoderDrained;
+
+    private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
+                          final AVCodecContext codec, final AVPacket packet) {
+        this.label = label;
+        this.format = format;
+        this.streamIndex = streamIndex;
+        this.stream = format.streams(streamIndex);
+        this.codec = codec;
+        this.packet = packet;
+    }
+
+    /**
+     * Opens a file and the decoder of its best stream of {@code mediaType}, checking the limits first.
+     *
+     * @param path the file
+     * @param mediaType AVMEDIA_TYPE_VIDEO or AVMEDIA_TYPE_AUDIO
+     * @param limits checked against the header before the decoder is opened
+     * @return the opened decoder; the caller must {@link #free()} it
+     */
+    static StreamDecoder open(final Path path, final int mediaType, final MediaLimits limits) {
+        final String label = path.toString();
+        final AVFormatContext format = FileInputs.open(path);
+        AVCodecContext codec = null;
+        try {
+            final int index = avformat.av_find_best_stream(format, mediaType, -1, -1, (AVCodec) null, 0);
+            if (index < 0) {
+                throw new MediaException(label, "no " + avutil.av_get_media_type_string(mediaType).getString()
+                        + " stream: " + FFmpeg.errorText(index), index, null);
+            }
+            final AVCodecParameters par = format.streams(index).codecpar();
+            final double duration = FileInputs.durationSeconds(format, format.streams(index));
+            if (duration > limits.maxDurationSeconds()) {
+                throw new MediaException(label, "duration " + duration + " s exceeds the limit of "
+                        + limits.maxDurationSeconds() + " s; raise " + MediaConfiguration.MAX_DURATION_PROP);
+            }
+            if (mediaType == avutil.AVMEDIA_TYPE_VIDEO) {
+                limits.checkPixels(label, par.width(), par.height());
+            }
+            final AVCodec decoder = avcodec.avcodec_find_decoder(par.codec_id());
+            if (decoder == null || decoder.isNull()) {
+                throw new MediaException(label, "no decoder for " + avcodec.avcodec_get_name(par.codec_id()).getString()
+                        + " in this FFmpeg build");
+            }
+            codec = avcodec.avcodec_alloc_context3(decoder);
+            NativeResourceCounter.allocated(Kind.CODEC_CONTEXT);
+            FFmpeg.check(avcodec.avcodec_parameters_to_context(codec, par), label, "avcodec_parameters_to_context");
+            codec.thread_count(1); // parallelism comes from many readers on many threads
+            codec.max_pixels(limits.maxPixels());
+            codec.pkt_timebase(format.streams(index).time_base());
+            FFmpeg.check(avcodec.avcodec_open2(codec, decoder, (AVDictionary) null), label, "avcodec_open2");
+            final AVPacket packet = avcodec.av_packet_alloc();
+            NativeResourceCounter.allocated(Kind.PACKET);
+            return new StreamDecoder(label, format, index, codec, packet);
+        } catch (final RuntimeException e) {
+            if (codec != null) {
+                avcodec.avcodec_free_context(codec);
+                NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
+            }
+            FileInputs.close(format);
+            throw e;
+        }
+    }
+
+    /**
+     * Decodes the next frame of the stream into {@code frame} (unreferencing what it held).
+     *
+     * @param frame the caller's frame
+     * @return true with a frame, false at the end of the stream
+     */
+    boolean receive(final AVFrame frame) {
+        avutil.av_frame_unref(frame);
+        while (true) {
+            final int got = avcodec.avcodec_receive_frame(codec, frame);
+            if (got >= 0) {
+                return true;
+            }
+            if (got == avutil.AVERROR_EOF) {
+                decoderDrained = true;
+                return false;
+            }
+            if (got != EAGAIN) {
+                throw FFmpeg.failure(got, label, "avcodec_receive_frame");
+            }
+            if (inputEnded) {
+                return false;
+            }
+            final int ret = avformat.av_read_frame(format, packet);
+            if (ret == avutil.AVERROR_EOF) {
+                inputEnded = true;
+                FFmpeg.check(avcodec.avcodec_send_packet(codec, null), label, "avcodec_send_packet(flush)");
+                continue;
+            }
+            FFmpeg.check(ret, label, "av_read_frame");
+            if (packet.stream_index() == streamIndex) {
+                final int sent = avcodec.avcodec_send_packet(codec, packet);
+                avcodec.av_packet_unref(packet);
+                FFmpeg.check(sent, label, "avcodec_send_packet");
+            } else {
+                avcodec.av_packet_unref(packet);
+            }
+        }
+    }
+
+    /**
+     * Seeks to the keyframe at or before {@code timestamp} and flushes the decoder.
+     *
+     * @param timestamp in the stream's time base
+     */
+    void seek(final long timestamp) {
+        FFmpeg.check(avformat.av_seek_frame(format, streamIndex, timestamp, avformat.AVSEEK_FLAG_BACKWARD), label,
+                "av_seek_frame");
+        avcodec.avcodec_flush_buffers(codec);
+        inputEnded = false;
+        decoderDrained = false;
+    }
+
+    /** {@return whether the decoder has returned its last frame} */
+    boolean drained() {
+        return decoderDrained;
+    }
+
+    /** Frees the packet, the codec context and the input. */
+    void free() {
+        avcodec.av_packet_free(packet);
+        NativeResourceCounter.freed(Kind.PACKET);
+        avcodec.avcodec_free_context(codec);
+        NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
+        FileInputs.close(format);
+    }
+}

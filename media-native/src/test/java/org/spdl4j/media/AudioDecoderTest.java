@@ -1,0 +1,161 @@
+package org.spdl4j.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/** Audio decode + resample checked by the signal itself: length, frequency (zero crossings) and amplitude. */
+@Timeout(60)
+class AudioDecoderTest {
+    private static final int RATE = 44_100;
+    private static final double LEFT_HZ = 440;
+    private static final double RIGHT_HZ = 1000;
+
+    @TempDir
+    static Path dir;
+    static Path wav;
+
+    @BeforeAll
+    static void writeClip() throws IOException {
+        wav = dir.resolve("tones.wav");
+        Files.write(wav, wav(RATE, 1.0));
+    }
+
+    @AfterEach
+    void shouldLeaveNoNativeResources() {
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    /** 16-bit stereo PCM WAV: left 440 Hz at 0.5, right 1000 Hz at 0.25. */
+    static byte[] wav(final int rate, final double seconds) {
+        final int n = (int) (rate * seconds);
+        final ByteBuffer b = ByteBuffer.allocate(44 + n * 4).order(ByteOrder.LITTLE_ENDIAN);
+        b.put("RIFF".getBytes()).putInt(36 + n * 4).put("WAVE".getBytes()).put("fmt ".getBytes()).putInt(16)
+                .putShort((short) 1).putShort((short) 2).putInt(rate).putInt(rate * 4).putShort((short) 4)
+                .putShort((short) 16).put("data".getBytes()).putInt(n * 4);
+        for (int i = 0; i < n; i++) {
+            b.putShort((short) Math.round(0.5 * 32767 * Math.sin(2 * Math.PI * LEFT_HZ * i / rate)));
+            b.putShort((short) Math.round(0.25 * 32767 * Math.sin(2 * Math.PI * RIGHT_HZ * i / rate)));
+        }
+        return b.array();
+    }
+
+    private static float[] channel(final UnsafeBuffer dst, final AudioSpec spec, final int c, final int n) {
+        final float[] out = new float[n];
+        for (int i = 0; i < n; i++) {
+            out[i] = spec.interleaved() ? dst.getFloat((i * spec.channels() + c) * 4, ByteOrder.nativeOrder())
+                    : dst.getFloat((c * spec.maxSamples() + i) * 4, ByteOrder.nativeOrder());
+        }
+        return out;
+    }
+
+    private static int zeroCrossings(final float[] x) {
+        int n = 0;
+        for (int i = 1; i < x.length; i++) {
+            if ((x[i - 1] < 0) != (x[i] < 0)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static float peak(final float[] x) {
+        float m = 0;
+        for (int i = x.length / 10; i < x.length * 9 / 10; i++) {
+            m = Math.max(m, Math.abs(x[i]));
+        }
+        return m;
+    }
+
+    @Test
+    void shouldResampleToPlanarFloatKeepingFrequencyAndAmplitude() {
+        final AudioSpec spec = new AudioSpec(16_000, 2, false, 20_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        final int n = AudioDecoder.decodeFile(wav, spec, MediaLimits.DEFAULT, dst.addressOffset(), dst.capacity());
+        assertThat(n).isCloseTo(16_000, within(64));
+        final float[] left = channel(dst, spec, 0, n);
+        final float[] right = channel(dst, spec, 1, n);
+        assertThat(zeroCrossings(left)).isCloseTo((int) (2 * LEFT_HZ), within(6));
+        assertThat(zeroCrossings(right)).isCloseTo((int) (2 * RIGHT_HZ), within(6));
+        assertThat(peak(left)).isCloseTo(0.5f, within(0.02f));
+        assertThat(peak(right)).isCloseTo(0.25f, within(0.02f));
+    }
+
+    @Test
+    void shouldWriteInterleavedAsTheTransposeOfPlanar() {
+        final AudioSpec planar = new AudioSpec(22_050, 2, false, 30_000);
+        final AudioSpec inter = new AudioSpec(22_050, 2, true, 30_000);
+        final UnsafeBuffer a = TestImages.nativeBuffer((int) planar.bytes());
+        final UnsafeBuffer b = TestImages.nativeBuffer((int) inter.bytes());
+        final int n = AudioDecoder.decodeFile(wav, planar, MediaLimits.DEFAULT, a.addressOffset(), a.capacity());
+        assertThat(AudioDecoder.decodeFile(wav, inter, MediaLimits.DEFAULT, b.addressOffset(), b.capacity()))
+                .isEqualTo(n);
+        for (int c = 0; c < 2; c++) {
+            assertThat(channel(b, inter, c, n)).containsExactly(channel(a, planar, c, n));
+        }
+    }
+
+    @Test
+    void shouldCutAtTheDestinationCapacityAndDownmixToMono() {
+        final AudioSpec spec = new AudioSpec(RATE, 1, false, 1000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        assertThat(AudioDecoder.decodeFile(wav, spec, MediaLimits.DEFAULT, dst.addressOffset(), dst.capacity()))
+                .isEqualTo(1000);
+        assertThat(peak(channel(dst, spec, 0, 1000))).isGreaterThan(0.2f);
+    }
+
+    @Test
+    void shouldRejectBrokenFilesAndLongStreams() throws IOException {
+        final Path empty = Files.write(dir.resolve("empty.wav"), new byte[0]);
+        final byte[] random = new byte[2048];
+        new java.util.Random(5).nextBytes(random);
+        final Path noise = Files.write(dir.resolve("random.mp3"), random);
+        final AudioSpec spec = new AudioSpec(16_000, 1, false, 100);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        for (final Path p : new Path[] {empty, noise, dir.resolve("missing.flac")}) {
+            assertThatThrownBy(() -> AudioDecoder.decodeFile(p, spec, MediaLimits.DEFAULT, dst.addressOffset(),
+                    dst.capacity())).as(p.toString()).isInstanceOf(MediaException.class)
+                    .hasMessageStartingWith(p.toString());
+        }
+        final Path longer = Files.write(dir.resolve("long.wav"), wav(8000, 3.0));
+        assertThatThrownBy(() -> AudioDecoder.decodeFile(longer, spec, new MediaLimits(1 << 20, 10, 2, 1 << 20),
+                dst.addressOffset(), dst.capacity())).isInstanceOf(MediaException.class)
+                .hasMessageContaining("exceeds the limit of 2 s");
+    }
+
+    @Test
+    void shouldProbeAudioAndVideoFiles() {
+        final MediaInfo info = MediaProbe.probe(wav);
+        assertThat(info.container()).isEqualTo("wav");
+        assertThat(info.durationSeconds()).isCloseTo(1.0, within(0.01));
+        assertThat(info.streams()).singleElement().satisfies(s -> {
+            assertThat(s.type()).isEqualTo("audio");
+            assertThat(s.codec()).isEqualTo("pcm_s16le");
+            assertThat(s.sampleRate()).isEqualTo(RATE);
+            assertThat(s.channels()).isEqualTo(2);
+        });
+        final Path mp4 = dir.resolve("probe.mp4");
+        FfmpegTestEncoder.video(mp4, "mpeg4", 64, 48, 10, 10, 5);
+        assertThat(MediaProbe.probe(mp4).streams()).singleElement().satisfies(s -> {
+            assertThat(s.type()).isEqualTo("video");
+            assertThat(s.codec()).isEqualTo("mpeg4");
+            assertThat(s.width()).isEqualTo(64);
+            assertThat(s.height()).isEqualTo(48);
+            assertThat(s.fps()).isCloseTo(10, within(0.01));
+            assertThat(s.frames()).isEqualTo(10);
+        });
+    }
+}

@@ -1,0 +1,181 @@
+package org.spdl4j.media;
+
+import org.bytedeco.ffmpeg.avcodec.AVCodec;
+import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
+import org.bytedeco.ffmpeg.avcodec.AVPacket;
+import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVIOContext;
+import org.bytedeco.ffmpeg.avformat.AVStream;
+import org.bytedeco.ffmpeg.avutil.AVDictionary;
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.avutil.AVRational;
+import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avformat;
+import org.bytedeco.ffmpeg.global.avutil;
+
+import java.io.ByteArrayOutputStream;
+import java.nio.file.Path;
+import java.util.function.BiConsumer;
+
+/**
+ * Generates test media at test time with FFmpeg's own encoders, in process (the bundled ffmpeg program needs
+ * libpulse, which minimal machines lack). Test code: simple, allocation-happy, frees what it allocates.
+ */
+final class FfmpegTestEncoder {
+    private FfmpegTestEncoder() {
+    }
+
+    /**
+     * Encodes one image with an FFmpeg encoder; the packet is the complete file (PNG, JPEG, WebP, BMP encoders).
+     *
+     * @param fill writes pixels into the frame (frame, unused index)
+     */
+    static byte[] image(final String encoder, final int pixFmt, final int width, final int height,
+                        final String options, final BiConsumer<AVFrame, Integer> fill) {
+        FFmpeg.init();
+        final AVCodec codec = avcodec.avcodec_find_encoder_by_name(encoder);
+        if (codec == null || codec.isNull()) {
+            throw new IllegalStateException("no encoder " + encoder);
+        }
+        final AVCodecContext ctx = avcodec.avcodec_alloc_context3(codec);
+        final AVFrame frame = avutil.av_frame_alloc();
+        final AVPacket pkt = avcodec.av_packet_alloc();
+        final AVDictionary dict = new AVDictionary(null);
+        try {
+            ctx.width(width).height(height).pix_fmt(pixFmt).time_base(avutil.av_make_q(1, 25));
+            if (encoder.equals("mjpeg")) {
+                ctx.color_range(avutil.AVCOL_RANGE_JPEG);
+                ctx.flags(ctx.flags() | avcodec.AV_CODEC_FLAG_QSCALE);
+                ctx.global_quality(avutil.FF_QP2LAMBDA * 2);
+            }
+            if (options != null) {
+                avutil.av_dict_parse_string(dict, options, "=", ",", 0);
+            }
+            check(avcodec.avcodec_open2(ctx, codec, dict), "avcodec_open2 " + encoder);
+            frame.format(pixFmt).width(width).height(height).color_range(ctx.color_range());
+            check(avutil.av_frame_get_buffer(frame, 0), "av_frame_get_buffer");
+            fill.accept(frame, 0);
+            frame.pts(0);
+            final ByteArrayOutputStream out = new ByteArrayOutputStream();
+            check(avcodec.avcodec_send_frame(ctx, frame), "send_frame");
+            check(avcodec.avcodec_send_frame(ctx, null), "flush");
+            while (avcodec.avcodec_receive_packet(ctx, pkt) >= 0) {
+                final byte[] b = new byte[pkt.size()];
+                pkt.data().get(b);
+                out.write(b, 0, b.length);
+                avcodec.av_packet_unref(pkt);
+            }
+            return out.toByteArray();
+        } finally {
+            avutil.av_dict_free(dict);
+            avcodec.av_packet_free(pkt);
+            avutil.av_frame_free(frame);
+            avcodec.avcodec_free_context(ctx);
+        }
+    }
+
+    /** Copies packed pixel rows (rowBytes each) into plane 0 of a frame. */
+    static void putPacked(final AVFrame frame, final byte[] pixels, final int rowBytes) {
+        for (int y = 0; y < frame.height(); y++) {
+            frame.data(0).position((long) y * frame.linesize(0)).put(pixels, y * rowBytes, rowBytes);
+        }
+    }
+
+    /** Luma value of bit {@code b} of the frame-index code: 8 vertical bands, white = 1. */
+    static final int BANDS = 8;
+
+    /**
+     * Writes a video whose frame i shows i (mod 256) as 8 vertical black/white bands (bit 7 leftmost), so decoded
+     * frames can be identified despite lossy coding.
+     */
+    static void video(final Path path, final String encoder, final int width, final int height, final int frames,
+                      final int fps, final int gop) {
+        FFmpeg.init();
+        final AVFormatContext oc = new AVFormatContext(null);
+        check(avformat.avformat_alloc_output_context2(oc, null, null, path.toString()), "alloc_output");
+        final AVCodec codec = avcodec.avcodec_find_encoder_by_name(encoder);
+        final AVCodecContext enc = avcodec.avcodec_alloc_context3(codec);
+        final AVFrame frame = avutil.av_frame_alloc();
+        final AVPacket pkt = avcodec.av_packet_alloc();
+        try {
+            final AVStream st = avformat.avformat_new_stream(oc, null);
+            final AVRational tb = avutil.av_make_q(1, fps);
+            enc.width(width).height(height).pix_fmt(avutil.AV_PIX_FMT_YUV420P).time_base(tb)
+                    .framerate(avutil.av_make_q(fps, 1)).gop_size(gop).max_b_frames(0);
+            enc.flags(enc.flags() | avcodec.AV_CODEC_FLAG_QSCALE);
+            enc.global_quality(avutil.FF_QP2LAMBDA * 3);
+            if ((oc.oformat().flags() & avformat.AVFMT_GLOBALHEADER) != 0) {
+                enc.flags(enc.flags() | avcodec.AV_CODEC_FLAG_GLOBAL_HEADER);
+            }
+            check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
+            check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
+            st.time_base(tb);
+            final AVIOContext pb = new AVIOContext(null);
+            check(avformat.avio_open(pb, path.toString(), avformat.AVIO_FLAG_WRITE), "avio_open");
+            oc.pb(pb);
+            check(avformat.avformat_write_header(oc, (AVDictionary) null), "write_header");
+            frame.format(avutil.AV_PIX_FMT_YUV420P).width(width).height(height);
+            check(avutil.av_frame_get_buffer(frame, 0), "get_buffer");
+            final byte[] row = new byte[width];
+            for (int i = 0; i < frames; i++) {
+                check(avutil.av_frame_make_writable(frame), "writable");
+                for (int x = 0; x < width; x++) {
+                    final int bit = BANDS - 1 - x * BANDS / width;
+                    row[x] = (byte) (((i >> bit) & 1) != 0 ? 235 : 16);
+                }
+                for (int y = 0; y < height; y++) {
+                    frame.data(0).position((long) y * frame.linesize(0)).put(row, 0, width);
+                }
+                for (int p = 1; p <= 2; p++) {
+                    for (int y = 0; y < (height + 1) / 2; y++) {
+                        for (int x = 0; x < (width + 1) / 2; x++) {
+                            frame.data(p).put((long) y * frame.linesize(p) + x, (byte) 128);
+                        }
+                    }
+                }
+                frame.pts(i);
+                check(avcodec.avcodec_send_frame(enc, frame), "send_frame");
+                drain(oc, enc, st, pkt);
+            }
+            check(avcodec.avcodec_send_frame(enc, null), "flush");
+            drain(oc, enc, st, pkt);
+            check(avformat.av_write_trailer(oc), "trailer");
+        } finally {
+            avformat.avio_closep(oc.pb());
+            avcodec.av_packet_free(pkt);
+            avutil.av_frame_free(frame);
+            avcodec.avcodec_free_context(enc);
+            avformat.avformat_free_context(oc);
+        }
+    }
+
+    private static void drain(final AVFormatContext oc, final AVCodecContext enc, final AVStream st, final AVPacket pkt) {
+        while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
+            pkt.duration(1); // one frame in the encoder's 1/fps time base
+            avcodec.av_packet_rescale_ts(pkt, enc.time_base(), st.time_base());
+            pkt.stream_index(st.index());
+            check(avformat.av_interleaved_write_frame(oc, pkt), "write_frame");
+        }
+    }
+
+    /** Reads the frame index back from decoded RGB/gray pixels of one frame (HWC, channels per pixel). */
+    static int frameIndex(final byte[] pixels, final int offset, final int width, final int height,
+                          final int channels) {
+        int v = 0;
+        final int y = height / 2;
+        for (int b = 0; b < BANDS; b++) {
+            final int x = (BANDS - 1 - b) * width / BANDS + width / (2 * BANDS);
+            final int luma = pixels[offset + (y * width + x) * channels] & 0xFF;
+            if (luma > 128) {
+                v |= 1 << b;
+            }
+        }
+        return v;
+    }
+
+    private static void check(final int ret, final String what) {
+        if (ret < 0) {
+            throw new IllegalStateException(what + ": " + FFmpeg.errorText(ret));
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package org.spdl4j.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+class PerThreadImageDecodersTest {
+    @Test
+    @Timeout(60)
+    void shouldDecodeIdenticallyFromManyThreadsAndFreeEverythingOnClose() throws Exception {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(640, 480, 41), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+        final byte[] expected;
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+            d.decode(src, 0, jpeg.length, "ref", spec, dst, 0);
+            expected = TestImages.bytes(dst, spec.bytes());
+        }
+        final int threads = 4;
+        final ExecutorService pool = Executors.newFixedThreadPool(threads);
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+            final List<Future<Boolean>> results = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                results.add(pool.submit(() -> {
+                    // One batch-like buffer per task; each image lands in its own slot.
+                    final UnsafeBuffer batch = TestImages.nativeBuffer(spec.bytes() * 8);
+                    boolean same = true;
+                    for (int i = 0; i < 8; i++) {
+                        decoders.decode(src, 0, jpeg.length, "img" + i, spec, batch, i * spec.bytes());
+                    }
+                    for (int i = 0; i < 8; i++) {
+                        final byte[] slot = new byte[spec.bytes()];
+                        batch.getBytes(i * spec.bytes(), slot);
+                        same &= java.util.Arrays.equals(slot, expected);
+                    }
+                    return same;
+                }));
+            }
+            for (final Future<Boolean> f : results) {
+                assertThat(f.get()).isTrue();
+            }
+            assertThat(NativeResourceCounter.outstanding(NativeResourceCounter.Kind.CODEC_CONTEXT))
+                    .isBetween(1L, (long) threads);
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    @Test
+    @Timeout(10)
+    void shouldRefuseUseOfASingleThreadDecoderFromAnotherThread() throws Exception {
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            final Throwable[] thrown = new Throwable[1];
+            final Thread other = new Thread(() -> {
+                try {
+                    d.decode(0L, 1L, "x", ImageSpec.exact(1, 1, PixelFormat.RGB24), 0L, 3L);
+                } catch (final Throwable t) {
+                    thrown[0] = t;
+                }
+            });
+            other.start();
+            other.join();
+            assertThat(thrown[0]).isInstanceOf(IllegalStateException.class).hasMessageContaining("owned by");
+        }
+    }
+
+    @Test
+    void shouldRejectUseAfterClose() {
+        final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+        decoders.current();
+        decoders.close();
+        assertThatThrownBy(decoders::current).isInstanceOf(IllegalStateException.class);
+        assertThat(NativeResourceCounter.outstanding()).isZero();
+    }
+}

@@ -1,0 +1,150 @@
+package org.spdl4j.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+/**
+ * Video frames come back as the right frames: each test clip encodes its frame index as 8 black/white bands, which
+ * survive lossy coding, so every decoded frame identifies itself.
+ */
+@Timeout(60)
+class VideoReaderTest {
+    private static final int W = 160;
+    private static final int H = 96;
+    private static final int FRAMES = 100;
+    private static final int FPS = 25;
+    private static final ImageSpec GRAY = ImageSpec.exact(W, H, PixelFormat.GRAY8);
+
+    @TempDir
+    static Path dir;
+    static Path mp4;
+    static Path webm;
+
+    @BeforeAll
+    static void encodeClips() {
+        mp4 = dir.resolve("index.mp4");
+        FfmpegTestEncoder.video(mp4, "mpeg4", W, H, FRAMES, FPS, 12);
+        webm = dir.resolve("index.webm");
+        FfmpegTestEncoder.video(webm, "libvpx-vp9", W, H, 40, FPS, 12);
+    }
+
+    @AfterEach
+    void shouldLeaveNoNativeResources() {
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    private static int[] indicesIn(final UnsafeBuffer dst, final int frames, final ImageSpec spec) {
+        final byte[] all = TestImages.bytes(dst, frames * spec.bytes());
+        final int[] out = new int[frames];
+        for (int t = 0; t < frames; t++) {
+            out[t] = FfmpegTestEncoder.frameIndex(all, t * spec.bytes(), spec.width(), spec.height(),
+                    spec.format().channels());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldReportStreamInfo() {
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            final VideoStreamInfo info = r.info();
+            assertThat(info.width()).isEqualTo(W);
+            assertThat(info.height()).isEqualTo(H);
+            assertThat(info.fps()).isCloseTo(FPS, within(0.01));
+            assertThat(info.frameCount()).isEqualTo(FRAMES);
+            assertThat(info.durationSeconds()).isCloseTo(FRAMES / (double) FPS, within(0.05));
+            assertThat(info.codec()).isEqualTo("mpeg4");
+            assertThat(info.pixelFormat()).isEqualTo("yuv420p");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"mp4", "webm"})
+    void shouldReturnTheFramesShownAtTheRequestedTimes(final String kind) {
+        final Path clip = kind.equals("mp4") ? mp4 : webm;
+        final double[] seconds = {1.2, 0.0, 0.44, 1.0, 1.04, 0.4, 0.4};
+        final UnsafeBuffer dst = TestImages.nativeBuffer(seconds.length * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(r.readFramesAt(seconds, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(seconds.length);
+        }
+        assertThat(indicesIn(dst, seconds.length, GRAY)).containsExactly(30, 0, 11, 25, 26, 10, 10);
+    }
+
+    @Test
+    void shouldReturnFramesByIndexIntoRgbSlots() {
+        final long[] indices = {99, 0, 13, 12, 50, 98};
+        final ImageSpec rgb = ImageSpec.exact(W / 2, H / 2, PixelFormat.RGB24);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(indices.length * rgb.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            r.readFrames(indices, rgb, dst.addressOffset(), dst.capacity());
+        }
+        assertThat(Arrays.stream(indicesIn(dst, indices.length, rgb)).asLongStream().toArray()).containsExactly(indices);
+    }
+
+    @Test
+    void shouldReadEveryKthFrameInChunks() {
+        final int k = 3;
+        final int chunk = 8;
+        final UnsafeBuffer dst = TestImages.nativeBuffer(chunk * GRAY.bytes());
+        final StringBuilder seen = new StringBuilder();
+        final StringBuilder expected = new StringBuilder();
+        for (int i = 0; i < FRAMES; i += k) {
+            expected.append(i).append(',');
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            int n;
+            int chunks = 0;
+            while ((n = r.readEvery(k, chunk, GRAY, dst.addressOffset(), dst.capacity())) > 0) {
+                chunks++;
+                for (final int idx : indicesIn(dst, n, GRAY)) {
+                    seen.append(idx).append(',');
+                }
+            }
+            assertThat(chunks).isEqualTo((FRAMES / k + 1 + chunk - 1) / chunk);
+        }
+        assertThat(seen.toString()).isEqualTo(expected.toString());
+    }
+
+    @Test
+    void shouldEnforceFrameDurationAndPixelLimits() {
+        final UnsafeBuffer dst = TestImages.nativeBuffer(4 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, new MediaLimits(1 << 20, 3, 60, 1 << 20))) {
+            assertThatThrownBy(() -> r.readFrames(new long[] {0, 1, 2, 3}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("4 frames requested; the limit is 3");
+        }
+        assertThatThrownBy(() -> SingleThreadVideoReader.open(mp4, new MediaLimits(1 << 20, 10, 2, 1 << 20)))
+                .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 2 s");
+        assertThatThrownBy(() -> SingleThreadVideoReader.open(mp4, new MediaLimits(W * H - 1, 10, 60, 1 << 20)))
+                .isInstanceOf(MediaException.class).hasMessageContaining("declared size 160x96");
+    }
+
+    @Test
+    void shouldThrowMediaExceptionForBrokenFiles() throws Exception {
+        final byte[] good = Files.readAllBytes(mp4);
+        final byte[] random = new byte[4096];
+        new java.util.Random(3).nextBytes(random);
+        final byte[][] bad = {new byte[0], Arrays.copyOf(good, good.length / 2), random};
+        for (int i = 0; i < bad.length; i++) {
+            final Path p = dir.resolve("bad" + i + ".mp4");
+            Files.write(p, bad[i]);
+            assertThatThrownBy(() -> {
+                try (SingleThreadVideoReader r = SingleThreadVideoReader.open(p, MediaLimits.DEFAULT)) {
+                    r.readEvery(1, 4, GRAY, TestImages.nativeBuffer(4 * GRAY.bytes()).addressOffset(), 4L * GRAY.bytes());
+                }
+            }).as(p.toString()).isInstanceOf(MediaException.class).hasMessageStartingWith(p.toString());
+        }
+    }
+}
