@@ -46,6 +46,9 @@ public final class WorkSharingReader {
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
     public ItemSlot next() throws AlertException, InterruptedException {
+        // A volatile read per item: once alerted, stop even while input is still available (close must not wait
+        // for a full ring to drain through a slow stage function).
+        barrier.checkAlert();
         long s = shared ? claim.claimNext(own) : sequence + 1;
         sequence = s;
         lastWaitNanos = 0;

@@ -50,6 +50,9 @@ final class SinkReader {
             slot = await(timeoutNanos);
         }
         if (slot.isEnd()) {
+            // A failing worker sets the failure before it counts itself finished, and the end marker is published
+            // after that count, so a failure that raced the end is visible here.
+            checkFailure();
             in.release();
             ended = true;
             return endOfStream();
