@@ -1,0 +1,105 @@
+package org.spdl4j.engine.loader;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.TimeoutException;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.stats.StageStats;
+
+/**
+ * Batches from a source, preprocessed on many threads, for a training loop: {@code for (B batch : loader)}.
+ * Built by {@link DataLoaderBuilder}; wraps one {@link Pipeline}.
+ *
+ * <p><b>Timeout:</b> the iterator waits at most the configured timeout for each batch, then throws a
+ * {@link DataLoaderTimeoutException} that names the stage most likely at fault (the busiest stage, from the stats),
+ * so a stalled loader never hangs a training job silently.
+ * <b>Threading:</b> iterate from one thread; {@link #close()} from any. <b>Ownership:</b> batches belong to the
+ * consumer once returned.
+ *
+ * @param <B> the batch type
+ */
+public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
+    private final Pipeline<B> pipeline;
+    private final Duration timeout;
+
+    DataLoader(Pipeline<B> pipeline, Duration timeout) {
+        this.pipeline = pipeline;
+        this.timeout = timeout;
+    }
+
+    /**
+     * Starts describing a loader over {@code source}.
+     *
+     * @param source the samples, iterated once (use a repeating source for several epochs)
+     * @param <S>    the sample type
+     * @return a builder
+     */
+    public static <S> DataLoaderBuilder<S> from(Iterable<? extends S> source) {
+        return DataLoaderBuilder.from(source);
+    }
+
+    /**
+     * Takes the next batch, waiting at most {@code wait}.
+     *
+     * @param wait how long to wait
+     * @return the batch, or {@code null} at the end
+     * @throws TimeoutException        when none came in time (the loader goes on)
+     * @throws InterruptedException    when interrupted
+     * @throws PipelineFailedException when a stage failed past its budget or the source failed
+     */
+    public B next(Duration wait) throws TimeoutException, InterruptedException {
+        return pipeline.next(wait);
+    }
+
+    /** {@return the underlying pipeline} */
+    public Pipeline<B> pipeline() {
+        return pipeline;
+    }
+
+    /** {@return per-stage statistics, source first, sink last} */
+    public List<StageStats> stats() {
+        return pipeline.stats();
+    }
+
+    /** {@return the iterator; each wait is bounded by the loader's timeout} */
+    @Override
+    public Iterator<B> iterator() {
+        return new Iterator<>() {
+            private B pending;
+
+            @Override
+            public boolean hasNext() {
+                if (pending == null) {
+                    try {
+                        pending = pipeline.next(timeout);
+                    } catch (TimeoutException e) {
+                        throw new DataLoaderTimeoutException(timeout, pipeline.stats());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException("interrupted while waiting for the next batch", e);
+                    }
+                }
+                return pending != null;
+            }
+
+            @Override
+            public B next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException("data loader '" + pipeline.spec().name() + "' has ended");
+                }
+                B b = pending;
+                pending = null;
+                return b;
+            }
+        };
+    }
+
+    /** Stops every stage and joins its threads (bounded); idempotent. */
+    @Override
+    public void close() {
+        pipeline.close();
+    }
+}

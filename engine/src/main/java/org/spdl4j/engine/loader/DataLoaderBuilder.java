@@ -1,0 +1,221 @@
+package org.spdl4j.engine.loader;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Function;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.WaitPolicy;
+
+/**
+ * Describes a {@link DataLoader}: source -> preprocess (many threads) -> batch -> collate -> transfer (async) -> buffer.
+ * Each step is optional except the source. Order, wait policy and ring sizes apply to every stage, whenever they are
+ * set; so {@code .order(INPUT)} may come last.
+ *
+ * <p>Defaults (good on the machine it runs on): preprocess concurrency = available processors, output order
+ * {@code COMPLETION} (no head-of-line blocking), backoff waiting, buffer of 4 batches, timeout 5 minutes.
+ * <b>Not thread-safe</b>; immutable steps, so a builder may be extended twice.
+ *
+ * @param <T> the type the steps so far produce
+ */
+public final class DataLoaderBuilder<T> {
+    /** Default timeout for each batch. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofMinutes(5);
+    /** Default consumer buffer, in batches. */
+    public static final int DEFAULT_BUFFER = 4;
+
+    private final Iterable<?> source;
+    private final List<Step> steps;
+    private String name = "loader";
+    private OutputOrder order = OutputOrder.COMPLETION;
+    private WaitPolicy waitPolicy = WaitPolicy.BACKOFF;
+    private int bufferSize = DEFAULT_BUFFER;
+    private Duration timeout = DEFAULT_TIMEOUT;
+
+    /** One stage, added to the pipeline at build time with the final options. */
+    private interface Step {
+        PipelineBuilder<?> addTo(PipelineBuilder<Object> b, StageOptions base);
+    }
+
+    private DataLoaderBuilder(Iterable<?> source, List<Step> steps, DataLoaderBuilder<?> settings) {
+        this.source = source;
+        this.steps = steps;
+        if (settings != null) {
+            this.name = settings.name;
+            this.order = settings.order;
+            this.waitPolicy = settings.waitPolicy;
+            this.bufferSize = settings.bufferSize;
+            this.timeout = settings.timeout;
+        }
+    }
+
+    static <S> DataLoaderBuilder<S> from(Iterable<? extends S> source) {
+        return new DataLoaderBuilder<>(Objects.requireNonNull(source, "source"), List.of(), null);
+    }
+
+    private <R> DataLoaderBuilder<R> then(Step step) {
+        List<Step> next = new ArrayList<>(steps);
+        next.add(step);
+        return new DataLoaderBuilder<>(source, List.copyOf(next), this);
+    }
+
+    @SuppressWarnings("unchecked") // stages are typed by this builder's chain; the pipeline erases them internally
+    private static Function<Object, Object> erase(Function<?, ?> fn) {
+        return (Function<Object, Object>) Objects.requireNonNull(fn, "function");
+    }
+
+    /**
+     * Preprocesses each sample on {@code Runtime.availableProcessors()} threads.
+     *
+     * @param fn  the work per sample; returning {@code null} drops it, throwing counts a failure
+     * @param <R> its result
+     * @return the extended builder
+     */
+    public <R> DataLoaderBuilder<R> preprocess(Function<? super T, ? extends R> fn) {
+        return preprocess(fn, Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * Preprocesses each sample on {@code concurrency} threads.
+     *
+     * @param fn          the work per sample
+     * @param concurrency worker threads
+     * @param <R>         its result
+     * @return the extended builder
+     */
+    public <R> DataLoaderBuilder<R> preprocess(Function<? super T, ? extends R> fn, int concurrency) {
+        Function<Object, Object> f = erase(fn);
+        String stage = "preprocess-" + steps.size();
+        return then((b, base) -> b.pipe(stage, f, base.withConcurrency(concurrency)));
+    }
+
+    /**
+     * Preprocesses with a blocking function on virtual threads, {@code inFlight} at once (I/O: files, HTTP).
+     *
+     * @param fn       the blocking work per sample
+     * @param inFlight tasks in flight
+     * @param <R>      its result
+     * @return the extended builder
+     */
+    public <R> DataLoaderBuilder<R> preprocessBlocking(Function<? super T, ? extends R> fn, int inFlight) {
+        Function<Object, Object> f = erase(fn);
+        String stage = "io-" + steps.size();
+        return then((b, base) -> b.pipeVirtual(stage, f, base.withConcurrency(inFlight)));
+    }
+
+    /**
+     * Groups samples into lists of {@code size}.
+     *
+     * @param size     samples per batch
+     * @param dropLast drop a shorter last batch
+     * @return the extended builder
+     */
+    public DataLoaderBuilder<List<T>> batch(int size, boolean dropLast) {
+        return then((b, base) -> b.aggregate(size, dropLast));
+    }
+
+    /**
+     * Turns each batch into its final form (a tensor, say) on one thread.
+     *
+     * @param fn  the collate function
+     * @param <R> its result
+     * @return the extended builder
+     */
+    public <R> DataLoaderBuilder<R> collate(Function<? super T, ? extends R> fn) {
+        Function<Object, Object> f = erase(fn);
+        return then((b, base) -> b.pipe("collate", f, base.withConcurrency(1)));
+    }
+
+    /**
+     * Moves each batch to its device with an asynchronous copy, {@code inFlight} at once.
+     *
+     * @param fn       starts the copy; the stage completes when the batch is on the device
+     * @param inFlight copies in flight
+     * @param <R>      the device batch type
+     * @return the extended builder
+     */
+    public <R> DataLoaderBuilder<R> transfer(Function<? super T, ? extends CompletionStage<? extends R>> fn,
+                                            int inFlight) {
+        Objects.requireNonNull(fn, "fn");
+        @SuppressWarnings("unchecked") // typed by the builder chain
+        Function<Object, CompletionStage<?>> f = (Function<Object, CompletionStage<?>>) (Function<?, ?>) fn;
+        return then((b, base) -> b.pipeAsync("transfer", f, base.withConcurrency(inFlight)));
+    }
+
+    /**
+     * Names the loader (thread names and stats).
+     *
+     * @param loaderName the name
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> named(String loaderName) {
+        this.name = Objects.requireNonNull(loaderName, "name");
+        return this;
+    }
+
+    /**
+     * Sets the output order of every stage: {@code COMPLETION} (default) or {@code INPUT} (source order exactly).
+     *
+     * @param outputOrder the order
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> order(OutputOrder outputOrder) {
+        this.order = Objects.requireNonNull(outputOrder, "order");
+        return this;
+    }
+
+    /**
+     * Sets how every stage waits (default backoff).
+     *
+     * @param policy the policy
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> waitPolicy(WaitPolicy policy) {
+        this.waitPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Sets how many finished batches wait for the consumer (a power of two; default 4).
+     *
+     * @param batches the buffer size
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> bufferSize(int batches) {
+        this.bufferSize = batches;
+        return this;
+    }
+
+    /**
+     * Sets how long the iterator waits for each batch before throwing {@link DataLoaderTimeoutException}.
+     *
+     * @param perBatch the bound
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> timeout(Duration perBatch) {
+        this.timeout = Objects.requireNonNull(perBatch, "timeout");
+        return this;
+    }
+
+    /**
+     * Validates and builds the loader (not started: iteration starts it).
+     *
+     * @return the loader
+     * @throws IllegalArgumentException naming every problem found
+     */
+    @SuppressWarnings("unchecked") // the steps' types chain from the source's type to T
+    public DataLoader<T> build() {
+        StageOptions base = StageOptions.defaults().withOrder(order).withWaitPolicy(waitPolicy);
+        PipelineBuilder<Object> b = PipelineBuilder.fromIterable((Iterable<Object>) source).named(name)
+            .sourceWaitPolicy(waitPolicy);
+        for (Step step : steps) {
+            b = (PipelineBuilder<Object>) step.addTo(b, base);
+        }
+        return new DataLoader<>((org.spdl4j.engine.Pipeline<T>) (Object) b.sink(bufferSize, waitPolicy).build(),
+            timeout);
+    }
+}

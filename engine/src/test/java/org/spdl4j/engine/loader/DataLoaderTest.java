@@ -1,0 +1,96 @@
+package org.spdl4j.engine.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.OutputOrder;
+
+@Timeout(60)
+class DataLoaderTest {
+    private static List<Integer> range(int n) {
+        return IntStream.range(0, n).boxed().toList();
+    }
+
+    @Test
+    void shouldBatchPreprocessedSamplesInSourceOrderWithInputOrder() {
+        List<List<Integer>> batches = new ArrayList<>();
+        try (DataLoader<List<Integer>> loader = DataLoader.from(range(1000))
+                .preprocess(x -> {
+                    if (x % 7 == 0) {
+                        Thread.onSpinWait();
+                    }
+                    return x * 2;
+                }, 4)
+                .batch(32, false)
+                .order(OutputOrder.INPUT)
+                .named("ordered")
+                .build()) {
+            for (List<Integer> b : loader) {
+                batches.add(b);
+            }
+        }
+        assertThat(batches).hasSize(32); // 31 full + a partial of 8
+        assertThat(batches.get(31)).hasSize(8);
+        assertThat(batches.stream().flatMap(List::stream).toList())
+            .isEqualTo(range(1000).stream().map(x -> x * 2).toList());
+    }
+
+    @Test
+    void shouldCollateAndTransferEachBatch() {
+        int total = 0;
+        int count = 0;
+        try (DataLoader<Integer> loader = DataLoader.from(range(100))
+                .preprocess(x -> x + 1, 2)
+                .batch(10, true)
+                .collate(list -> list.stream().mapToInt(Integer::intValue).sum())
+                .transfer(sum -> CompletableFuture.supplyAsync(() -> -sum), 2)
+                .build()) {
+            for (int b : loader) {
+                total += b;
+                count++;
+            }
+        }
+        assertThat(count).isEqualTo(10);
+        assertThat(total).isEqualTo(-(100 * 101 / 2));
+    }
+
+    @Test
+    void shouldDropLastPartialBatchWhenAsked() {
+        int batches = 0;
+        try (DataLoader<List<Integer>> loader = DataLoader.from(range(50)).batch(16, true).build()) {
+            for (List<Integer> b : loader) {
+                assertThat(b).hasSize(16);
+                batches++;
+            }
+        }
+        assertThat(batches).isEqualTo(3);
+    }
+
+    @Test
+    void shouldThrowTimeoutNamingTheBusiestStageWhenNoBatchComes() {
+        try (DataLoader<List<Integer>> loader = DataLoader.from(range(10))
+                .preprocess(x -> {
+                    try {
+                        Thread.sleep(10_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return x;
+                }, 1)
+                .batch(4, false)
+                .timeout(Duration.ofMillis(300))
+                .build()) {
+            assertThatThrownBy(() -> loader.iterator().hasNext())
+                .isInstanceOf(DataLoaderTimeoutException.class)
+                .hasMessageContaining("no batch within 300 ms")
+                .hasMessageContaining("preprocess-0");
+        }
+    }
+}
