@@ -3,11 +3,13 @@ package org.spdl4j.examples.image;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
+import java.util.function.Function;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.report.TaskTrace;
 import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PerThreadImageDecoders;
@@ -53,9 +55,10 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
      * @param files          the images, in the order to load them (a sampler's order for one epoch, say)
      * @param options        how it runs
      * @param batchAllocator where batch memory comes from: direct memory, or pinned memory for fast GPU copies
+     * @param trace          records task spans of the read and decode stages, or {@code null} for none
      */
     public ImageBatchLoader(String name, Iterable<FileItem> files, ImageLoaderOptions options,
-                            MemoryAllocator batchAllocator) {
+                            MemoryAllocator batchAllocator, TaskTrace trace) {
         this.options = options;
         int itemsInFlight = options.readConcurrency() + options.decodeConcurrency() + 3 * RING + 4;
         this.items = new ImageItemPool(itemsInFlight);
@@ -79,10 +82,16 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
         SlotAssigner assign = new SlotAssigner(assembler, labels, items);
         StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING)
             .withOrder(options.order());
+        Function<FileItem, ImageItem> read = new ReadStage(bytesPool, items);
+        Function<ImageItem, Batch> decodeFn = decode;
+        if (trace != null) {
+            read = trace.wrap("read", read);
+            decodeFn = trace.wrap("decode", decodeFn);
+        }
         this.pipeline = PipelineBuilder.fromIterable(files).named(name).sourceWaitPolicy(options.waitPolicy())
-            .pipeVirtual("read", new ReadStage(bytesPool, items), base.withConcurrency(options.readConcurrency()))
+            .pipeVirtual("read", read, base.withConcurrency(options.readConcurrency()))
             .aggregate("assign", () -> assign, base.withConcurrency(1))
-            .pipe("decode", decode, base.withConcurrency(options.decodeConcurrency()))
+            .pipe("decode", decodeFn, base.withConcurrency(options.decodeConcurrency()))
             .sink(options.bufferSize(), options.waitPolicy())
             .build();
     }
@@ -96,7 +105,7 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
      * @return the loader (not started)
      */
     public static ImageBatchLoader of(String name, Iterable<FileItem> files, ImageLoaderOptions options) {
-        return new ImageBatchLoader(name, files, options, DirectMemoryAllocator.INSTANCE);
+        return new ImageBatchLoader(name, files, options, DirectMemoryAllocator.INSTANCE, null);
     }
 
     /** {@return the running pipeline (stats, next with timeout)} */
