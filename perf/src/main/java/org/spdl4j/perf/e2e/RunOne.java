@@ -8,6 +8,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.spdl4j.engine.stats.ProcessMetrics;
 
 /**
  * Runs one contender once in this JVM and prints one result line in the format of torch_baseline.py, so the harness

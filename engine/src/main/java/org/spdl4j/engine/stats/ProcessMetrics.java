@@ -1,11 +1,14 @@
-package org.spdl4j.perf.e2e;
+package org.spdl4j.engine.stats;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** Reads this process's CPU time and peak resident memory (Linux {@code /proc/self/status}). */
+/**
+ * Reads this process's CPU time and resident memory (Linux {@code /proc/self/status}), for run summaries, soaks and
+ * benchmarks. Each call reads {@code /proc} and allocates: not for a hot path.
+ */
 public final class ProcessMetrics {
     private ProcessMetrics() {
     }

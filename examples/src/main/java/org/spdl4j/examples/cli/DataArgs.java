@@ -1,0 +1,73 @@
+package org.spdl4j.examples.cli;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import org.spdl4j.engine.source.EpochIterable;
+import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.FileListDataset;
+import org.spdl4j.engine.source.FolderDataset;
+import org.spdl4j.engine.source.IndexedDataset;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.RemainderPolicy;
+import org.spdl4j.engine.source.SampledSource;
+import org.spdl4j.examples.sample.SampleImages;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Turns {@code --data} into this rank's images for some epochs: a folder (class sub-folders become labels), a list
+ * file ({@code .txt}: one path per line, optional tab and label), or nothing: the built-in sample, generated on first
+ * use under {@code ~/.cache/spdl4j}. Ranks and world size come from RANK / WORLD_SIZE when set.
+ */
+final class DataArgs {
+    /** Image file extensions a folder scan picks up. */
+    static final Set<String> EXTENSIONS = Set.of("jpg", "jpeg", "png", "webp", "bmp");
+
+    private DataArgs() {
+    }
+
+    /** Where the built-in sample lives. */
+    static Path samplePath(int images) {
+        return Path.of(System.getProperty("user.home"), ".cache", "spdl4j", "sample-" + images);
+    }
+
+    static IndexedDataset<FileItem> dataset(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err) {
+        if (data == null) {
+            Path dir = samplePath(sampleImages);
+            if (!Files.exists(dir.resolve(".complete"))) {
+                err.println("spdl4j: generating the built-in sample (" + sampleImages + " JPEGs) in " + dir);
+                err.flush();
+            }
+            return FolderDataset.scan(SampleImages.ensure(dir, sampleImages), EXTENSIONS);
+        }
+        if (Files.isDirectory(data)) {
+            FolderDataset folder = FolderDataset.scan(data, EXTENSIONS);
+            if (folder.size() == 0) {
+                throw new ParameterException(spec.commandLine(), "no images (" + String.join(", ", EXTENSIONS)
+                    + ") under " + data);
+            }
+            return folder;
+        }
+        if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
+            return FileListDataset.read(data);
+        }
+        if (!Files.exists(data)) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
+        }
+        throw new ParameterException(spec.commandLine(), "--data " + data
+            + ": expected a folder of images or a .txt list of image paths");
+    }
+
+    /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch} */
+    static Iterable<FileItem> epochs(IndexedDataset<FileItem> dataset, long seed, boolean shuffle, int epochs) {
+        SampledSource<FileItem> source = SampledSource.of(dataset, RankInfo.fromEnvironment(), seed, shuffle,
+            RemainderPolicy.DROP);
+        return () -> EpochIterable.of(source).continuous(epochs);
+    }
+
+    /** {@return how many items this rank gets per epoch} */
+    static long perEpoch(IndexedDataset<FileItem> dataset, long seed) {
+        return SampledSource.of(dataset, RankInfo.fromEnvironment(), seed, true, RemainderPolicy.DROP).epochLength();
+    }
+}

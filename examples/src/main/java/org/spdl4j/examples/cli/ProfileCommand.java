@@ -1,0 +1,110 @@
+package org.spdl4j.examples.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.spdl4j.engine.profile.StageProfile;
+import org.spdl4j.engine.profile.StageProfiler;
+import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.IndexedDataset;
+import org.spdl4j.examples.report.LineChart;
+import org.spdl4j.media.ImageSpec;
+import org.spdl4j.media.MediaLimits;
+import org.spdl4j.media.PerThreadImageDecoders;
+import org.spdl4j.media.PixelFormat;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spdl4j profile}: each stage of the image pipeline alone at concurrency 1, 2, 4, ... (as SPDL's
+ * profile_pipeline): read (file bytes, virtual threads) and decode (FFmpeg + scale to 224, from bytes in memory).
+ * Prints a table and writes {@code profile.png}.
+ */
+@Command(name = "profile", mixinStandardHelpOptions = true,
+    description = "Measure each stage alone at increasing concurrency.")
+final class ProfileCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images or a .txt list; default: built-in sample")
+    Path data;
+
+    @Option(names = "--images", paramLabel = "N", defaultValue = "256",
+        description = "images per measurement (default ${DEFAULT-VALUE})")
+    int images;
+
+    @Option(names = "--max-concurrency", paramLabel = "N", description = "largest concurrency (default 2 x cores)")
+    Integer maxConcurrency;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
+    Path outDir;
+
+    @Override
+    public Integer call() throws IOException {
+        int max = maxConcurrency != null ? maxConcurrency : 2 * Runtime.getRuntime().availableProcessors();
+        if (images < 1 || max < 1) {
+            throw new ParameterException(spec.commandLine(), "--images and --max-concurrency must be >= 1");
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, Math.max(images, 256), spec.commandLine().getErr());
+        List<FileItem> items = new ArrayList<>();
+        for (long i = 0; i < Math.min(images, dataset.size()); i++) {
+            items.add(dataset.get(i));
+        }
+        int[] levels = StageProfiler.powersOfTwoUpTo(max);
+        List<StageProfile> profiles = new ArrayList<>();
+        profiles.add(StageProfiler.profile("read", items, f -> {
+            try {
+                return Files.readAllBytes(f.path());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, true, StageProfiler.powersOfTwoUpTo(Math.max(max, 64))));
+        List<UnsafeBuffer> encoded = new ArrayList<>(items.size());
+        for (FileItem f : items) {
+            byte[] bytes = Files.readAllBytes(f.path());
+            ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+            encoded.add(new UnsafeBuffer(direct));
+        }
+        ImageSpec imageSpec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+            ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
+                () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
+            profiles.add(StageProfiler.profile("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
+                imageSpec, dst.get(), 0), false, levels));
+        }
+        out.printf(Locale.ROOT, "%-8s %12s %12s %10s%n", "stage", "concurrency", "items/s", "speed-up");
+        LineChart chart = new LineChart("each stage alone: items/s by concurrency", "concurrency", "items/s");
+        for (StageProfile p : profiles) {
+            double base = p.points().get(0).itemsPerSecond();
+            double[] xs = new double[p.points().size()];
+            double[] ys = new double[p.points().size()];
+            for (int i = 0; i < xs.length; i++) {
+                StageProfile.Point pt = p.points().get(i);
+                out.printf(Locale.ROOT, "%-8s %12d %12.1f %9.2fx%s%n", p.stage(), pt.concurrency(), pt.itemsPerSecond(),
+                    pt.itemsPerSecond() / base, pt.failures() > 0 ? "  (" + pt.failures() + " failed)" : "");
+                xs[i] = pt.concurrency();
+                ys[i] = pt.itemsPerSecond();
+            }
+            chart.add(p.stage(), xs, ys);
+            out.printf(Locale.ROOT, "%-8s best at concurrency %d: %.1f items/s%n", p.stage(), p.best().concurrency(),
+                p.best().itemsPerSecond());
+        }
+        Files.createDirectories(outDir);
+        chart.writePng(outDir.resolve("profile.png"));
+        out.println("plot: " + outDir.resolve("profile.png"));
+        out.flush();
+        return 0;
+    }
+}

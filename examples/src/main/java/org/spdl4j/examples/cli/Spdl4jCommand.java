@@ -1,0 +1,89 @@
+package org.spdl4j.examples.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}.
+ *
+ * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
+ * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes.
+ */
+@Command(name = "spdl4j", mixinStandardHelpOptions = true, version = "spdl4j 0.1.0",
+    description = "Scalable and Performant Data Loading for the JVM.",
+    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class})
+public final class Spdl4jCommand implements Runnable {
+    /** Exit status for bad arguments. */
+    public static final int EXIT_USAGE = 2;
+    /** Exit status for a run that failed. */
+    public static final int EXIT_FAILED = 1;
+
+    /** Creates the command; picocli calls this. */
+    public Spdl4jCommand() {
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, profile, tune or probe");
+    }
+
+    /**
+     * Runs the command line and returns the exit status (for tests).
+     *
+     * @param out  where normal output goes
+     * @param err  where errors and progress go
+     * @param args the arguments
+     * @return the exit status
+     */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = new CommandLine(new Spdl4jCommand());
+        cli.setOut(out);
+        cli.setErr(err);
+        cli.setParameterExceptionHandler((ex, a) -> {
+            ex.getCommandLine().getErr().println("spdl4j: " + ex.getMessage() + " (see: spdl4j "
+                + commandPath(ex.getCommandLine()) + "--help)");
+            return EXIT_USAGE;
+        });
+        cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            Throwable cause = ex;
+            commandLine.getErr().println("spdl4j: " + commandLine.getCommandName() + " failed: " + describe(cause));
+            if (Boolean.getBoolean("spdl4j.verbose")) {
+                cause.printStackTrace(commandLine.getErr());
+            }
+            return EXIT_FAILED;
+        });
+        int status = cli.execute(args);
+        out.flush();
+        err.flush();
+        return status;
+    }
+
+    private static String commandPath(CommandLine c) {
+        String name = c.getCommandName();
+        return "spdl4j".equals(name) ? "" : name + " ";
+    }
+
+    private static String describe(Throwable t) {
+        StringBuilder b = new StringBuilder(String.valueOf(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage()));
+        Throwable c = t.getCause();
+        while (c != null && c != t) {
+            if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
+                b.append(": ").append(c.getMessage());
+            }
+            t = c;
+            c = c.getCause();
+        }
+        return b.toString();
+    }
+
+    /**
+     * Entry point.
+     *
+     * @param args command-line arguments
+     */
+    public static void main(String[] args) {
+        int status = execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
+        System.exit(status);
+    }
+}

@@ -1,0 +1,82 @@
+package org.spdl4j.examples.cli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.spdl4j.engine.stats.PipelineSnapshot;
+import org.spdl4j.engine.stats.PipelineStats;
+import org.spdl4j.engine.stats.StageSnapshot;
+
+/**
+ * A daemon thread ({@code spdl4j-run-sampler}) that every interval takes a stats snapshot (which also feeds the
+ * {@code .hlog} writer), updates the progress line and records images/s over time for the throughput plot.
+ */
+final class StatsSampler implements AutoCloseable {
+    private final PipelineStats stats;
+    private final long intervalMs;
+    private final ProgressLine progress;
+    private final RunMetrics metrics;
+    private final List<double[]> series = new ArrayList<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    StatsSampler(PipelineStats stats, long intervalMs, ProgressLine progress, RunMetrics metrics) {
+        this.stats = stats;
+        this.intervalMs = intervalMs;
+        this.progress = progress;
+        this.metrics = metrics;
+        this.thread = Thread.ofPlatform().daemon().name("spdl4j-run-sampler").unstarted(this::loop);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    private void loop() {
+        long lastImages = 0;
+        long lastNanos = System.nanoTime();
+        while (running) {
+            try {
+                TimeUnit.MILLISECONDS.sleep(intervalMs);
+            } catch (InterruptedException e) {
+                return;
+            }
+            PipelineSnapshot snap = stats.snapshot();
+            long now = System.nanoTime();
+            long images = imagesIn(snap);
+            double rate = (images - lastImages) / ((now - lastNanos) / 1e9);
+            synchronized (series) {
+                series.add(new double[] {metrics.elapsedSeconds(now), rate});
+            }
+            if (progress != null) {
+                progress.update(images, rate, now);
+            }
+            lastImages = images;
+            lastNanos = now;
+        }
+    }
+
+    /** Images that entered decoding: the loader's natural count of work done. */
+    private static long imagesIn(PipelineSnapshot snap) {
+        for (StageSnapshot s : snap.stages()) {
+            if (s.stage().equals("decode")) {
+                return s.itemsIn();
+            }
+        }
+        return 0;
+    }
+
+    /** {@return (seconds since start, images/s) pairs, one per interval} */
+    List<double[]> throughputSeries() {
+        synchronized (series) {
+            return List.copyOf(series);
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running = false;
+        thread.interrupt();
+        thread.join(2_000);
+    }
+}
