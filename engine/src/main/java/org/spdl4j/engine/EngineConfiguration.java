@@ -1,0 +1,50 @@
+package org.spdl4j.engine;
+
+/**
+ * The engine's defaults, in one place. Each is a named constant read once from a system property ({@code spdl4j.*})
+ * with the value shown as fallback, so a deployment tunes without code and a test sees fixed values.
+ */
+public final class EngineConfiguration {
+    /** Capacity of a stage's input ring unless its options say otherwise ({@code spdl4j.ringCapacity}, 1024). */
+    public static final int DEFAULT_RING_CAPACITY = Integer.getInteger("spdl4j.ringCapacity", 1024);
+
+    /** Capacity of the ring the consumer reads from ({@code spdl4j.sinkBuffer}, 64). */
+    public static final int DEFAULT_SINK_BUFFER = Integer.getInteger("spdl4j.sinkBuffer", 64);
+
+    /** Wait policy of a stage unless its options say otherwise ({@code spdl4j.waitPolicy}, BACKOFF). */
+    public static final WaitPolicy DEFAULT_WAIT_POLICY =
+            WaitPolicy.valueOf(System.getProperty("spdl4j.waitPolicy", WaitPolicy.BACKOFF.name()));
+
+    /** Spins before yielding in the backoff policy ({@code spdl4j.backoff.spins}, 100). */
+    public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 100);
+
+    /** Yields before parking in the backoff policy ({@code spdl4j.backoff.yields}, 10). */
+    public static final int BACKOFF_YIELDS = Integer.getInteger("spdl4j.backoff.yields", 10);
+
+    /** First park period of the backoff policy ({@code spdl4j.backoff.minParkNanos}, 1 µs). */
+    public static final long BACKOFF_MIN_PARK_NANOS = Long.getLong("spdl4j.backoff.minParkNanos", 1_000L);
+
+    /**
+     * Longest park period of the backoff policy ({@code spdl4j.backoff.maxParkNanos}, 1 ms): how late an idle stage
+     * may notice new input, and how often it wakes while idle.
+     */
+    public static final long BACKOFF_MAX_PARK_NANOS = Long.getLong("spdl4j.backoff.maxParkNanos", 1_000_000L);
+
+    /**
+     * How long {@link Pipeline#close()} waits for the engine's threads to end after interrupting them
+     * ({@code spdl4j.closeTimeoutMillis}, 1500).
+     */
+    public static final long CLOSE_TIMEOUT_MILLIS = Long.getLong("spdl4j.closeTimeoutMillis", 1_500L);
+
+    /** Largest ring capacity accepted (2^30 slots). */
+    public static final int MAX_RING_CAPACITY = 1 << 30;
+
+    /** Largest concurrency accepted for one stage. */
+    public static final int MAX_CONCURRENCY = 1 << 16;
+
+    /** Pipeline name when none is given. */
+    public static final String DEFAULT_PIPELINE_NAME = "pipeline";
+
+    private EngineConfiguration() {
+    }
+}

@@ -1,0 +1,137 @@
+package org.spdl4j.engine;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.TimeoutException;
+import org.spdl4j.engine.runtime.PipelineRuntime;
+import org.spdl4j.engine.stats.StageStats;
+
+/**
+ * A running (or ready to run) pipeline: read its items with {@link #next(Duration)} or by iterating, close it when
+ * done. Built by {@link PipelineBuilder#build()}; runs once.
+ *
+ * <p><b>Threading:</b> one consumer thread at a time reads items; {@link #close()} may be called from any thread and
+ * returns within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS} (plus scheduling) even when a stage function blocks
+ * or sleeps, interrupting it. <b>Allocation:</b> none per item on the consumer's path.
+ *
+ * @param <T> the item type
+ */
+public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
+    private final PipelineSpec spec;
+    private final PipelineRuntime runtime;
+    private final ItemIterator iterator = new ItemIterator();
+
+    Pipeline(PipelineSpec spec) {
+        this.spec = spec;
+        this.runtime = new PipelineRuntime(spec);
+    }
+
+    /** {@return the validated description this pipeline runs} */
+    public PipelineSpec spec() {
+        return spec;
+    }
+
+    /**
+     * Starts the pipeline's threads; does nothing if already started. Reading starts it too.
+     *
+     * @return this pipeline
+     * @throws IllegalStateException if it was closed
+     */
+    public Pipeline<T> start() {
+        runtime.start();
+        return this;
+    }
+
+    /**
+     * Takes the next item, waiting up to {@code timeout}.
+     *
+     * @param timeout how long to wait
+     * @return the next item, or {@code null} once the stream has ended (every later call returns {@code null} too)
+     * @throws TimeoutException        if no item came within the timeout (the pipeline goes on; call again)
+     * @throws InterruptedException    if the calling thread was interrupted while waiting
+     * @throws PipelineFailedException if a stage exceeded its failure budget, or the source failed (after its
+     *                                 items were delivered)
+     * @throws IllegalStateException   if the pipeline was closed
+     */
+    @SuppressWarnings("unchecked") // the builder's types prove the last stage produces T
+    public T next(Duration timeout) throws TimeoutException, InterruptedException {
+        long nanos;
+        try {
+            nanos = timeout.toNanos();
+        } catch (ArithmeticException tooLong) {
+            nanos = Long.MAX_VALUE;
+        }
+        return (T) runtime.next(nanos);
+    }
+
+    /** {@return the epoch of the item last returned (0 for a finite source)} */
+    public long lastEpoch() {
+        return runtime.lastEpoch();
+    }
+
+    /** {@return whether the consumer has reached the end of the stream} */
+    public boolean isEnded() {
+        return runtime.isEnded();
+    }
+
+    /** {@return the stats of every stage, source first and the consumer ("sink") last} */
+    public List<StageStats> stats() {
+        return runtime.stats();
+    }
+
+    /**
+     * {@return the iterator over the items, starting the pipeline} There is one iterator per pipeline: items taken
+     * through it are gone. Its {@code hasNext()} waits without a time limit; a failure throws
+     * {@link PipelineFailedException}, an interrupt throws {@link CancellationException} with the interrupt flag set.
+     */
+    @Override
+    public Iterator<T> iterator() {
+        return iterator;
+    }
+
+    /** Stops the pipeline and joins its threads; idempotent. */
+    @Override
+    public void close() {
+        runtime.close();
+    }
+
+    @Override
+    public String toString() {
+        return spec.toString();
+    }
+
+    private final class ItemIterator implements Iterator<T> {
+        private T pending;
+
+        @Override
+        public boolean hasNext() {
+            if (pending != null) {
+                return true;
+            }
+            try {
+                pending = Pipeline.this.next(Duration.ofNanos(Long.MAX_VALUE));
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("unbounded wait timed out", e); // cannot happen: ~292 years
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                CancellationException c = new CancellationException("interrupted while waiting for the next item");
+                c.initCause(e);
+                throw c;
+            }
+            return pending != null;
+        }
+
+        @Override
+        public T next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("pipeline '" + spec.name() + "' has ended");
+            }
+            T item = pending;
+            pending = null;
+            return item;
+        }
+    }
+}

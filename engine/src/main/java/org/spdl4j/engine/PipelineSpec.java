@@ -1,0 +1,51 @@
+package org.spdl4j.engine;
+
+import java.util.List;
+import java.util.function.Supplier;
+
+/**
+ * The immutable, validated description of a pipeline: what {@link PipelineBuilder#build()} checked and what the
+ * runtime starts. One spec may start several pipelines if its source factory allows (an {@link Iterable} does; an
+ * {@link java.util.Iterator} or a {@link java.util.stream.Stream} can be consumed once).
+ *
+ * @param name             the pipeline's name (thread names {@code spdl4j-<name>-<stage>-<n>}, stats names)
+ * @param sourceName       the source stage's name
+ * @param source           creates the source for one run
+ * @param sourceWaitPolicy how the source waits for room
+ * @param stages           the stages in order
+ * @param sinkBuffer       capacity of the ring the consumer reads, a power of two
+ * @param sinkWaitPolicy   how the consumer waits for items
+ */
+public record PipelineSpec(String name, String sourceName, Supplier<? extends Source<?>> source,
+                           WaitPolicy sourceWaitPolicy, List<StageSpec> stages, int sinkBuffer,
+                           WaitPolicy sinkWaitPolicy) {
+    /** The name of the consumer's stage in stats and messages. */
+    public static final String SINK_NAME = "sink";
+
+    /**
+     * Copies the stage list.
+     *
+     * @param name             pipeline name
+     * @param sourceName       source name
+     * @param source           source factory
+     * @param sourceWaitPolicy source wait policy
+     * @param stages           stages
+     * @param sinkBuffer       sink ring capacity
+     * @param sinkWaitPolicy   consumer wait policy
+     */
+    public PipelineSpec {
+        stages = List.copyOf(stages);
+    }
+
+    @Override
+    public String toString() {
+        StringBuilder sb = new StringBuilder("pipeline '").append(name).append("': ").append(sourceName);
+        for (StageSpec s : stages) {
+            StageOptions o = s.options();
+            sb.append(" -> ").append(s.name()).append('[').append(s.getClass().getSimpleName())
+                    .append(" x").append(o.concurrency()).append(", ").append(o.order())
+                    .append(", ring ").append(o.ringCapacity()).append(", ").append(o.waitPolicy()).append(']');
+        }
+        return sb.append(" -> ").append(SINK_NAME).append("[buffer ").append(sinkBuffer).append(']').toString();
+    }
+}

@@ -1,0 +1,121 @@
+package org.spdl4j.engine.ring;
+
+import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.WaitStrategy;
+
+/**
+ * A link between two stages: a preallocated Disruptor {@link RingBuffer} of {@link ItemSlot}s, written by the
+ * upstream stage's workers and shared out among the downstream stage's workers.
+ *
+ * <p>The sequencer is single-producer when the upstream stage has one publishing thread and multi-producer otherwise.
+ * Each downstream worker owns one gating {@link Sequence}; the ring never lets a producer overwrite a slot until every
+ * gating sequence has passed it. The downstream workers share one {@link PaddedClaimSequence}.
+ *
+ * <p><b>Threading:</b> the link is immutable after construction; readers and writers are per thread
+ * ({@link WorkSharingReader}, {@link BoundedPublisher}). <b>Allocation:</b> all slots at construction, none after.
+ */
+public final class ItemLink {
+    private final String name;
+    private final RingBuffer<ItemSlot> ring;
+    private final SequenceBarrier barrier;
+    private final PaddedClaimSequence claim = new PaddedClaimSequence();
+    private final Sequence[] consumerSequences;
+
+    /**
+     * Creates a link.
+     *
+     * @param name          the link's name for messages (usually the downstream stage's)
+     * @param capacity      slots in the ring, a power of two
+     * @param multiProducer whether more than one thread publishes into it
+     * @param consumers     how many workers consume from it, at least 1
+     * @param waitStrategy  how consumers wait for a sequence to be published (must honour barrier alerts)
+     * @throws IllegalArgumentException if capacity is not a power of two or consumers is below 1
+     */
+    public ItemLink(String name, int capacity, boolean multiProducer, int consumers, WaitStrategy waitStrategy) {
+        if (consumers < 1) {
+            throw new IllegalArgumentException("link '" + name + "' needs at least one consumer, got " + consumers);
+        }
+        this.name = name;
+        this.ring = multiProducer
+                ? RingBuffer.createMultiProducer(ItemSlot::new, capacity, waitStrategy)
+                : RingBuffer.createSingleProducer(ItemSlot::new, capacity, waitStrategy);
+        this.consumerSequences = new Sequence[consumers];
+        for (int i = 0; i < consumers; i++) {
+            consumerSequences[i] = new Sequence(-1L);
+        }
+        ring.addGatingSequences(consumerSequences);
+        this.barrier = ring.newBarrier();
+    }
+
+    /** {@return the link's name} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return the ring's capacity in slots} */
+    public int capacity() {
+        return ring.getBufferSize();
+    }
+
+    /** {@return how many consumers the link has} */
+    public int consumerCount() {
+        return consumerSequences.length;
+    }
+
+    /**
+     * Items claimed by producers and not yet taken by every consumer: the ring's cursor minus its minimum gating
+     * sequence. With several producers the cursor counts claimed slots still being written, so this may run one per
+     * producer ahead of the published count. Any thread; a racy but bounded reading.
+     *
+     * @return the occupancy, 0 to capacity
+     */
+    public long occupancy() {
+        long used = ring.getCursor() - ring.getMinimumGatingSequence();
+        return Math.max(0, Math.min(used, ring.getBufferSize()));
+    }
+
+    /**
+     * Wakes every consumer waiting on this link; their waits throw {@link com.lmax.disruptor.AlertException}.
+     * Used on close and on failure. Any thread.
+     */
+    public void alert() {
+        barrier.alert();
+    }
+
+    /**
+     * Creates the reader of consumer {@code index}; call once per consumer, use from that consumer's thread only.
+     *
+     * @param index the consumer's index, 0 to {@code consumerCount() - 1}
+     * @return the reader
+     */
+    public WorkSharingReader reader(int index) {
+        return new WorkSharingReader(ring, barrier, claim, consumerSequences[index], consumerSequences.length > 1);
+    }
+
+    /**
+     * Creates a publisher for one producing thread.
+     *
+     * @param backPressure how the producer waits while the ring is full; one instance per publisher
+     * @param running      the pipeline's run flag, polled while waiting
+     * @return the publisher, to be used from one thread only
+     */
+    public BoundedPublisher publisher(org.agrona.concurrent.IdleStrategy backPressure, RunFlag running) {
+        return new BoundedPublisher(ring, backPressure, running);
+    }
+
+    /**
+     * Reads a slot directly; for the single consumer of a sink that polls without a barrier.
+     *
+     * @return the underlying ring
+     */
+    RingBuffer<ItemSlot> ring() {
+        return ring;
+    }
+
+    /** {@return the gating sequence of consumer 0, for a single polling consumer} */
+    Sequence firstConsumerSequence() {
+        return consumerSequences[0];
+    }
+}

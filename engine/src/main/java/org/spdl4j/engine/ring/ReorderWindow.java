@@ -1,0 +1,142 @@
+package org.spdl4j.engine.ring;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.agrona.concurrent.IdleStrategy;
+
+/**
+ * Puts the results of a stage's concurrent workers back into input order: a preallocated window of results indexed by
+ * input sequence. A worker that finishes sequence {@code s} stores its result (or {@code null} for an item that was
+ * dropped, failed or was an end marker) at {@code s & mask}, then tries to drain: whoever holds the drain token
+ * publishes every consecutive ready result from the head on. Dropped entries only advance the head, so they never
+ * block the window.
+ *
+ * <p><b>Lock-free hot path:</b> storing is a release store of the entry's stamp; draining is guarded by a try-only
+ * token (a CAS that never waits). A worker that fails to get the token leaves: the token holder re-checks the head
+ * after giving the token back, so no ready entry is left stranded (see {@link #drain}). A worker whose sequence is a
+ * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
+ * slowest item in flight, and bounds the items the window holds to its capacity.
+ *
+ * <p><b>Threading:</b> any number of workers, each with its own publisher. <b>Allocation:</b> none after construction.
+ */
+public final class ReorderWindow {
+    private static final VarHandle STAMPS = MethodHandles.arrayElementVarHandle(long[].class);
+    private static final VarHandle HEAD;
+    private static final VarHandle DRAINING;
+
+    static {
+        try {
+            MethodHandles.Lookup lookup = MethodHandles.lookup();
+            HEAD = lookup.findVarHandle(ReorderWindow.class, "head", long.class);
+            DRAINING = lookup.findVarHandle(ReorderWindow.class, "draining", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private final Object[] values;
+    private final long[] epochs;
+    private final long[] stamps;
+    private final int mask;
+    // The head and the token are written by the drainer and read by every worker; kept apart from the arrays'
+    // headers by the object layout only (the arrays are separate objects), which is enough for this rate.
+    @SuppressWarnings("unused") // accessed through HEAD
+    private volatile long head;
+    @SuppressWarnings("unused") // accessed through DRAINING
+    private volatile int draining;
+
+    /**
+     * Creates a window.
+     *
+     * @param capacity entries in the window, a power of two; bounds how far a result may run ahead of the head
+     * @throws IllegalArgumentException if capacity is not a positive power of two
+     */
+    public ReorderWindow(int capacity) {
+        if (capacity < 1 || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("reorder window capacity must be a power of two, got " + capacity);
+        }
+        this.values = new Object[capacity];
+        this.epochs = new long[capacity];
+        this.stamps = new long[capacity];
+        java.util.Arrays.fill(stamps, -1L);
+        this.mask = capacity - 1;
+    }
+
+    /** {@return the window's capacity} */
+    public int capacity() {
+        return mask + 1;
+    }
+
+    /**
+     * Stores the result of input sequence {@code s} and drains what is ready.
+     *
+     * @param s        the input sequence the result belongs to
+     * @param value    the result, or {@code null} when the item produced nothing (dropped, failed, end marker)
+     * @param epoch    the epoch of the item
+     * @param out      the calling worker's publisher, used if this worker ends up draining
+     * @param idle     the calling worker's idle strategy, used while {@code s} is a whole window ahead of the head
+     * @param running  the pipeline's run flag
+     * @return the number of results this call published (0 if another worker drains them), or -1 if the
+     *         pipeline stopped while waiting
+     */
+    public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running) {
+        if (s - (long) HEAD.getAcquire(this) > mask) {
+            idle.reset();
+            while (s - (long) HEAD.getAcquire(this) > mask) { // acquire: the drainer has cleared the old entry
+                if (!running.isRunning()) {
+                    return -1;
+                }
+                idle.idle();
+            }
+        }
+        int i = (int) s & mask;
+        values[i] = value;
+        epochs[i] = epoch;
+        STAMPS.setRelease(stamps, i, s); // release: value and epoch are visible to whoever sees the stamp
+        return drain(out, running);
+    }
+
+    /**
+     * Publishes every ready result from the head on if no other worker is draining. After giving the token back it
+     * re-checks the head: a worker that stored the head's result while we held the token and failed to get the token
+     * relies on this re-check (its stamp store precedes its failed CAS; our token store precedes our volatile stamp
+     * load; one of the two sees the other).
+     *
+     * @param out     the caller's publisher
+     * @param running the pipeline's run flag
+     * @return the number of results published, or -1 if the pipeline stopped while publishing
+     */
+    public int drain(BoundedPublisher out, RunFlag running) {
+        int published = 0;
+        for (;;) {
+            if (!DRAINING.compareAndSet(this, 0, 1)) { // full fence; try-only, never waits
+                return published;
+            }
+            long h = (long) HEAD.get(this); // only the token holder writes the head
+            int i = (int) h & mask;
+            while ((long) STAMPS.getAcquire(stamps, i) == h) {
+                Object v = values[i];
+                values[i] = null; // let the GC have the item once published
+                if (v != null) {
+                    if (!out.publish(v, epochs[i])) {
+                        DRAINING.setVolatile(this, 0);
+                        return -1;
+                    }
+                    published++;
+                }
+                h++;
+                HEAD.setRelease(this, h); // release: the entry was cleared before a worker may refill it
+                i = (int) h & mask;
+            }
+            DRAINING.setVolatile(this, 0); // volatile store then volatile load below: no store-load reordering
+            if ((long) STAMPS.getVolatile(stamps, i) != h) {
+                return published;
+            }
+        }
+    }
+
+    /** {@return the next input sequence the window will publish} */
+    public long head() {
+        return (long) HEAD.getAcquire(this);
+    }
+}

@@ -1,0 +1,22 @@
+/**
+ * The links between stages: preallocated Disruptor rings of reusable {@link org.spdl4j.engine.ring.ItemSlot}s and
+ * the per-thread pieces that use them.
+ *
+ * <ul>
+ *   <li>{@link org.spdl4j.engine.ring.ItemLink}: one ring, single- or multi-producer, with one gating sequence per
+ *       downstream worker and a shared, padded claim sequence ({@link org.spdl4j.engine.ring.PaddedClaimSequence}).</li>
+ *   <li>{@link org.spdl4j.engine.ring.WorkSharingReader}: a worker's claim-wait-take-release cycle. Disruptor 4 has no
+ *       {@code WorkerPool}; this is ours. A claimer raises its gating sequence to the last claimed sequence before
+ *       its CAS, so neither can the producer overwrite a claimed slot nor can an idle worker stall the producer.</li>
+ *   <li>{@link org.spdl4j.engine.ring.BoundedPublisher}: {@code tryNext()} in a loop with an idle strategy, giving up
+ *       when the pipeline stops (Disruptor's {@code next()} would spin forever on a full ring).</li>
+ *   <li>{@link org.spdl4j.engine.ring.SingleConsumerPoller}: non-blocking reads for a link's only consumer.</li>
+ *   <li>{@link org.spdl4j.engine.ring.ReorderWindow}: input order for concurrent workers without a lock.</li>
+ *   <li>{@link org.spdl4j.engine.ring.BackoffWaitStrategy}: spin, yield, park; alertable and stateless.</li>
+ * </ul>
+ *
+ * <p>Memory ordering in one line: producers write a slot then publish its sequence (release); consumers see the
+ * sequence (acquire) then read the slot; consumers clear the slot then store their gating sequence (release);
+ * producers read the minimum gating sequence (acquire) before reusing a slot.
+ */
+package org.spdl4j.engine.ring;

@@ -1,0 +1,75 @@
+package org.spdl4j.engine.runtime;
+
+import com.lmax.disruptor.AlertException;
+import org.spdl4j.engine.Aggregator;
+import org.spdl4j.engine.ring.BoundedPublisher;
+import org.spdl4j.engine.ring.ItemSlot;
+import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.WorkerStats;
+
+/**
+ * The single worker of an aggregate stage: feeds each item to the {@link Aggregator} and publishes what it completes;
+ * at end of stream publishes the aggregator's flush. An aggregate carries the epoch of the item that completed it.
+ * A throwing aggregator counts as a failed task (the item is dropped).
+ */
+final class AggregateWorker extends StageWorker {
+    private final WorkSharingReader in;
+    private final BoundedPublisher out;
+    private final Aggregator<Object, ?> aggregator;
+    private final StageFailures failures;
+    private final EndOfStream end;
+
+    AggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
+                    BoundedPublisher out, Aggregator<Object, ?> aggregator, StageFailures failures, EndOfStream end) {
+        super(control, stage, 0, stats);
+        this.in = in;
+        this.out = out;
+        this.aggregator = aggregator;
+        this.failures = failures;
+        this.end = end;
+    }
+
+    @Override
+    void work() throws AlertException, InterruptedException {
+        long lastEpoch = 0;
+        for (;;) {
+            ItemSlot slot = in.next();
+            recordStarved(in.lastWaitNanos());
+            if (slot.isEnd()) {
+                in.release();
+                break;
+            }
+            lastEpoch = slot.epoch();
+            Object item = slot.take();
+            in.release();
+            stats.onItemIn();
+            long start = System.nanoTime();
+            Object aggregate;
+            try {
+                aggregate = aggregator.add(item);
+            } catch (RuntimeException e) {
+                stats.onTask(System.nanoTime() - start);
+                failures.onFailure(stats, item, e);
+                continue;
+            }
+            stats.onTask(System.nanoTime() - start);
+            if (aggregate != null) {
+                if (!out.publish(aggregate, lastEpoch)) {
+                    return;
+                }
+                stats.onItemOut();
+                recordBackPressure(out.takeWaitNanos());
+            }
+        }
+        Object last = aggregator.flush();
+        if (last != null) {
+            if (!out.publish(last, lastEpoch)) {
+                return;
+            }
+            stats.onItemOut();
+        }
+        if (end.workerFinished()) {
+            end.propagate(out);
+        }
+    }
+}

@@ -1,0 +1,194 @@
+package org.spdl4j.engine.runtime;
+
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.agrona.concurrent.IdleStrategy;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.ring.BoundedPublisher;
+import org.spdl4j.engine.ring.ItemSlot;
+import org.spdl4j.engine.ring.SingleConsumerPoller;
+import org.spdl4j.engine.stats.WorkerStats;
+
+/**
+ * The single thread of an async or virtual-thread pipe: keeps up to {@code concurrency} tasks in flight, starting a
+ * task whenever an entry is free and input is ready, and publishing finished tasks in completion or input order.
+ * Completions wake it (unpark); between them it idles by the stage's wait policy.
+ *
+ * <p>Async pipes call the function here and attach a completion callback to the returned {@link CompletionStage}.
+ * Virtual-thread pipes run the blocking function on a new virtual thread per task. <b>Allocation:</b> both allocate
+ * per item by nature (the callback or the virtual thread and its runnable); the links and entries do not.
+ * Task time in the stats is from start to completion as seen by the dispatcher.
+ */
+final class AsyncDispatcher extends StageWorker {
+    private final SingleConsumerPoller in;
+    private final BoundedPublisher out;
+    private final Function<Object, ?> fn;
+    private final ExecutorService virtualThreads; // null for CompletionStage pipes
+    private final boolean inputOrder;
+    private final IdleStrategy idle;
+    private final StageFailures failures;
+    private final long timeoutNanos;
+    private final EndOfStream end;
+    private final int concurrency;
+    private AsyncTaskEntry[] entries;
+    private int[] freeStack;
+    private int freeCount;
+    private long started;
+    private long published;
+    private int inFlight;
+
+    AsyncDispatcher(PipelineControl control, String stage, WorkerStats stats, SingleConsumerPoller in,
+                    BoundedPublisher out, Function<Object, ?> fn, ExecutorService virtualThreads, OutputOrder order,
+                    int concurrency, IdleStrategy idle, StageFailures failures, long timeoutNanos, EndOfStream end) {
+        super(control, stage, 0, stats);
+        this.in = in;
+        this.out = out;
+        this.fn = fn;
+        this.virtualThreads = virtualThreads;
+        this.inputOrder = order == OutputOrder.INPUT;
+        this.concurrency = concurrency;
+        this.idle = idle;
+        this.failures = failures;
+        this.timeoutNanos = timeoutNanos;
+        this.end = end;
+    }
+
+    @Override
+    void work() {
+        entries = new AsyncTaskEntry[concurrency]; // once per run, on this thread (completions unpark it)
+        freeStack = new int[concurrency];
+        for (int i = 0; i < concurrency; i++) {
+            entries[i] = new AsyncTaskEntry(Thread.currentThread());
+            freeStack[i] = concurrency - 1 - i;
+        }
+        freeCount = concurrency;
+        boolean inputEnded = false;
+        while (control.running().isRunning()) {
+            boolean progress = publishDone();
+            if (timeoutNanos > 0) {
+                expireOverdue(System.nanoTime());
+            }
+            if (!inputEnded && hasFreeEntry()) {
+                ItemSlot slot = in.poll();
+                if (slot != null) {
+                    progress = true;
+                    if (slot.isEnd()) {
+                        in.release();
+                        inputEnded = true;
+                    } else {
+                        long epoch = slot.epoch();
+                        Object item = slot.take();
+                        in.release();
+                        stats.onItemIn();
+                        startTask(item, epoch);
+                    }
+                }
+            }
+            if (inputEnded && inFlight == 0) {
+                if (end.workerFinished()) {
+                    end.propagate(out);
+                }
+                return;
+            }
+            recordBackPressure(out.takeWaitNanos());
+            if (progress) {
+                idle.reset();
+            } else if (inFlight == 0) {
+                long t = System.nanoTime();
+                idle.idle();
+                recordStarved(System.nanoTime() - t);
+            } else {
+                idle.idle();
+            }
+        }
+    }
+
+    private boolean hasFreeEntry() {
+        return inputOrder ? inFlight < concurrency && entries[(int) (started % concurrency)].phase()
+                == AsyncTaskEntry.FREE : freeCount > 0;
+    }
+
+    private void startTask(Object item, long epoch) {
+        AsyncTaskEntry e = inputOrder ? entries[(int) (started % concurrency)] : entries[freeStack[--freeCount]];
+        int gen = e.start(item, epoch, started++, System.nanoTime());
+        inFlight++;
+        if (virtualThreads != null) {
+            virtualThreads.execute(() -> runBlocking(e, gen, item)); // a virtual thread per task, by nature
+            return;
+        }
+        try {
+            CompletionStage<?> stage = (CompletionStage<?>) fn.apply(item);
+            if (stage == null) {
+                e.complete(gen, null, null);
+            } else {
+                stage.whenComplete((value, failure) -> e.complete(gen, value, failure));
+            }
+        } catch (Exception ex) {
+            e.complete(gen, null, ex);
+        }
+    }
+
+    private void runBlocking(AsyncTaskEntry e, int gen, Object item) {
+        e.runner = Thread.currentThread();
+        try {
+            e.complete(gen, fn.apply(item), null);
+        } catch (Exception ex) {
+            e.complete(gen, null, ex);
+        }
+    }
+
+    private boolean publishDone() {
+        boolean progress = false;
+        if (inputOrder) {
+            while (inFlight > 0) {
+                AsyncTaskEntry e = entries[(int) (published % concurrency)];
+                if (e.phase() != AsyncTaskEntry.DONE) {
+                    break;
+                }
+                finishTask(e);
+                published++;
+                progress = true;
+            }
+            return progress;
+        }
+        for (int i = 0; i < concurrency && inFlight > 0; i++) {
+            AsyncTaskEntry e = entries[i];
+            if (e.phase() == AsyncTaskEntry.DONE) {
+                finishTask(e);
+                freeStack[freeCount++] = i;
+                progress = true;
+            }
+        }
+        return progress;
+    }
+
+    private void finishTask(AsyncTaskEntry e) {
+        stats.onTask(System.nanoTime() - e.startedNanos);
+        inFlight--;
+        Object result = e.result;
+        Throwable error = e.error;
+        Object item = e.item;
+        long epoch = e.epoch;
+        e.free();
+        if (error != null) {
+            failures.onFailure(stats, item, error);
+        } else if (result != null && out.publish(result, epoch)) {
+            stats.onItemOut();
+        }
+    }
+
+    private void expireOverdue(long now) {
+        for (AsyncTaskEntry e : entries) {
+            if (e.phase() == AsyncTaskEntry.RUNNING && now - e.startedNanos > timeoutNanos) {
+                Thread runner = e.runner;
+                e.complete(e.generation, null, new TimeoutException("task ran longer than its timeout of "
+                        + timeoutNanos / 1_000_000 + " ms and was abandoned"));
+                if (runner != null) {
+                    runner.interrupt();
+                }
+            }
+        }
+    }
+}

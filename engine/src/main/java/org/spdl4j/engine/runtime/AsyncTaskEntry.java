@@ -1,0 +1,91 @@
+package org.spdl4j.engine.runtime;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One of an async stage's {@code concurrency} task entries, preallocated and reused. The dispatcher thread starts a
+ * task in a FREE entry; whichever thread completes it (the future's thread, the virtual thread, or the dispatcher on a
+ * timeout) moves it to DONE; the dispatcher publishes the outcome and frees the entry.
+ *
+ * <p>The state is one int, {@code (generation << 2) | phase}. Completing is a CAS from this generation's RUNNING, so
+ * a late completion of an abandoned (timed-out) task finds another state and is ignored. The outcome fields are
+ * written after winning that CAS and published by the release store of DONE; the dispatcher reads them after an
+ * acquire load of DONE.
+ *
+ * <p><b>Threading:</b> dispatcher plus one completing thread per task.
+ */
+final class AsyncTaskEntry {
+    static final int FREE = 0;
+    static final int RUNNING = 1;
+    static final int COMPLETING = 2;
+    static final int DONE = 3;
+    private static final int PHASE = 3;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            STATE = MethodHandles.lookup().findVarHandle(AsyncTaskEntry.class, "state", int.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile int state;
+    private final Thread dispatcher;
+    // Written by the dispatcher before starting the task (the start happens-before the task's completion).
+    Object item;
+    long epoch;
+    long inputSequence;
+    long startedNanos;
+    int generation;
+    // Written by the completer between the CAS and the release of DONE.
+    Object result;
+    Throwable error;
+    /** The virtual thread running the task (virtual-thread pipes), interrupted on timeout. */
+    volatile Thread runner;
+
+    AsyncTaskEntry(Thread dispatcher) {
+        this.dispatcher = dispatcher;
+    }
+
+    /** Dispatcher: marks the entry running for a new task; returns the generation the completion must present. */
+    int start(Object taskItem, long taskEpoch, long sequence, long now) {
+        item = taskItem;
+        epoch = taskEpoch;
+        inputSequence = sequence;
+        startedNanos = now;
+        generation++;
+        STATE.setRelease(this, generation << 2 | RUNNING);
+        return generation;
+    }
+
+    /**
+     * Any thread: completes the task of generation {@code gen}; ignored if that task was already completed or
+     * abandoned.
+     */
+    void complete(int gen, Object value, Throwable failure) {
+        if (!STATE.compareAndSet(this, gen << 2 | RUNNING, gen << 2 | COMPLETING)) {
+            return;
+        }
+        result = value;
+        error = failure;
+        STATE.setRelease(this, gen << 2 | DONE); // release: result and error are visible with DONE
+        LockSupport.unpark(dispatcher); // wake a parked dispatcher; no-op cost when it runs
+    }
+
+    int phase() {
+        return (int) STATE.getAcquire(this) & PHASE;
+    }
+
+    /** Dispatcher: after publishing the outcome, clears references and frees the entry. */
+    void free() {
+        item = null;
+        result = null;
+        error = null;
+        runner = null;
+        STATE.setRelease(this, generation << 2 | FREE);
+    }
+}

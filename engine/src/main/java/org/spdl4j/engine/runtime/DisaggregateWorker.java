@@ -1,0 +1,90 @@
+package org.spdl4j.engine.runtime;
+
+import com.lmax.disruptor.AlertException;
+import java.util.List;
+import java.util.RandomAccess;
+import org.spdl4j.engine.ring.BoundedPublisher;
+import org.spdl4j.engine.ring.ItemSlot;
+import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.WorkerStats;
+
+/**
+ * The single worker of a disaggregate stage: publishes each element of an {@link Iterable} item, in order, with the
+ * item's epoch; {@code null} elements are skipped. Random-access lists are walked by index (no iterator allocated);
+ * other iterables allocate their iterator. An item that is not an {@link Iterable} counts as a failed task.
+ */
+final class DisaggregateWorker extends StageWorker {
+    private final WorkSharingReader in;
+    private final BoundedPublisher out;
+    private final StageFailures failures;
+    private final EndOfStream end;
+
+    DisaggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
+                       BoundedPublisher out, StageFailures failures, EndOfStream end) {
+        super(control, stage, 0, stats);
+        this.in = in;
+        this.out = out;
+        this.failures = failures;
+        this.end = end;
+    }
+
+    @Override
+    void work() throws AlertException, InterruptedException {
+        for (;;) {
+            ItemSlot slot = in.next();
+            recordStarved(in.lastWaitNanos());
+            if (slot.isEnd()) {
+                in.release();
+                break;
+            }
+            long epoch = slot.epoch();
+            Object item = slot.take();
+            in.release();
+            stats.onItemIn();
+            long start = System.nanoTime();
+            boolean ok = item instanceof Iterable<?> ? emitAll((Iterable<?>) item, epoch) : reject(item);
+            stats.onTask(System.nanoTime() - start);
+            if (!ok) {
+                return;
+            }
+            recordBackPressure(out.takeWaitNanos());
+        }
+        if (end.workerFinished()) {
+            end.propagate(out);
+        }
+    }
+
+    private boolean emitAll(Iterable<?> elements, long epoch) {
+        if (elements instanceof List<?> list && list instanceof RandomAccess) {
+            for (int i = 0, n = list.size(); i < n; i++) {
+                if (!emit(list.get(i), epoch)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        for (Object e : elements) {
+            if (!emit(e, epoch)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private boolean emit(Object element, long epoch) {
+        if (element == null) {
+            return true;
+        }
+        if (!out.publish(element, epoch)) {
+            return false;
+        }
+        stats.onItemOut();
+        return true;
+    }
+
+    private boolean reject(Object item) {
+        failures.onFailure(stats, item, new ClassCastException("disaggregate needs Iterable items, got "
+                + item.getClass().getName()));
+        return true;
+    }
+}

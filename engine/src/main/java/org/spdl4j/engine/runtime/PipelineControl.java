@@ -1,0 +1,66 @@
+package org.spdl4j.engine.runtime;
+
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.ring.ItemLink;
+import org.spdl4j.engine.ring.RunFlag;
+
+/**
+ * The shared state of one running pipeline: whether it runs, and the failure that stopped it. The first failure wins;
+ * failing stops every wait loop and alerts every link so workers leave their waits promptly.
+ *
+ * <p><b>Threading:</b> any thread; the failure is published through an {@link AtomicReference} (CAS, first wins).
+ */
+final class PipelineControl {
+    private final String pipeline;
+    private final RunFlag running = new RunFlag();
+    private final AtomicReference<PipelineFailedException> failure = new AtomicReference<>();
+    private volatile PipelineFailedException sourceFailure;
+    private volatile List<ItemLink> links = List.of();
+
+    PipelineControl(String pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    String pipeline() {
+        return pipeline;
+    }
+
+    RunFlag running() {
+        return running;
+    }
+
+    void links(List<ItemLink> all) {
+        this.links = List.copyOf(all);
+    }
+
+    /** Fails the pipeline (first call wins), stops it and alerts every link. */
+    void fail(String stage, String message, Throwable cause) {
+        if (failure.compareAndSet(null, new PipelineFailedException(pipeline, stage, message, cause))) {
+            stop();
+        }
+    }
+
+    /** Records that the source failed; the pipeline delivers what was emitted, then ends with this failure. */
+    void sourceFailed(String stage, Throwable cause) {
+        sourceFailure = new PipelineFailedException(pipeline, stage,
+                "the source threw after emitting its items so far; fix the source (cause below)", cause);
+    }
+
+    PipelineFailedException failure() {
+        return failure.get();
+    }
+
+    PipelineFailedException sourceFailure() {
+        return sourceFailure;
+    }
+
+    /** Stops every wait loop and wakes every consumer waiting on a link. */
+    void stop() {
+        running.stop();
+        for (ItemLink link : links) {
+            link.alert();
+        }
+    }
+}

@@ -1,0 +1,243 @@
+package org.spdl4j.engine.runtime;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.PipelineSpec;
+import org.spdl4j.engine.Source;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.StageSpec;
+import org.spdl4j.engine.ring.ItemLink;
+import org.spdl4j.engine.ring.ReorderWindow;
+import org.spdl4j.engine.ring.SingleConsumerPoller;
+import org.spdl4j.engine.stats.StageStats;
+
+/**
+ * The running form of a {@link PipelineSpec}: its links, workers, threads and stats. Constructing it allocates every
+ * ring and slot; {@link #start()} starts the threads; {@link #close()} stops and joins them.
+ *
+ * <p>Topology: link {@code i} feeds stage {@code i}; the last link feeds the consumer. A link's producer count is the
+ * publishing threads of the stage before it (one for the source and single-threaded stages), its consumer count is
+ * the worker threads of the stage after it.
+ *
+ * <p><b>Threading:</b> {@link #start()} and {@link #close()} from any thread (idempotent); {@link #next(long)} from
+ * one consumer thread at a time.
+ */
+public final class PipelineRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRuntime.class);
+    private static final long REINTERRUPT_MILLIS = 50;
+
+    private final PipelineControl control;
+    private final Source<?> source;
+    private final List<StageWorker> workers = new ArrayList<>();
+    private final List<ExecutorService> virtualThreadExecutors = new ArrayList<>();
+    private final List<StageStats> stats = new ArrayList<>();
+    private final List<TaskTimeoutGuard> guards = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final SinkReader sink;
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    /**
+     * Allocates the pipeline's rings, workers and stats; starts nothing.
+     *
+     * @param spec the validated description
+     */
+    public PipelineRuntime(PipelineSpec spec) {
+        String name = spec.name();
+        this.control = new PipelineControl(name);
+        List<StageSpec> stages = spec.stages();
+        int n = stages.size();
+        ItemLink[] links = new ItemLink[n + 1];
+        for (int i = 0; i <= n; i++) {
+            boolean toSink = i == n;
+            int producers = i == 0 ? 1 : stages.get(i - 1).publishers();
+            links[i] = new ItemLink(toSink ? PipelineSpec.SINK_NAME : stages.get(i).name(),
+                    toSink ? spec.sinkBuffer() : stages.get(i).options().ringCapacity(), producers > 1,
+                    toSink ? 1 : consumersOf(stages.get(i)),
+                    WaitStrategies.consumer(toSink ? spec.sinkWaitPolicy() : stages.get(i).options().waitPolicy()));
+        }
+        control.links(List.of(links));
+
+        StageStats sourceStats = new StageStats(name, spec.sourceName(), 1, () -> 0L, 0);
+        stats.add(sourceStats);
+        this.source = spec.source().get();
+        workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source,
+                links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()), control.running()),
+                new EndOfStream(1, links[0].consumerCount())));
+        for (int i = 0; i < n; i++) {
+            addStage(name, stages.get(i), links[i], links[i + 1]);
+        }
+        ItemLink last = links[n];
+        StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy, last.capacity());
+        stats.add(sinkStats);
+        this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
+                control, sinkStats.worker(0));
+    }
+
+    private static int consumersOf(StageSpec stage) {
+        return stage instanceof StageSpec.MapStage ? stage.options().concurrency() : 1;
+    }
+
+    private void addStage(String pipeline, StageSpec stage, ItemLink in, ItemLink out) {
+        StageOptions o = stage.options();
+        int threadCount = consumersOf(stage);
+        StageStats st = new StageStats(pipeline, stage.name(), threadCount, in::occupancy, in.capacity());
+        stats.add(st);
+        StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st);
+        EndOfStream end = new EndOfStream(threadCount, out.consumerCount());
+        long timeoutNanos = o.taskTimeout() == null ? 0 : o.taskTimeout().toNanos();
+        switch (stage) {
+            case StageSpec.MapStage m -> {
+                ReorderWindow window = o.order() == OutputOrder.INPUT && threadCount > 1
+                        ? new ReorderWindow(o.effectiveReorderWindow()) : null;
+                for (int w = 0; w < threadCount; w++) {
+                    TaskTimeoutGuard guard = timeoutNanos > 0 ? new TaskTimeoutGuard(timeoutNanos) : null;
+                    if (guard != null) {
+                        guards.add(guard);
+                    }
+                    workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w),
+                            out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), m.fn(), window,
+                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end));
+                }
+            }
+            case StageSpec.AsyncStage a -> workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0),
+                    new SingleConsumerPoller(in), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
+                    a.fn(), null, o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
+                    timeoutNanos, end));
+            case StageSpec.VirtualThreadStage v -> {
+                ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
+                        .name("spdl4j-" + pipeline + "-" + stage.name() + "-vt-", 0).factory());
+                virtualThreadExecutors.add(executor);
+                workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0), new SingleConsumerPoller(in),
+                        out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), v.fn(), executor,
+                        o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures, timeoutNanos,
+                        end));
+            }
+            case StageSpec.AggregateStage g -> workers.add(new AggregateWorker(control, stage.name(), st.worker(0),
+                    in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
+                    g.aggregator().get(), failures, end));
+            case StageSpec.DisaggregateStage d -> workers.add(new DisaggregateWorker(control, stage.name(),
+                    st.worker(0), in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()),
+                    control.running()), failures, end));
+        }
+    }
+
+    /**
+     * Starts every thread (once; later calls do nothing).
+     *
+     * @throws IllegalStateException if the pipeline was closed
+     */
+    public void start() {
+        if (closed.get()) {
+            throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed; build a new one");
+        }
+        if (!started.compareAndSet(false, true)) {
+            return;
+        }
+        synchronized (threads) { // start-up only: close() must see every thread that was started
+            for (StageWorker w : workers) {
+                threads.add(Thread.ofPlatform().name(w.threadName()).daemon(true).unstarted(w));
+            }
+            if (!guards.isEmpty()) {
+                threads.add(Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-watchdog-0").daemon(true)
+                        .unstarted(new TimeoutWatchdog(guards, control.running())));
+            }
+            for (Thread t : threads) {
+                t.start();
+            }
+        }
+    }
+
+    /**
+     * Takes the next item, starting the pipeline if needed.
+     *
+     * @param timeoutNanos how long to wait
+     * @return the item, or {@code null} at end of stream
+     * @throws TimeoutException     if none came in time
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public Object next(long timeoutNanos) throws TimeoutException, InterruptedException {
+        if (!started.get()) {
+            start();
+        }
+        return sink.next(timeoutNanos);
+    }
+
+    /** {@return the epoch of the item last returned by {@link #next(long)}} */
+    public long lastEpoch() {
+        return sink.lastEpoch();
+    }
+
+    /** {@return whether the consumer has reached end of stream} */
+    public boolean isEnded() {
+        return sink.isEnded();
+    }
+
+    /** {@return the stats of every stage: the source first, the consumer ("sink") last} */
+    public List<StageStats> stats() {
+        return List.copyOf(stats);
+    }
+
+    /**
+     * Stops the pipeline: stops every wait, interrupts every thread (stage functions that block or sleep), and joins
+     * them within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, re-interrupting threads that swallow interrupts.
+     * Idempotent. Threads still alive after the bound are logged by name.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        control.stop();
+        List<Thread> all;
+        synchronized (threads) {
+            all = List.copyOf(threads);
+        }
+        for (ExecutorService executor : virtualThreadExecutors) {
+            executor.shutdownNow(); // interrupts the virtual threads running tasks
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+        boolean interrupted = false;
+        try {
+            for (Thread t : all) {
+                while (t.isAlive() && System.nanoTime() < deadline) {
+                    t.interrupt();
+                    t.join(Duration.ofMillis(REINTERRUPT_MILLIS));
+                }
+            }
+            for (ExecutorService executor : virtualThreadExecutors) {
+                long left = deadline - System.nanoTime();
+                if (left > 0 && !executor.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+                    LOG.error("pipeline '{}': virtual-thread tasks still running after close; a stage function "
+                            + "ignores interrupts", control.pipeline());
+                }
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        for (Thread t : all) {
+            if (t.isAlive()) {
+                LOG.error("pipeline '{}': thread {} still alive {} ms after close; its stage function ignores "
+                        + "interrupts", control.pipeline(), t.getName(), EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+            }
+        }
+        try {
+            source.close();
+        } catch (RuntimeException e) {
+            LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,128 @@
+package org.spdl4j.engine.runtime;
+
+import java.util.Iterator;
+import java.util.Objects;
+import java.util.function.Supplier;
+import java.util.stream.Stream;
+import org.spdl4j.engine.EpochListener;
+import org.spdl4j.engine.Source;
+
+/**
+ * Adapts the JDK's ways of producing items to a {@link Source}. Each adapter is used by the pipeline's single source
+ * thread. {@code null} elements of iterables, iterators and streams are skipped ({@code null} means end for a source).
+ */
+public final class SourceAdapters {
+    private SourceAdapters() {
+    }
+
+    /**
+     * {@return a source over an iterator; its {@code hasNext}/{@code next} run on the source thread}
+     *
+     * @param items the iterator
+     * @param <T>   the item type
+     */
+    public static <T> Source<T> of(Iterator<? extends T> items) {
+        Objects.requireNonNull(items, "items");
+        return () -> {
+            while (items.hasNext()) {
+                T item = items.next();
+                if (item != null) {
+                    return item;
+                }
+            }
+            return null;
+        };
+    }
+
+    /**
+     * {@return a source over a stream; the stream is closed with the pipeline}
+     *
+     * @param items the stream, consumed once
+     * @param <T>   the item type
+     */
+    public static <T> Source<T> of(Stream<? extends T> items) {
+        Iterator<? extends T> it = items.iterator();
+        Source<T> inner = of(it);
+        return new Source<>() {
+            @Override
+            public T next() throws Exception {
+                return inner.next();
+            }
+
+            @Override
+            public void close() {
+                items.close();
+            }
+        };
+    }
+
+    /**
+     * {@return a source calling a supplier until it returns {@code null} or an item equal to {@code endMarker}}
+     *
+     * @param supplier  produces items on the source thread
+     * @param endMarker the item that means end ({@code null}: only {@code null} ends)
+     * @param <T>       the item type
+     */
+    public static <T> Source<T> until(Supplier<? extends T> supplier, T endMarker) {
+        Objects.requireNonNull(supplier, "supplier");
+        return () -> {
+            T item = supplier.get();
+            return item == null || (endMarker != null && endMarker.equals(item)) ? null : item;
+        };
+    }
+
+    /**
+     * {@return a continuous source repeating an iterable forever, counting epochs from 0} After the last item of each
+     * epoch the listener is told; an epoch with no items ends the source (it would otherwise spin).
+     *
+     * @param items    the data of one epoch, iterated again for each epoch
+     * @param listener told at each epoch's end, on the source thread; may be {@code null}
+     * @param <T>      the item type
+     */
+    public static <T> Source<T> repeating(Iterable<? extends T> items, EpochListener listener) {
+        return new RepeatingSource<>(items, listener);
+    }
+
+    private static final class RepeatingSource<T> implements Source<T> {
+        private final Iterable<? extends T> items;
+        private final EpochListener listener;
+        private Iterator<? extends T> current;
+        private long epoch;
+        private long inEpoch;
+
+        RepeatingSource(Iterable<? extends T> items, EpochListener listener) {
+            this.items = Objects.requireNonNull(items, "items");
+            this.listener = listener;
+        }
+
+        @Override
+        public T next() {
+            if (current == null) {
+                current = items.iterator(); // one iterator per epoch
+            }
+            for (;;) {
+                while (current.hasNext()) {
+                    T item = current.next();
+                    if (item != null) {
+                        inEpoch++;
+                        return item;
+                    }
+                }
+                if (listener != null) {
+                    listener.onEpochEnd(epoch, inEpoch);
+                }
+                if (inEpoch == 0) {
+                    return null;
+                }
+                epoch++;
+                inEpoch = 0;
+                current = items.iterator();
+            }
+        }
+
+        @Override
+        public long epoch() {
+            return epoch;
+        }
+    }
+}

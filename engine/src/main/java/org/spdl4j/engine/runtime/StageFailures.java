@@ -1,0 +1,66 @@
+package org.spdl4j.engine.runtime;
+
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.stats.WorkerStats;
+
+/**
+ * Counts a stage's failed tasks against its budget: each failure is counted in the worker's stats, logged with the
+ * stage and the item, and the failure that exceeds the budget fails the pipeline.
+ *
+ * <p><b>Threading:</b> any of the stage's workers; an {@link AtomicLong} counts (failure path only, not hot).
+ */
+final class StageFailures {
+    private static final Logger LOG = LoggerFactory.getLogger(StageFailures.class);
+    private static final int MAX_ITEM_TEXT = 200;
+
+    private final PipelineControl control;
+    private final String stage;
+    private final FailureBudget budget;
+    private final StageStats stats;
+    private final AtomicLong failures = new AtomicLong();
+
+    StageFailures(PipelineControl control, String stage, FailureBudget budget, StageStats stats) {
+        this.control = control;
+        this.stage = stage;
+        this.budget = budget;
+        this.stats = stats;
+    }
+
+    /**
+     * Records a failed task. Ignored (not counted) once the pipeline stops: tasks interrupted by close are not failures.
+     *
+     * @param worker the failing worker's own stats
+     * @param item   the item whose task failed
+     * @param cause  what it threw (or a timeout)
+     */
+    void onFailure(WorkerStats worker, Object item, Throwable cause) {
+        if (!control.running().isRunning()) {
+            return;
+        }
+        worker.onFailure();
+        long n = failures.incrementAndGet();
+        if (LOG.isWarnEnabled()) {
+            LOG.warn("pipeline '{}', stage '{}': task failed on item {} (failure {}, budget {}): {}",
+                    control.pipeline(), stage, describe(item), n, budget, cause.toString());
+        }
+        if (budget.isExceeded(n, stats.itemsIn())) {
+            control.fail(stage, n + " failed tasks exceed the stage's failure budget of " + budget
+                    + "; the last failed on item " + describe(item)
+                    + ". Fix the cause below or raise the budget (StageOptions.withFailureBudget)", cause);
+        }
+    }
+
+    private static String describe(Object item) {
+        String s;
+        try {
+            s = String.valueOf(item);
+        } catch (RuntimeException e) {
+            s = item.getClass().getName() + " (toString threw " + e + ")";
+        }
+        return s.length() <= MAX_ITEM_TEXT ? s : s.substring(0, MAX_ITEM_TEXT) + "...";
+    }
+}

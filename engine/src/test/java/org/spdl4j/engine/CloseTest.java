@@ -1,0 +1,87 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class CloseTest {
+
+    private static Integer sleepy(Integer i, long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            throw new IllegalStateException("interrupted", e);
+        }
+        return i;
+    }
+
+    @Test
+    void shouldCloseWithinTwoSecondsWhenTheConsumerBreaksOutOfAnEndlessSource() {
+        AtomicLong counter = new AtomicLong();
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> (int) counter.getAndIncrement())
+                .named("endless")
+                .pipe("sleepy", (Integer i) -> sleepy(i, i < 10 ? 1 : 10_000), // after 10 items it blocks for good
+                        StageOptions.defaults().withConcurrency(3))
+                .pipe("more", (Integer i) -> i, StageOptions.defaults().withConcurrency(2))
+                .build();
+        int taken = 0;
+        for (Integer ignored : p) {
+            if (++taken == 10) {
+                break;
+            }
+        }
+        assertThat(EngineThreads.alive("endless")).isNotEmpty();
+
+        long start = System.nanoTime();
+        p.close();
+        Duration took = Duration.ofNanos(System.nanoTime() - start);
+
+        assertThat(took).isLessThan(Duration.ofSeconds(2));
+        assertThat(EngineThreads.alive("endless")).isEmpty();
+        p.close(); // idempotent
+        assertThatThrownBy(() -> p.next(Duration.ofMillis(10))).isInstanceOf(IllegalStateException.class);
+    }
+
+    @Test
+    void shouldCloseAVirtualThreadAndAsyncPipelineBlockedInTasks() {
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 1)
+                .named("blocked-vt")
+                .pipeVirtual("io", (Integer i) -> sleepy(i, 60_000), StageOptions.defaults().withConcurrency(8))
+                .build().start();
+        EngineThreads.spin(50_000_000);
+        long start = System.nanoTime();
+        p.close();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        assertThat(EngineThreads.alive("blocked-vt")).isEmpty();
+    }
+
+    @Test
+    void shouldTimeOutNextWithoutEndingThePipeline() throws Exception {
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 7)
+                .named("slow-start")
+                .pipe("wait", (Integer i) -> sleepy(i, 300))
+                .build()) {
+            assertThatThrownBy(() -> p.next(Duration.ofMillis(20)))
+                    .isInstanceOf(java.util.concurrent.TimeoutException.class);
+            assertThat(p.next(Duration.ofSeconds(10))).isEqualTo(7);
+            assertThat(p.isEnded()).isFalse();
+        }
+    }
+
+    @Test
+    void shouldReturnNullForeverAfterTheEnd() throws Exception {
+        try (Pipeline<String> p = PipelineBuilder.fromIterable(java.util.List.of("a")).build()) {
+            assertThat(p.next(Duration.ofSeconds(5))).isEqualTo("a");
+            assertThat(p.next(Duration.ofSeconds(5))).isNull();
+            assertThat(p.next(Duration.ofSeconds(5))).isNull();
+            assertThat(p.isEnded()).isTrue();
+        }
+        assertThat(EngineThreads.alive(EngineConfiguration.DEFAULT_PIPELINE_NAME)).isEmpty();
+    }
+}

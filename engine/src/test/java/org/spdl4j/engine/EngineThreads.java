@@ -1,0 +1,35 @@
+package org.spdl4j.engine;
+
+import java.util.List;
+
+/** Test helper: the engine's live platform threads. */
+final class EngineThreads {
+    private EngineThreads() {
+    }
+
+    /** {@return names of live threads whose name starts with {@code spdl4j-<pipeline>-}} */
+    static List<String> alive(String pipeline) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("spdl4j-" + pipeline + "-"))
+                .toList();
+    }
+
+    /** {@return names of every live spdl4j thread} */
+    static List<String> aliveAny() {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(Thread::isAlive)
+                .map(Thread::getName)
+                .filter(n -> n.startsWith("spdl4j-"))
+                .toList();
+    }
+
+    /** Busy-waits {@code nanos} without parking (a CPU-bound task of known length). */
+    static void spin(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class FailureBudgetTest {
+    private static final int ITEMS = 1_000;
+
+    private static Pipeline<Integer> failingEvery100th(int concurrency, FailureBudget budget) {
+        return PipelineBuilder.fromIterable(IntStream.range(0, ITEMS).boxed().toList())
+                .named("budget")
+                .pipe("parse", (Integer i) -> {
+                    if (i % 100 == 99) {
+                        throw new IllegalArgumentException("corrupt record " + i);
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(concurrency).withFailureBudget(budget))
+                .build();
+    }
+
+    @Test
+    void shouldGoOnWhenFailuresReachTheBudgetExactly() {
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = failingEvery100th(4, FailureBudget.count(10))) { // exactly 10 failures
+            p.forEach(out::add);
+            assertThat(p.stats().get(1).failures()).isEqualTo(10);
+        }
+        assertThat(out).hasSize(ITEMS - 10).doesNotContain(99, 199, 999);
+    }
+
+    @Test
+    void shouldFailThePipelineNamingTheStageOnOneFailureOverTheBudget() {
+        try (Pipeline<Integer> p = failingEvery100th(4, FailureBudget.count(9))) {
+            assertThatThrownBy(() -> {
+                for (Integer ignored : p) {
+                    // drain until the failure surfaces
+                }
+            }).isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'parse'")
+                    .hasMessageContaining("failure budget")
+                    .hasRootCauseInstanceOf(IllegalArgumentException.class)
+                    .satisfies(e -> assertThat(((PipelineFailedException) e).stage()).isEqualTo("parse"));
+            // every later call keeps failing the same way
+            assertThatThrownBy(() -> p.next(Duration.ofSeconds(1))).isInstanceOf(PipelineFailedException.class);
+        }
+    }
+
+    @Test
+    void shouldFailWhenTheFractionOfFailuresIsExceeded() {
+        try (Pipeline<Integer> ok = failingEvery100th(2, FailureBudget.fraction(0.02))) {
+            int n = 0;
+            for (Integer ignored : ok) {
+                n++;
+            }
+            assertThat(n).isEqualTo(ITEMS - 10); // 1% failures fit a 2% budget
+        }
+        try (Pipeline<Integer> bad = failingEvery100th(2, FailureBudget.fraction(0.005))) {
+            assertThatThrownBy(() -> bad.forEach(i -> { }))
+                    .isInstanceOf(PipelineFailedException.class).hasMessageContaining("parse");
+        }
+    }
+
+    @Test
+    void shouldEndWithTheSourceFailureAfterDeliveringItsItems() {
+        int[] produced = {0};
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> {
+            if (produced[0] == 50) {
+                throw new IllegalStateException("disk gone");
+            }
+            return produced[0]++;
+        }).named("src-fail").pipe("id", (Integer i) -> i, StageOptions.defaults().withConcurrency(2)).build()) {
+            List<Integer> out = new ArrayList<>();
+            assertThatThrownBy(() -> p.forEach(out::add))
+                    .isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'source'")
+                    .hasRootCauseMessage("disk gone");
+            assertThat(out).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 50).boxed().toList());
+        }
+    }
+
+    @Test
+    void shouldFailTasksPastTheirTimeoutAndFreeTheWorker() throws Exception {
+        long start = System.nanoTime();
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 40).boxed().toList())
+                .named("timeout")
+                .pipe("slow", (Integer i) -> {
+                    if (i % 10 == 0) {
+                        try {
+                            Thread.sleep(20_000); // stuck: the watchdog must interrupt it
+                        } catch (InterruptedException e) {
+                            throw new IllegalStateException("interrupted", e);
+                        }
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(2).withTaskTimeout(Duration.ofMillis(100))
+                        .withOrder(OutputOrder.INPUT))
+                .build()) {
+            p.forEach(out::add);
+            assertThat(p.stats().get(1).failures()).isEqualTo(4);
+        }
+        assertThat(out).hasSize(36).doesNotContain(0, 10, 20, 30).isSorted();
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+}
