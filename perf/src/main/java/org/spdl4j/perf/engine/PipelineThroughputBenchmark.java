@@ -9,11 +9,13 @@ import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.spdl4j.engine.WaitPolicy;
 
 /**
  * Items per second through source -> map(+1) -> map(*3) -> consumer, trivial functions, one thread per stage,
@@ -22,7 +24,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * The pipeline runs for the whole trial, so the figure is steady-state throughput, start-up excluded.
  *
  * <p>Variants, side by side in one run: {@code blockingQueue} (ExecutorService + ArrayBlockingQueue),
- * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and the spdl4j engine. Run with {@code -prof gc} for
+ * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and {@code spdl4j} (the engine, per wait policy). Run with {@code -prof gc} for
  * {@code gc.alloc.rate.norm} (bytes per item).
  */
 @BenchmarkMode(Mode.Throughput)
@@ -79,6 +81,32 @@ public class PipelineThroughputBenchmark {
         }
     }
 
+    /** The spdl4j engine for the trial, with the wait policy of every stage and the consumer. */
+    @State(Scope.Benchmark)
+    public static class EngineState {
+        /** {@code BACKOFF} is the engine's default; {@code YIELDING} matches the JCTools baseline's idle loop. */
+        @Param({"BACKOFF", "YIELDING"})
+        public WaitPolicy waitPolicy;
+
+        ItemPipeline pipeline;
+
+        /** Builds and starts the pipeline. */
+        @Setup(Level.Trial)
+        public void start() {
+            pipeline = new EnginePipeline(waitPolicy);
+        }
+
+        /**
+         * Closes it.
+         *
+         * @throws InterruptedException when interrupted
+         */
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            pipeline.stop();
+        }
+    }
+
     private static long drain(ItemPipeline p) throws InterruptedException {
         long sum = 0;
         for (int i = 0; i < BATCH; i++) {
@@ -108,6 +136,18 @@ public class PipelineThroughputBenchmark {
      */
     @Benchmark
     public long jctoolsSpsc(SpscState s) throws InterruptedException {
+        return drain(s.pipeline);
+    }
+
+    /**
+     * The spdl4j engine: Disruptor rings, the given wait policy, stats recorded per item.
+     *
+     * @param s the running pipeline
+     * @return a checksum
+     * @throws InterruptedException when interrupted
+     */
+    @Benchmark
+    public long spdl4j(EngineState s) throws InterruptedException {
         return drain(s.pipeline);
     }
 }
