@@ -3,8 +3,10 @@ package org.spdl4j.engine.stats;
 /**
  * Names the stage that limits a pipeline, from the time shares of one interval. The rule, in order:
  * <ol>
- *   <li>If the last stage spends at least {@code starvedPercent} of its time blocked on its output, the consumer
- *       (the training loop) is the limit: {@link #CONSUMER}.</li>
+ *   <li>If the pipeline's output is blocked, the consumer (the training loop) is the limit: {@link #CONSUMER}. Blocked
+ *       means the last stage spends at least {@code starvedPercent} of its time back-pressured, or the last stage is
+ *       a passive buffer (no task time, as the engine's {@code sink}) and the stage feeding it is that
+ *       back-pressured.</li>
  *   <li>Otherwise the bottleneck is the busiest stage that is at least {@code busyPercent} busy and whose next stage
  *       is at least {@code starvedPercent} starved (the last stage needs no starved successor): work piles up in
  *       front of it and the stages after it wait for it.</li>
@@ -37,7 +39,7 @@ final class BottleneckHeuristic {
         if (n == 0) {
             return NONE;
         }
-        if (backPressured[n - 1] >= starvedPercent) {
+        if (blockedOutput(busy, backPressured, starvedPercent) >= 0) {
             return CONSUMER;
         }
         int best = NONE;
@@ -48,5 +50,24 @@ final class BottleneckHeuristic {
             }
         }
         return best;
+    }
+
+    /**
+     * Finds the stage blocked on the consumer.
+     *
+     * @param busy           busy percent per stage
+     * @param backPressured  back-pressured percent per stage
+     * @param starvedPercent the back-pressure share that counts as blocked
+     * @return the last stage if it is blocked; else the one before a passive last stage if that is blocked; else -1
+     */
+    static int blockedOutput(double[] busy, double[] backPressured, double starvedPercent) {
+        int n = busy.length;
+        if (n >= 1 && backPressured[n - 1] >= starvedPercent) {
+            return n - 1;
+        }
+        if (n >= 2 && busy[n - 1] == 0 && backPressured[n - 2] >= starvedPercent) {
+            return n - 2;
+        }
+        return -1;
     }
 }

@@ -16,8 +16,10 @@ import java.util.Optional;
  * @param intervalNanos      nanoseconds since the previous snapshot (or the start): the window of the rates
  * @param throughput         items out of the last stage per second since the start
  * @param stages             the stages in pipeline order (source first)
- * @param consumerBound      whether the last stage spends at least {@link StatsConfiguration#BOTTLENECK_STARVED_PERCENT}
- *                           of its time blocked on its output: the consumer (the training loop) is the bottleneck
+ * @param consumerBound      whether the pipeline's output is blocked at least
+ *                           {@link StatsConfiguration#BOTTLENECK_STARVED_PERCENT} of the time (the last stage, or the
+ *                           one feeding a passive last buffer such as the engine's {@code sink}, is back-pressured):
+ *                           the consumer (the training loop) is the bottleneck and the pipeline keeps up
  */
 public record PipelineSnapshot(
         String pipeline,

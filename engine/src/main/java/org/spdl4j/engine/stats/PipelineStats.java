@@ -94,6 +94,21 @@ public final class PipelineStats {
         markStarted();
     }
 
+    /**
+     * Stats of a running pipeline from its stages, named after them (as {@code new PipelineStats(name, stages)}):
+     * {@code PipelineStats.of(pipeline.stats())}.
+     *
+     * @param stages the stages in pipeline order, all of one pipeline
+     * @return the pipeline's stats; its clock starts now
+     * @throws IllegalArgumentException when there is no stage, or they belong to different pipelines
+     */
+    public static PipelineStats of(List<StageStats> stages) {
+        if (stages.isEmpty()) {
+            throw new IllegalArgumentException("a pipeline's stats need at least one stage");
+        }
+        return new PipelineStats(stages.get(0).pipeline(), stages);
+    }
+
     /** {@return the pipeline's name} */
     public String name() {
         return name;

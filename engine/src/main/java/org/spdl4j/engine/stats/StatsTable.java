@@ -75,9 +75,13 @@ public final class StatsTable {
     public static String verdict(PipelineSnapshot snapshot) {
         List<StageSnapshot> stages = snapshot.stages();
         if (snapshot.consumerBound()) {
-            StageSnapshot last = stages.get(stages.size() - 1);
-            return "bottleneck: the consumer (stage " + last.stage() + " is blocked on its output "
-                    + percent(last.backPressuredPercent()) + "% of its time)";
+            // Same rule as BottleneckHeuristic.blockedOutput: the last stage, else the one feeding a passive sink.
+            StageSnapshot blocked = stages.get(stages.size() - 1);
+            if (blocked.backPressuredPercent() < StatsConfiguration.BOTTLENECK_STARVED_PERCENT && stages.size() >= 2) {
+                blocked = stages.get(stages.size() - 2);
+            }
+            return "bottleneck: the consumer (stage " + blocked.stage() + " is blocked on its output "
+                    + percent(blocked.backPressuredPercent()) + "% of its time; the pipeline keeps up)";
         }
         for (int i = 0; i < stages.size(); i++) {
             StageSnapshot s = stages.get(i);

@@ -34,9 +34,10 @@
  * {@code <pipeline>:<stage>}.
  *
  * <h2>The bottleneck</h2>
- * Each snapshot names at most one limiting stage (a marker in the table): if the last stage is blocked on its output
- * at least {@link org.spdl4j.engine.stats.StatsConfiguration#BOTTLENECK_STARVED_PERCENT} of the time, the consumer
- * (training loop) is the limit; otherwise it is the busiest stage that is at least
+ * Each snapshot names at most one limiting stage (a marker in the table): if the pipeline's output is blocked at
+ * least {@link org.spdl4j.engine.stats.StatsConfiguration#BOTTLENECK_STARVED_PERCENT} of the time (the last stage,
+ * or the stage feeding a passive last buffer such as the engine's {@code sink}, is back-pressured), the consumer
+ * (training loop) is the limit and the pipeline keeps up; otherwise it is the busiest stage that is at least
  * {@link org.spdl4j.engine.stats.StatsConfiguration#BOTTLENECK_BUSY_PERCENT} busy and whose next stage is at least
  * that starved (or which is last). Give that stage more workers, or make its task cheaper.
  */

@@ -38,6 +38,20 @@ class BottleneckHeuristicTest {
     }
 
     @Test
+    void shouldBlameTheConsumerWhenTheStageBeforeAPassiveSinkIsBlocked() {
+        // source, map, sink (the engine's consumer buffer: no task time, only starved time)
+        int i = find(new double[] {5, 20, 0}, new double[] {0, 0, 2}, new double[] {90, 75, 0});
+        assertThat(i).isEqualTo(BottleneckHeuristic.CONSUMER);
+    }
+
+    @Test
+    void shouldNameTheStageTheConsumerWaitsFor() {
+        // source, map (busy), sink: the consumer waits on the sink
+        int i = find(new double[] {5, 97, 0}, new double[] {0, 0, 90}, new double[] {80, 0, 0});
+        assertThat(i).isEqualTo(1);
+    }
+
+    @Test
     void shouldBlameNobodyWhenIdle() {
         assertThat(find(new double[] {1, 2}, new double[] {99, 99}, new double[] {0, 0}))
                 .isEqualTo(BottleneckHeuristic.NONE);

@@ -42,7 +42,7 @@ class StatsTableTest {
         String table = StatsTable.render(snap);
         assertThat(table).contains("100.0").doesNotContain("130.0").doesNotContain("<- bottleneck");
         assertThat(StatsTable.verdict(snap)).isEqualTo("bottleneck: the consumer (stage map is blocked on its output"
-                + " 80.0% of its time)");
+                + " 80.0% of its time; the pipeline keeps up)");
     }
 
     @Test
