@@ -11,7 +11,18 @@
  *      snapshot() ── sample() + counters ──> PipelineSnapshot [StageSnapshot...]   (immutable)
  *  PipelineStatsReporter  thread spdl4j-&lt;pipeline&gt;-reporter: snapshot() every interval, logs StatsTable.render
  *  StageHistogramLogWriter  an IntervalHistogramListener writing the .hlog
+ *  StageStatsEvent          JFR event org.spdl4j.StageStats, one per stage per snapshot
  * </pre>
+ *
+ * <h2>Typical use (the CLI)</h2>
+ * <pre>{@code
+ * PipelineStats stats = PipelineStats.of(pipeline.stats());
+ * try (StageHistogramLogWriter hlog = StageHistogramLogWriter.open(stats, Path.of("train.hlog"));
+ *      PipelineStatsReporter log = PipelineStatsReporter.start(stats, Duration.ofSeconds(10))) {
+ *     for (Batch b : pipeline) { train(b); }
+ * }
+ * System.out.print(StatsTable.render(stats.snapshot()));
+ * }</pre>
  *
  * <h2>Metric names</h2>
  * Stable names, {@code <pipeline>:<stage>:<metric>} ({@link org.spdl4j.engine.stats.PipelineSnapshot#metrics()}):
