@@ -65,15 +65,17 @@ public final class ItemLink {
     }
 
     /**
-     * Items claimed by producers and not yet taken by every consumer: the ring's cursor minus its minimum gating
-     * sequence. With several producers the cursor counts claimed slots still being written, so this may run one per
-     * producer ahead of the published count. Any thread; a racy but bounded reading.
+     * Items published and not yet claimed by a consumer: the ring's cursor minus the highest claimed sequence (the
+     * shared claim counter, or the single consumer's sequence). Items a worker has claimed and is working on are not
+     * counted; slots the slowest worker still gates are not either. With several producers the cursor counts claimed
+     * slots still being written, so this may run up to one per producer ahead. Any thread; a racy but bounded reading.
      *
      * @return the occupancy, 0 to capacity
      */
     public long occupancy() {
-        long used = ring.getCursor() - ring.getMinimumGatingSequence();
-        return Math.max(0, Math.min(used, ring.getBufferSize()));
+        long consumed = consumerSequences.length > 1 ? claim.get() : consumerSequences[0].get();
+        long waiting = ring.getCursor() - consumed;
+        return Math.max(0, Math.min(waiting, ring.getBufferSize()));
     }
 
     /**

@@ -1,0 +1,96 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class SourceTest {
+    private static <T> List<T> drain(Pipeline<T> p) {
+        List<T> out = new ArrayList<>();
+        try (p) {
+            p.forEach(out::add);
+        }
+        return out;
+    }
+
+    @Test
+    void shouldReadIterablesIteratorsStreamsAndSuppliers() {
+        List<Integer> ten = IntStream.range(0, 10).boxed().toList();
+        PipelineBuilder<Integer> fromIterable = PipelineBuilder.fromIterable(ten);
+        assertThat(drain(fromIterable.build())).isEqualTo(ten);
+        assertThat(drain(fromIterable.build())).as("an iterable builds again").isEqualTo(ten);
+
+        Iterator<Integer> it = ten.iterator();
+        PipelineBuilder<Integer> fromIterator = PipelineBuilder.fromIterator(it);
+        assertThat(drain(fromIterator.build())).isEqualTo(ten);
+        assertThatThrownBy(fromIterator::build).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("one pipeline only");
+
+        AtomicBoolean closed = new AtomicBoolean();
+        Stream<Integer> stream = ten.stream().onClose(() -> closed.set(true));
+        assertThat(drain(PipelineBuilder.fromStream(stream).build())).isEqualTo(ten);
+        assertThat(closed).as("the stream is closed with the pipeline").isTrue();
+
+        AtomicInteger n = new AtomicInteger();
+        assertThat(drain(PipelineBuilder.fromSupplier(() -> n.get() < 10 ? n.getAndIncrement() : null).build()))
+                .isEqualTo(ten);
+        AtomicInteger m = new AtomicInteger();
+        assertThat(drain(PipelineBuilder.fromSupplier(m::getAndIncrement, 5).build()))
+                .containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void shouldRepeatAnIterableAndMarkEpochs() throws Exception {
+        List<String> epochEnds = new CopyOnWriteArrayList<>();
+        try (Pipeline<String> p = PipelineBuilder.repeating(List.of("a", "b", "c"),
+                        (epoch, items) -> epochEnds.add(epoch + ":" + items))
+                .pipe("upper", String::toUpperCase, StageOptions.defaults())
+                .build()) {
+            List<String> seen = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                String s = p.next(Duration.ofSeconds(5));
+                seen.add(p.lastEpoch() + s);
+            }
+            assertThat(seen).containsExactly("0A", "0B", "0C", "1A", "1B", "1C", "2A", "2B", "2C");
+            assertThat(epochEnds).startsWith("0:3", "1:3");
+        }
+    }
+
+    @Test
+    void shouldEndARepeatingSourceWhoseEpochIsEmpty() {
+        assertThat(drain(PipelineBuilder.repeating(List.<String>of(), null).build())).isEmpty();
+    }
+
+    @Test
+    void shouldRunACustomSourceAndCloseIt() {
+        AtomicBoolean closed = new AtomicBoolean();
+        Source<Integer> src = new Source<>() {
+            private int i;
+
+            @Override
+            public Integer next() {
+                return i < 3 ? i++ : null;
+            }
+
+            @Override
+            public void close() {
+                closed.set(true);
+            }
+        };
+        assertThat(drain(PipelineBuilder.<Integer>fromSource(() -> src).build())).containsExactly(0, 1, 2);
+        assertThat(closed).isTrue();
+    }
+}

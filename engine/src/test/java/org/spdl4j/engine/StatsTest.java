@@ -1,0 +1,102 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.StageStats;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class StatsTest {
+
+    private static long histogramTotal(StageStats s) {
+        Histogram h = new Histogram(StageStats.HIGHEST_TRACKABLE_NANOS, 3);
+        s.addIntervalTaskHistogram(h);
+        return h.getTotalCount();
+    }
+
+    @Test
+    void shouldCountItemsAndTasksOfEveryStage() {
+        int items = 10_000;
+        int consumed = 0;
+        List<StageStats> stats;
+        try (Pipeline<List<Integer>> p = PipelineBuilder.fromIterable(IntStream.range(0, items).boxed().toList())
+                .named("stats")
+                .pipe("square", (Integer i) -> i * i, StageOptions.defaults().withConcurrency(4))
+                .pipe("odd", (Integer i) -> i % 2 == 1 ? i : null, StageOptions.defaults().withConcurrency(2)
+                        .withOrder(OutputOrder.INPUT))
+                .pipe("fail", (Integer i) -> {
+                    if (i % 9 == 0) {
+                        throw new IllegalArgumentException("nine");
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(3))
+                .aggregate(10, false)
+                .build()) {
+            for (List<Integer> batch : p) {
+                consumed += batch.size();
+            }
+            stats = p.stats();
+        }
+        assertThat(stats).extracting(StageStats::stage)
+                .containsExactly("source", "square", "odd", "fail", "aggregate-3", "sink");
+        StageStats source = stats.get(0);
+        StageStats square = stats.get(1);
+        StageStats odd = stats.get(2);
+        StageStats fail = stats.get(3);
+        StageStats agg = stats.get(4);
+        StageStats sink = stats.get(5);
+        long odds = items / 2;
+        long failed = IntStream.range(0, items).filter(i -> i % 2 == 1 && ((long) i * i) % 9 == 0).count();
+
+        assertThat(source.itemsOut()).isEqualTo(items);
+        assertThat(square.itemsIn()).isEqualTo(items);
+        assertThat(square.itemsOut()).isEqualTo(items);
+        assertThat(square.workerCount()).isEqualTo(4);
+        assertThat(odd.itemsIn()).isEqualTo(items);
+        assertThat(odd.itemsOut()).isEqualTo(odds);
+        assertThat(fail.itemsIn()).isEqualTo(odds);
+        assertThat(fail.failures()).isEqualTo(failed);
+        assertThat(fail.itemsOut()).isEqualTo(odds - failed);
+        assertThat(agg.itemsIn()).isEqualTo(odds - failed);
+        assertThat(consumed).isEqualTo((int) (odds - failed));
+        assertThat(sink.itemsIn()).isEqualTo(agg.itemsOut()).isEqualTo((odds - failed + 9) / 10);
+
+        assertThat(histogramTotal(square)).isEqualTo(square.itemsIn());
+        assertThat(histogramTotal(odd)).isEqualTo(odd.itemsIn());
+        assertThat(histogramTotal(fail)).isEqualTo(fail.itemsIn());
+        assertThat(histogramTotal(agg)).isEqualTo(agg.itemsIn());
+        assertThat(square.busyNanos()).isPositive();
+        assertThat(square.inputCapacity()).isEqualTo(EngineConfiguration.DEFAULT_RING_CAPACITY);
+        assertThat(square.inputOccupancy()).isZero(); // drained
+    }
+
+    @Test
+    void shouldReportStarvationOfTheConsumerAndOccupancyOfAFullRing() throws Exception {
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 1).named("occupancy")
+                .pipe("id", (Integer i) -> i, StageOptions.defaults().withRingCapacity(32))
+                .sink(16)
+                .build().start()) {
+            StageStats id = p.stats().get(1);
+            StageStats sink = p.stats().get(2);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (sink.inputOccupancy() < 16 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(sink.inputOccupancy()).isEqualTo(16); // nobody reads: the sink ring is full
+            while (id.inputOccupancy() < 32 && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(id.inputOccupancy()).isEqualTo(32);
+            for (int i = 0; i < 200; i++) {
+                assertThat(p.next(java.time.Duration.ofSeconds(5))).isEqualTo(1);
+            }
+            // the source waited on a full ring and recorded it once room came back
+            assertThat(p.stats().get(0).backPressuredNanos()).isPositive();
+        }
+    }
+}
