@@ -1,24 +1,33 @@
 package org.spdl4j.engine.stats;
 
 import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
 
 /**
  * The statistics of one stage: one {@link WorkerStats} per worker (each written by its own thread only) and the
  * occupancy of the stage's input ring.
  *
  * <p><b>Threading:</b> the engine creates it before the workers start; workers write only their own
- * {@link #worker(int)}; readers (reporters, snapshots) may call the read methods from any thread.
- * Names follow {@code <pipeline>:<stage>:<metric>}.
+ * {@link #worker(int)}; readers (reporters, snapshots) may call the read methods from any thread. Taking interval
+ * histograms is serialised by a reader-side lock that writers never touch.
+ *
+ * <p><b>Ownership:</b> normally one {@link PipelineStats} reads it; that object is the only caller of
+ * {@link #addIntervalTaskHistogram(Histogram)}, so every interval reaches every listener exactly once.
+ * Names follow {@code <pipeline>:<stage>:<metric>} (see the package documentation).
+ *
+ * <p><b>Memory:</b> each worker holds three task-time histograms (two in its recorder, one recycled by the reader),
+ * about 37 KiB each at the default precision ({@link StatsConfiguration#SIGNIFICANT_DIGITS}).
  */
 public final class StageStats {
     /** Task times above this (one hour) are clamped in the histogram. */
-    public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
+    public static final long HIGHEST_TRACKABLE_NANOS = StatsConfiguration.HIGHEST_TRACKABLE_NANOS;
 
     private final String pipeline;
     private final String stage;
     private final WorkerStats[] workers;
     private final LongSupplier inputOccupancy;
     private final int inputCapacity;
+    private final String tag;
 
     /**
      * Creates the statistics of a stage.
@@ -37,10 +46,11 @@ public final class StageStats {
         this.stage = stage;
         this.workers = new WorkerStats[workers];
         for (int i = 0; i < workers; i++) {
-            this.workers[i] = new WorkerStats(HIGHEST_TRACKABLE_NANOS);
+            this.workers[i] = new WorkerStats(HIGHEST_TRACKABLE_NANOS, StatsConfiguration.SIGNIFICANT_DIGITS);
         }
         this.inputOccupancy = inputOccupancy;
         this.inputCapacity = inputCapacity;
+        this.tag = (pipeline + ":" + stage).replaceAll("[\\s,]", "_");
     }
 
     /**
@@ -66,6 +76,19 @@ public final class StageStats {
     /** {@return the stage's name} */
     public String stage() {
         return stage;
+    }
+
+    /** {@return {@code <pipeline>:<stage>}, the prefix of this stage's metric names and its {@code .hlog} tag} */
+    public String name() {
+        return pipeline + ":" + stage;
+    }
+
+    /**
+     * {@return {@link #name()} with whitespace and commas replaced by {@code _}: the stage's tag in {@code .hlog} files
+     * and on interval histograms (HdrHistogram tags cannot hold them)}
+     */
+    public String tag() {
+        return tag;
     }
 
     /** {@return items waiting in the stage's input ring now} */
@@ -96,6 +119,11 @@ public final class StageStats {
         return sum(WorkerStats.OUT);
     }
 
+    /** {@return tasks recorded so far (the total count of the task-time histograms, intervals included)} */
+    public long tasks() {
+        return sum(WorkerStats.TASKS);
+    }
+
     /** {@return failed tasks so far} */
     public long failures() {
         return sum(WorkerStats.FAILED);
@@ -117,14 +145,24 @@ public final class StageStats {
     }
 
     /**
-     * Adds every worker's task-time histogram since the last call into {@code into}.
-     * Called by one reader thread at a time (the reporter); the workers are never blocked.
+     * Adds every worker's task-time histogram since the last call into {@code into}: each worker's recorder swaps
+     * its active histogram (wait-free for the worker) and the previous interval is recycled, so this allocates
+     * nothing after the first call. Nothing recorded is lost or counted twice across calls.
      *
-     * @param into the histogram to add to
+     * <p>Readers are serialised by a lock on this object (never taken by workers). Normally only
+     * {@link PipelineStats} calls it; a second caller would take intervals away from it.
+     *
+     * @param into the histogram to add to; it must track values up to {@link #HIGHEST_TRACKABLE_NANOS}
+     *             (see {@link #newTaskHistogram()})
      */
-    public void addIntervalTaskHistogram(org.HdrHistogram.Histogram into) {
+    public synchronized void addIntervalTaskHistogram(Histogram into) {
         for (WorkerStats w : workers) {
-            into.add(w.recorder().getIntervalHistogram());
+            into.add(w.takeIntervalHistogram());
         }
+    }
+
+    /** {@return an empty histogram with the range and precision of task times, for intervals and accumulations} */
+    public static Histogram newTaskHistogram() {
+        return new Histogram(1, HIGHEST_TRACKABLE_NANOS, StatsConfiguration.SIGNIFICANT_DIGITS);
     }
 }

@@ -1,58 +1,70 @@
 package org.spdl4j.engine.stats;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import org.HdrHistogram.Histogram;
 import org.HdrHistogram.SingleWriterRecorder;
 
 /**
  * Counters and the task-time histogram of one worker of one stage.
  *
  * <p><b>Threading:</b> single writer. Only the worker thread that owns this object calls the {@code on*} methods;
- * any thread may read the counters (plain {@code volatile} reads, possibly a few increments stale) and take interval
- * histograms through {@link StageStats}. Writes are ordered stores ({@code setRelease}) of values only the owner
- * changes, so no read-modify-write and no lock is needed.
+ * any thread may read the counters (acquire reads, possibly a few increments stale), and one reader at a time
+ * (serialised by {@link StageStats}) takes interval histograms. Writes are release stores of values only the owner
+ * changes, so no read-modify-write, CAS or lock is needed on the worker's side.
  *
- * <p><b>Allocation:</b> none; the recorder's histograms are preallocated and recycled.
+ * <p><b>Allocation:</b> none on the writer's side: the recorder's two histograms are preallocated and swapped; the
+ * reader's side recycles the histogram it got last time ({@link #takeIntervalHistogram()}).
+ *
+ * <p><b>Layout:</b> the counters are written together by one thread, so they share one cache line; 64 bytes of
+ * padding on each side keep a neighbouring worker's counters (another writer) off that line.
+ * <pre>
+ *   long[24]:  [0..7] pad | IN OUT FAILED TASKS STARVED_NS BACK_PRESSURED_NS BUSY_NS - | [16..23] pad
+ * </pre>
  */
 public final class WorkerStats {
-    private static final java.lang.invoke.VarHandle LONG;
+    private static final VarHandle LONG = MethodHandles.arrayElementVarHandle(long[].class);
 
-    static {
-        try {
-            LONG = java.lang.invoke.MethodHandles.arrayElementVarHandle(long[].class);
-        } catch (IllegalArgumentException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    // Slot indices in the padded counter array; each counter lives on its own 64-byte line group.
     static final int IN = 8;
-    static final int OUT = 16;
-    static final int FAILED = 24;
-    static final int STARVED_NS = 32;
-    static final int BACK_PRESSURED_NS = 40;
-    static final int BUSY_NS = 48;
-    private static final int LENGTH = 64;
+    static final int OUT = 9;
+    static final int FAILED = 10;
+    static final int TASKS = 11;
+    static final int STARVED_NS = 12;
+    static final int BACK_PRESSURED_NS = 13;
+    static final int BUSY_NS = 14;
+    private static final int LENGTH = 24;
 
     private final long[] counters = new long[LENGTH];
     private final SingleWriterRecorder taskNanos;
     private final long highestTrackableNanos;
+    /** Reader-owned: the interval histogram handed back to the recorder on the next swap (null before the first). */
+    private Histogram recycled;
 
-    WorkerStats(long highestTrackableNanos) {
+    WorkerStats(long highestTrackableNanos, int significantDigits) {
         this.highestTrackableNanos = highestTrackableNanos;
-        this.taskNanos = new SingleWriterRecorder(1, highestTrackableNanos, 3);
+        this.taskNanos = new SingleWriterRecorder(1, highestTrackableNanos, significantDigits);
     }
 
     private void add(int index, long delta) {
-        // Single writer: a plain read of our own value and a release store publish it without a CAS.
+        // Single writer: a plain read of our own last value, then a release store so a reader's acquire load sees
+        // a value no older than the writes this thread made before it (no lost update is possible: nobody else writes).
         long v = (long) LONG.get(counters, index);
         LONG.setRelease(counters, index, v + delta);
     }
 
     long read(int index) {
+        // Acquire pairs with the writer's release store in add().
         return (long) LONG.getAcquire(counters, index);
     }
 
-    SingleWriterRecorder recorder() {
-        return taskNanos;
+    /**
+     * Swaps the recorder's active histogram and returns everything recorded since the previous swap. The returned
+     * histogram belongs to the caller until its next call, when it goes back to the recorder (no allocation after
+     * the first call). Only one reader at a time (callers hold the {@link StageStats} reader lock).
+     */
+    Histogram takeIntervalHistogram() {
+        recycled = taskNanos.getIntervalHistogram(recycled);
+        return recycled;
     }
 
     /** An item was taken from the input ring. */
@@ -71,13 +83,15 @@ public final class WorkerStats {
     }
 
     /**
-     * A task ran for {@code nanos}: recorded in the stage's task-time histogram and in busy time.
+     * A task ran for {@code nanos}: recorded in the stage's task-time histogram, in the task count and in busy time.
      *
-     * @param nanos the task's duration in nanoseconds; values past the histogram's range are clamped
+     * @param nanos the task's duration in nanoseconds; values outside the histogram's range (1 ns to
+     *              {@link StageStats#HIGHEST_TRACKABLE_NANOS}) are clamped into it
      */
     public void onTask(long nanos) {
         taskNanos.recordValue(Math.min(Math.max(nanos, 1), highestTrackableNanos));
-        add(BUSY_NS, nanos);
+        add(TASKS, 1);
+        add(BUSY_NS, Math.max(nanos, 0));
     }
 
     /**
@@ -96,5 +110,20 @@ public final class WorkerStats {
      */
     public void onBackPressured(long nanos) {
         add(BACK_PRESSURED_NS, nanos);
+    }
+
+    /** {@return items this worker took from its input so far (any thread)} */
+    public long itemsIn() {
+        return read(IN);
+    }
+
+    /** {@return items this worker published so far (any thread)} */
+    public long itemsOut() {
+        return read(OUT);
+    }
+
+    /** {@return tasks this worker recorded with {@link #onTask(long)} so far (any thread)} */
+    public long tasks() {
+        return read(TASKS);
     }
 }

@@ -1,0 +1,265 @@
+package org.spdl4j.engine.stats;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Set;
+import java.util.function.LongSupplier;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The statistics of one pipeline: its {@link StageStats} in pipeline order, and the one reader that samples them.
+ *
+ * <p>Sampling ({@link #sample()}, {@link #snapshot()}) swaps every worker's interval histogram, hands each stage's
+ * interval to the registered {@link IntervalHistogramListener}s (the {@code .hlog} writer) and adds it to the stage's
+ * accumulated histogram. Whoever samples, every interval reaches every listener once and the accumulation once:
+ * nothing is lost or counted twice.
+ *
+ * <p><b>Threading:</b> the runtime builds it from its stages; workers keep writing their {@link WorkerStats} and never
+ * touch this object. Readers (a reporter thread, the CLI, tests) may call any method from any thread: sampling is
+ * serialised by this object's monitor, which only readers take.
+ *
+ * <p><b>Allocation:</b> {@link #sample()} allocates nothing after its first call (interval histograms are recycled,
+ * per-stage histograms preallocated); {@link #snapshot()} adds the small immutable snapshot records.
+ * Memory: two task histograms per stage (~37 KiB each at the default precision).
+ */
+public final class PipelineStats {
+    private final String name;
+    private final List<StageStats> stages;
+    private final LongSupplier nanoClock;
+
+    // Reader-side state, guarded by this object's monitor.
+    /** Copied on change; a plain array so the sampling loop allocates no iterator. */
+    private IntervalHistogramListener[] listeners = new IntervalHistogramListener[0];
+    private final Histogram[] interval;
+    private final Histogram[] accumulated;
+    private final long[] lastOut;
+    private final long[] lastBusy;
+    private final long[] lastStarved;
+    private final long[] lastBackPressured;
+    private long startNanos;
+    private long startEpochMillis;
+    /** End of the last histogram interval (any sample). */
+    private long lastSampleNanos;
+    /** End of the last snapshot: the window of rates and time shares. */
+    private long lastSnapshotNanos;
+
+    /**
+     * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}).
+     *
+     * @param name   the pipeline's name, the first part of every metric name
+     * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     */
+    public PipelineStats(String name, List<StageStats> stages) {
+        this(name, stages, System::nanoTime);
+    }
+
+    /**
+     * Stats of a pipeline measured with the given clock (tests use a manual one).
+     *
+     * @param name      the pipeline's name
+     * @param stages    the stages in pipeline order (source first)
+     * @param nanoClock a monotonic clock in nanoseconds, read by readers only
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     */
+    public PipelineStats(String name, List<StageStats> stages, LongSupplier nanoClock) {
+        this.name = name;
+        this.stages = List.copyOf(stages);
+        this.nanoClock = nanoClock;
+        Set<String> seen = new HashSet<>();
+        for (StageStats s : this.stages) {
+            if (!s.pipeline().equals(name)) {
+                throw new IllegalArgumentException("stage '" + s.stage() + "' belongs to pipeline '" + s.pipeline()
+                        + "', not '" + name + "': create its StageStats with the pipeline's name");
+            }
+            if (!seen.add(s.stage())) {
+                throw new IllegalArgumentException("pipeline '" + name + "' has two stages named '" + s.stage()
+                        + "': stage names must be unique (they name metrics and .hlog tags)");
+            }
+        }
+        int n = this.stages.size();
+        interval = new Histogram[n];
+        accumulated = new Histogram[n];
+        for (int i = 0; i < n; i++) {
+            interval[i] = StageStats.newTaskHistogram();
+            accumulated[i] = StageStats.newTaskHistogram();
+        }
+        lastOut = new long[n];
+        lastBusy = new long[n];
+        lastStarved = new long[n];
+        lastBackPressured = new long[n];
+        markStarted();
+    }
+
+    /**
+     * Stats of a running pipeline from its stages, named after them (as {@code new PipelineStats(name, stages)}):
+     * {@code PipelineStats.of(pipeline.stats())}.
+     *
+     * @param stages the stages in pipeline order, all of one pipeline
+     * @return the pipeline's stats; its clock starts now
+     * @throws IllegalArgumentException when there is no stage, or they belong to different pipelines
+     */
+    public static PipelineStats of(List<StageStats> stages) {
+        if (stages.isEmpty()) {
+            throw new IllegalArgumentException("a pipeline's stats need at least one stage");
+        }
+        return new PipelineStats(stages.get(0).pipeline(), stages);
+    }
+
+    /** {@return the pipeline's name} */
+    public String name() {
+        return name;
+    }
+
+    /** {@return the stages in pipeline order, unmodifiable} */
+    public List<StageStats> stages() {
+        return stages;
+    }
+
+    /**
+     * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts).
+     * Counts and histograms are kept.
+     */
+    public synchronized void markStarted() {
+        startNanos = nanoClock.getAsLong();
+        startEpochMillis = System.currentTimeMillis();
+        lastSampleNanos = startNanos;
+        lastSnapshotNanos = startNanos;
+    }
+
+    /** {@return when the pipeline started, in milliseconds since the epoch (the {@code .hlog} base time)} */
+    public synchronized long startEpochMillis() {
+        return startEpochMillis;
+    }
+
+    /**
+     * Registers a listener for every interval sampled from now on.
+     *
+     * @param listener the listener (see its threading and ownership rules)
+     */
+    public synchronized void addListener(IntervalHistogramListener listener) {
+        listeners = Arrays.copyOf(listeners, listeners.length + 1);
+        listeners[listeners.length - 1] = listener;
+    }
+
+    /**
+     * Unregisters a listener; after this returns it is not called again.
+     *
+     * @param listener the listener
+     */
+    public synchronized void removeListener(IntervalHistogramListener listener) {
+        // Synchronized: waits for a sample in progress, so the listener is not called after we return.
+        IntervalHistogramListener[] kept = new IntervalHistogramListener[listeners.length];
+        int n = 0;
+        for (IntervalHistogramListener l : listeners) {
+            if (l != listener) {
+                kept[n++] = l;
+            }
+        }
+        listeners = Arrays.copyOf(kept, n);
+    }
+
+    /**
+     * Ends the current interval: takes every stage's interval histogram, passes it to the listeners and adds it to
+     * the stage's accumulation. Allocates nothing after the first call.
+     *
+     * @return the clock reading that ended the interval
+     */
+    public synchronized long sample() {
+        long now = nanoClock.getAsLong();
+        long from = epochMillis(lastSampleNanos);
+        long to = epochMillis(now);
+        for (int i = 0; i < interval.length; i++) {
+            Histogram h = interval[i];
+            h.reset(); // also clears the tag
+            stages.get(i).addIntervalTaskHistogram(h);
+            h.setTag(stages.get(i).tag());
+            h.setStartTimeStamp(from);
+            h.setEndTimeStamp(to);
+            for (IntervalHistogramListener l : listeners) {
+                l.onInterval(stages.get(i), h);
+            }
+            accumulated[i].add(h);
+        }
+        lastSampleNanos = now;
+        return now;
+    }
+
+    /**
+     * Samples (see {@link #sample()}) and returns the figures: cumulative counts and percentiles, rates and time
+     * shares over the interval since the previous snapshot, the bottleneck mark.
+     *
+     * @return a new immutable snapshot
+     */
+    public synchronized PipelineSnapshot snapshot() {
+        long now = sample();
+        long intervalNanos = now - lastSnapshotNanos;
+        int n = stages.size();
+        double[] busy = new double[n];
+        double[] starved = new double[n];
+        double[] backPressured = new double[n];
+        long[] out = new long[n];
+        for (int i = 0; i < n; i++) {
+            StageStats s = stages.get(i);
+            out[i] = s.itemsOut();
+            long b = s.busyNanos();
+            long st = s.starvedNanos();
+            long bp = s.backPressuredNanos();
+            busy[i] = share(b - lastBusy[i], intervalNanos, s.workerCount());
+            starved[i] = share(st - lastStarved[i], intervalNanos, s.workerCount());
+            backPressured[i] = share(bp - lastBackPressured[i], intervalNanos, s.workerCount());
+            lastBusy[i] = b;
+            lastStarved[i] = st;
+            lastBackPressured[i] = bp;
+        }
+        int bottleneck = BottleneckHeuristic.find(busy, starved, backPressured,
+                StatsConfiguration.BOTTLENECK_BUSY_PERCENT, StatsConfiguration.BOTTLENECK_STARVED_PERCENT);
+        List<StageSnapshot> result = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            StageStats s = stages.get(i);
+            Histogram h = accumulated[i];
+            boolean any = h.getTotalCount() > 0;
+            double rate = intervalNanos > 0 ? (out[i] - lastOut[i]) * 1e9 / intervalNanos : 0;
+            lastOut[i] = out[i];
+            result.add(new StageSnapshot(s.stage(), s.workerCount(), s.itemsIn(), out[i], s.failures(),
+                    h.getTotalCount(),
+                    any ? h.getValueAtPercentile(50) : 0, any ? h.getValueAtPercentile(90) : 0,
+                    any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0,
+                    rate, busy[i], starved[i], backPressured[i], s.inputOccupancy(), s.inputCapacity(),
+                    i == bottleneck));
+        }
+        long wall = now - startNanos;
+        double throughput = n == 0 || wall <= 0 ? 0 : out[n - 1] * 1e9 / wall;
+        lastSnapshotNanos = now;
+        return new PipelineSnapshot(name, epochMillis(now), wall, intervalNanos, throughput, result,
+                bottleneck == BottleneckHeuristic.CONSUMER);
+    }
+
+    /**
+     * Copies a stage's accumulated task-time histogram (everything sampled so far), for reports that need more than
+     * the snapshot's percentiles. Allocates the copy.
+     *
+     * @param stage the stage's name
+     * @return a copy the caller owns
+     * @throws NoSuchElementException when there is no such stage
+     */
+    public synchronized Histogram copyAccumulatedTaskHistogram(String stage) {
+        for (int i = 0; i < stages.size(); i++) {
+            if (stages.get(i).stage().equals(stage)) {
+                return accumulated[i].copy();
+            }
+        }
+        throw new NoSuchElementException("pipeline '" + name + "' has no stage '" + stage + "'");
+    }
+
+    private long epochMillis(long nanos) {
+        return startEpochMillis + Math.floorDiv(nanos - startNanos, 1_000_000L);
+    }
+
+    private static double share(long nanos, long intervalNanos, int workers) {
+        return intervalNanos <= 0 ? 0 : 100.0 * nanos / ((double) intervalNanos * workers);
+    }
+}

@@ -1,0 +1,111 @@
+package org.spdl4j.engine.stats;
+
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+
+/**
+ * Writes every stage's interval task-time histograms to an HdrHistogram interval log ({@code .hlog}), one tag per
+ * stage ({@code <pipeline>:<stage>}, whitespace and commas replaced by {@code _}), timestamps relative to the
+ * pipeline's start. Read it back with HdrHistogram's {@code HistogramLogReader}, or plot it with
+ * HistogramLogAnalyzer / {@code HistogramLogProcessor -tag <pipeline>:<stage>}. Values are nanoseconds; the
+ * interval-max column is in milliseconds.
+ *
+ * <p>It is an {@link IntervalHistogramListener}: it writes whenever the pipeline is sampled (by its reporter or by a
+ * snapshot), so it needs no thread of its own. {@link #close()} samples once more, so the tail interval is written,
+ * then unregisters and closes the file.
+ *
+ * <p><b>Threading:</b> called on the sampling thread under the {@link PipelineStats} lock; close from any thread.
+ * <b>Allocation:</b> per interval and stage, HdrHistogram's compression and Base64 text (a few KiB); the file is
+ * buffered.
+ */
+public final class StageHistogramLogWriter implements IntervalHistogramListener, Closeable {
+    private final PipelineStats stats;
+    private final Path path;
+    private final PrintStream out;
+    private final HistogramLogWriter writer;
+    private boolean closed;
+
+    private StageHistogramLogWriter(PipelineStats stats, Path path, OutputStream file) {
+        this.stats = stats;
+        this.path = path;
+        this.out = new PrintStream(new BufferedOutputStream(file, 64 * 1024), false, StandardCharsets.US_ASCII);
+        this.writer = new HistogramLogWriter(out);
+        long start = stats.startEpochMillis();
+        writer.outputLogFormatVersion();
+        writer.outputComment("spdl4j pipeline " + stats.name() + ": task time per stage in ns, tag = pipeline:stage");
+        writer.outputStartTime(start);
+        writer.setBaseTime(start);
+        writer.outputBaseTime(start);
+        writer.outputLegend();
+    }
+
+    /**
+     * Creates (or truncates) {@code path}, writes the log header and starts listening to {@code stats}.
+     *
+     * @param stats the pipeline's stats
+     * @param path  the {@code .hlog} file
+     * @return the open writer; close it when the pipeline ends
+     * @throws IOException when the file cannot be created
+     */
+    public static StageHistogramLogWriter open(PipelineStats stats, Path path) throws IOException {
+        StageHistogramLogWriter w = new StageHistogramLogWriter(stats, path, Files.newOutputStream(path));
+        stats.addListener(w);
+        return w;
+    }
+
+    /** {@return the file written} */
+    public Path path() {
+        return path;
+    }
+
+    /**
+     * Writes one stage's interval (called by {@link PipelineStats}); empty intervals are written too, so every
+     * stage's timeline has no gaps.
+     *
+     * @param stage    the stage
+     * @param interval its task times during the interval, tagged {@link StageStats#tag()}
+     */
+    @Override
+    public synchronized void onInterval(StageStats stage, Histogram interval) {
+        if (closed) {
+            return;
+        }
+        writer.outputIntervalHistogram(interval); // tagged by PipelineStats with stage.tag()
+    }
+
+    /**
+     * Samples the pipeline once more (writing the tail interval), stops listening, flushes and closes the file.
+     * Idempotent.
+     *
+     * @throws IOException when any write to the file failed (the message names the file)
+     */
+    @Override
+    public void close() throws IOException {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+        }
+        stats.sample();
+        stats.removeListener(this);
+        boolean failed;
+        synchronized (this) {
+            closed = true;
+            out.flush();
+            failed = out.checkError();
+            out.close();
+        }
+        if (failed) {
+            throw new IOException("writing the HdrHistogram log " + path + " of pipeline '" + stats.name()
+                    + "' failed (disk full or file removed?)");
+        }
+    }
+}

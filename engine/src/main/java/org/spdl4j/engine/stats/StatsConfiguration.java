@@ -1,0 +1,57 @@
+package org.spdl4j.engine.stats;
+
+import java.time.Duration;
+
+/**
+ * The stats package's settings in one place: named defaults, each overridable by a system property read once when
+ * this class loads.
+ *
+ * <table class="striped">
+ *   <caption>Settings</caption>
+ *   <tr><th>property</th><th>default</th><th>meaning</th></tr>
+ *   <tr><td>{@code spdl4j.stats.significantDigits}</td><td>2</td>
+ *       <td>HdrHistogram precision of task times (2 = 1%; each histogram ~37 KiB. 3 = 0.1%, ~270 KiB)</td></tr>
+ *   <tr><td>{@code spdl4j.stats.reportIntervalMillis}</td><td>10000</td>
+ *       <td>period of {@link PipelineStatsReporter} when none is given</td></tr>
+ *   <tr><td>{@code spdl4j.stats.bottleneckBusyPercent}</td><td>50</td>
+ *       <td>a stage must be at least this busy to be called the bottleneck</td></tr>
+ *   <tr><td>{@code spdl4j.stats.bottleneckStarvedPercent}</td><td>25</td>
+ *       <td>...and the stage after it at least this starved (or back-pressure at the sink: the consumer)</td></tr>
+ * </table>
+ *
+ * <p><b>Threading:</b> constants only; immutable.
+ */
+public final class StatsConfiguration {
+    /** Task times above this (one hour) are clamped in the histograms. */
+    public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
+
+    /** HdrHistogram significant digits of task-time histograms; property {@code spdl4j.stats.significantDigits}. */
+    public static final int SIGNIFICANT_DIGITS = Integer.getInteger("spdl4j.stats.significantDigits", 2);
+
+    /** Default reporting period; property {@code spdl4j.stats.reportIntervalMillis}. */
+    public static final Duration REPORT_INTERVAL =
+            Duration.ofMillis(Long.getLong("spdl4j.stats.reportIntervalMillis", 10_000L));
+
+    /** Minimum busy percentage of a bottleneck; property {@code spdl4j.stats.bottleneckBusyPercent}. */
+    public static final double BOTTLENECK_BUSY_PERCENT = doubleProperty("spdl4j.stats.bottleneckBusyPercent", 50);
+
+    /** Minimum starved percentage of the stage after a bottleneck; property
+     * {@code spdl4j.stats.bottleneckStarvedPercent}. Also the back-pressure of a last stage that blames the consumer. */
+    public static final double BOTTLENECK_STARVED_PERCENT =
+            doubleProperty("spdl4j.stats.bottleneckStarvedPercent", 25);
+
+    private StatsConfiguration() {
+    }
+
+    private static double doubleProperty(String name, double defaultValue) {
+        String v = System.getProperty(name);
+        if (v == null) {
+            return defaultValue;
+        }
+        try {
+            return Double.parseDouble(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("system property " + name + "='" + v + "' is not a number", e);
+        }
+    }
+}

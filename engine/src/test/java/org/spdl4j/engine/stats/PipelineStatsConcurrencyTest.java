@@ -1,0 +1,80 @@
+package org.spdl4j.engine.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** Writers on their own WorkerStats while a reader keeps swapping intervals: nothing lost, nothing counted twice. */
+@Timeout(60)
+class PipelineStatsConcurrencyTest {
+    private static final int WORKERS = 4;
+    private static final int TASKS_PER_WORKER = 200_000;
+
+    @Test
+    void shouldKeepExactTotalsWhileAReaderTakesIntervals() throws Exception {
+        StageStats map = new StageStats("conc", "map", WORKERS, () -> 0, 1024);
+        StageStats sink = new StageStats("conc", "sink", 1, () -> 0, 1024);
+        PipelineStats stats = new PipelineStats("conc", List.of(map, sink));
+        AtomicLong listened = new AtomicLong();
+        stats.addListener((stage, h) -> listened.addAndGet(h.getTotalCount()));
+
+        CountDownLatch start = new CountDownLatch(1);
+        List<Thread> writers = new ArrayList<>();
+        for (int w = 0; w < WORKERS; w++) {
+            WorkerStats ws = map.worker(w);
+            WorkerStats out = w == 0 ? sink.worker(0) : null;
+            writers.add(Thread.ofPlatform().name("writer-" + w).start(() -> {
+                awaitQuietly(start);
+                for (int i = 0; i < TASKS_PER_WORKER; i++) {
+                    ws.onItemIn();
+                    ws.onTask(100 + (i & 1023));
+                    ws.onItemOut();
+                    if (out != null) {
+                        out.onTask(1);
+                    }
+                }
+            }));
+        }
+        AtomicBoolean done = new AtomicBoolean();
+        List<Long> seenTasks = new ArrayList<>();
+        Thread reader = Thread.ofPlatform().name("reader").start(() -> {
+            awaitQuietly(start);
+            while (!done.get()) {
+                PipelineSnapshot s = stats.snapshot();
+                seenTasks.add(s.stage("map").tasks());
+                stats.sample();
+            }
+        });
+        start.countDown();
+        for (Thread t : writers) {
+            t.join();
+        }
+        done.set(true);
+        reader.join();
+
+        PipelineSnapshot last = stats.snapshot();
+        long expected = (long) WORKERS * TASKS_PER_WORKER;
+        assertThat(last.stage("map").tasks()).isEqualTo(expected).isEqualTo(map.tasks());
+        assertThat(last.stage("map").itemsIn()).isEqualTo(expected);
+        assertThat(last.stage("map").itemsOut()).isEqualTo(expected);
+        assertThat(last.stage("sink").tasks()).isEqualTo(TASKS_PER_WORKER);
+        assertThat(listened).hasValue(expected + TASKS_PER_WORKER);
+        assertThat(seenTasks).as("the reader took intervals while writers ran").hasSizeGreaterThan(2)
+                .isSorted();
+        assertThat(last.stage("map").maxNanos()).isBetween(1_100L, 1_140L);
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

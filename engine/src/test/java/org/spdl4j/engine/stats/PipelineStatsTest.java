@@ -1,0 +1,170 @@
+package org.spdl4j.engine.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
+
+import java.lang.management.ManagementFactory;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+class PipelineStatsTest {
+    private final ManualClock clock = new ManualClock();
+    private final AtomicLong decodeRing = new AtomicLong();
+    private final StageStats source = new StageStats("train", "source", 1, () -> 0, 0);
+    private final StageStats decode = new StageStats("train", "decode", 4, decodeRing::get, 64);
+    private final StageStats batch = new StageStats("train", "batch", 1, () -> 0, 32);
+    private final PipelineStats stats = new PipelineStats("train", List.of(source, decode, batch), clock);
+
+    @Test
+    void shouldCountExactlyTheItemsRecorded() {
+        for (int i = 0; i < 1_000; i++) {
+            source.worker(0).onItemOut();
+            decode.worker(i % 4).onItemIn();
+            if (i % 100 == 0) {
+                decode.worker(i % 4).onFailure();
+            } else {
+                decode.worker(i % 4).onItemOut();
+            }
+        }
+        clock.advance(1_000_000_000L);
+        PipelineSnapshot s = stats.snapshot();
+        assertThat(s.stage("source").itemsOut()).isEqualTo(1_000);
+        assertThat(s.stage("decode").itemsIn()).isEqualTo(1_000);
+        assertThat(s.stage("decode").itemsOut()).isEqualTo(990);
+        assertThat(s.stage("decode").failures()).isEqualTo(10);
+        assertThat(s.stage("decode").itemsOutPerSecond()).isCloseTo(990.0, within(1e-9));
+    }
+
+    @Test
+    void shouldAccumulateHistogramTotalsEqualToTaskCountsAcrossSnapshots() {
+        long expected = 0;
+        for (int round = 1; round <= 20; round++) {
+            for (int i = 0; i < round * 7; i++) {
+                decode.worker(i % 4).onTask(10_000 + i);
+                expected++;
+            }
+            if (round % 3 == 0) {
+                stats.sample(); // intervals taken without a snapshot still reach the accumulation
+            }
+            clock.advance(1_000_000);
+            PipelineSnapshot s = stats.snapshot();
+            assertThat(s.stage("decode").tasks()).isEqualTo(expected).isEqualTo(decode.tasks());
+        }
+        assertThat(stats.copyAccumulatedTaskHistogram("decode").getTotalCount()).isEqualTo(expected);
+    }
+
+    @Test
+    void shouldReportPercentilesOfTheAccumulatedHistogram() {
+        for (int i = 1; i <= 1_000; i++) {
+            batch.worker(0).onTask(i * 1_000L); // 1 us .. 1 ms, uniform
+        }
+        StageSnapshot s = stats.snapshot().stage("batch");
+        assertThat(s.p50Nanos()).isCloseTo(500_000L, within(10_000L));
+        assertThat(s.p90Nanos()).isCloseTo(900_000L, within(15_000L));
+        assertThat(s.p99Nanos()).isCloseTo(990_000L, within(15_000L));
+        assertThat(s.maxNanos()).isCloseTo(1_000_000L, within(15_000L));
+        assertThat(stats.snapshot().stage("source").p99Nanos()).isZero();
+    }
+
+    @Test
+    void shouldComputeTimeSharesOverTheIntervalPerWorker() {
+        stats.snapshot();
+        clock.advance(1_000_000_000L);
+        for (int w = 0; w < 4; w++) {
+            decode.worker(w).onTask(900_000_000L); // 90% of 4 workers x 1 s
+            decode.worker(w).onStarved(50_000_000L);
+        }
+        batch.worker(0).onStarved(800_000_000L);
+        source.worker(0).onBackPressured(700_000_000L);
+        decodeRing.set(60);
+        PipelineSnapshot s = stats.snapshot();
+        StageSnapshot d = s.stage("decode");
+        assertThat(d.busyPercent()).isCloseTo(90.0, within(1e-9));
+        assertThat(d.starvedPercent()).isCloseTo(5.0, within(1e-9));
+        assertThat(d.ringOccupancy()).isEqualTo(60);
+        assertThat(d.ringOccupancyPercent()).isCloseTo(93.75, within(1e-9));
+        assertThat(s.stage("source").backPressuredPercent()).isCloseTo(70.0, within(1e-9));
+        assertThat(s.bottleneck()).map(StageSnapshot::stage).contains("decode");
+        assertThat(s.consumerBound()).isFalse();
+
+        clock.advance(1_000_000_000L); // an idle second: shares are per interval, not cumulative
+        PipelineSnapshot idle = stats.snapshot();
+        assertThat(idle.stage("decode").busyPercent()).isZero();
+        assertThat(idle.bottleneck()).isEmpty();
+        assertThat(idle.wallNanos()).isEqualTo(2_000_000_000L);
+        assertThat(idle.intervalNanos()).isEqualTo(1_000_000_000L);
+    }
+
+    @Test
+    void shouldComputeThroughputFromTheLastStageSinceTheStart() {
+        clock.advance(2_000_000_000L);
+        for (int i = 0; i < 500; i++) {
+            batch.worker(0).onItemOut();
+        }
+        assertThat(stats.snapshot().throughput()).isCloseTo(250.0, within(1e-9));
+    }
+
+    @Test
+    void shouldNameEveryMetricPipelineStageMetric() {
+        decode.worker(0).onItemIn();
+        var metrics = stats.snapshot().metrics();
+        assertThat(metrics).containsEntry("train:decode:items_in", 1L)
+                .containsEntry("train:decode:ring_capacity", 64)
+                .containsKeys("train:wall_ns", "train:throughput_per_s", "train:batch:task_p99_ns",
+                        "train:source:back_pressured_pct");
+        assertThat(metrics.keySet()).allMatch(k -> k.startsWith("train:"))
+                .hasSize(3 + 3 * 15);
+    }
+
+    @Test
+    void shouldGiveEveryIntervalToEveryListenerOnceTaggedAndTimestamped() {
+        List<String> seen = new ArrayList<>();
+        AtomicLong total = new AtomicLong();
+        stats.addListener((stage, h) -> {
+            seen.add(h.getTag() + "@" + h.getStartTimeStamp() + "-" + h.getEndTimeStamp());
+            total.addAndGet(h.getTotalCount());
+        });
+        decode.worker(1).onTask(5);
+        clock.advance(3_000_000L);
+        stats.sample();
+        decode.worker(2).onTask(5);
+        stats.snapshot();
+        long t0 = stats.startEpochMillis();
+        assertThat(seen).containsExactly(
+                "train:source@" + t0 + "-" + (t0 + 3), "train:decode@" + t0 + "-" + (t0 + 3),
+                "train:batch@" + t0 + "-" + (t0 + 3),
+                "train:source@" + (t0 + 3) + "-" + (t0 + 3), "train:decode@" + (t0 + 3) + "-" + (t0 + 3),
+                "train:batch@" + (t0 + 3) + "-" + (t0 + 3));
+        assertThat(total).hasValue(2);
+    }
+
+    @Test
+    void shouldNotAllocateWhenSampling() {
+        for (int i = 0; i < 3; i++) {
+            decode.worker(0).onTask(100);
+            stats.sample(); // warm up: first swaps allocate the recycled histograms
+        }
+        var threads = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        long tid = Thread.currentThread().threadId();
+        long before = threads.getThreadAllocatedBytes(tid);
+        for (int i = 0; i < 1_000; i++) {
+            decode.worker(i % 4).onTask(100 + i);
+            stats.sample();
+        }
+        long allocated = threads.getThreadAllocatedBytes(tid) - before;
+        assertThat(allocated).as("bytes allocated by 1000 samples").isLessThan(16 * 1024);
+    }
+
+    @Test
+    void shouldRejectStagesOfAnotherPipelineOrDuplicateNames() {
+        StageStats other = new StageStats("eval", "decode", 1, () -> 0, 0);
+        assertThatThrownBy(() -> new PipelineStats("train", List.of(source, other)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("eval").hasMessageContaining("decode");
+        StageStats twin = new StageStats("train", "decode", 1, () -> 0, 0);
+        assertThatThrownBy(() -> new PipelineStats("train", List.of(decode, twin)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two stages named 'decode'");
+    }
+}

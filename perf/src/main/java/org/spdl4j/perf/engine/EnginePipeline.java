@@ -1,0 +1,58 @@
+package org.spdl4j.perf.engine;
+
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.WaitPolicy;
+
+/**
+ * The spdl4j engine in the benchmark shape: a supplier source handing out pooled {@link Item}s, two one-worker pipes
+ * ({@code plus-one}, {@code times-three}), rings of {@link ItemPipeline#CAPACITY} slots, the benchmark thread as the
+ * consumer through {@link Pipeline#next(Duration)}. Every stage and the consumer wait by the same policy.
+ */
+final class EnginePipeline implements ItemPipeline {
+    /** Long enough never to expire; a constant so {@link #take()} passes no new object. */
+    private static final Duration FOREVER = Duration.ofDays(1);
+
+    private final Pipeline<Item> pipeline;
+
+    EnginePipeline(WaitPolicy policy) {
+        StageOptions options = StageOptions.defaults().withWaitPolicy(policy).withRingCapacity(CAPACITY);
+        pipeline = PipelineBuilder.fromSupplier(new PooledItems()).named("bench").sourceWaitPolicy(policy)
+                .pipe("plus-one", Item::plusOne, options)
+                .pipe("times-three", Item::timesThree, options)
+                .sink(CAPACITY, policy)
+                .build()
+                .start();
+    }
+
+    /** Endless source over the item pool (runs on the source thread only, so a plain counter). */
+    private static final class PooledItems implements Supplier<Item> {
+        private final Item[] pool = Item.pool(POOL);
+        private long next;
+
+        @Override
+        public Item get() {
+            Item it = pool[(int) next & (POOL - 1)];
+            it.value = next++;
+            return it;
+        }
+    }
+
+    @Override
+    public long take() throws InterruptedException {
+        try {
+            return pipeline.next(FOREVER).value;
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("no item in a day", e);
+        }
+    }
+
+    @Override
+    public void stop() {
+        pipeline.close();
+    }
+}

@@ -1,0 +1,153 @@
+package org.spdl4j.perf.engine;
+
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+import org.spdl4j.engine.WaitPolicy;
+
+/**
+ * Items per second through source -> map(+1) -> map(*3) -> consumer, trivial functions, one thread per stage,
+ * link capacity {@link ItemPipeline#CAPACITY}, preallocated items. One operation = one item reaching the consumer
+ * (the benchmark thread takes {@link #BATCH} items per invocation; {@code @OperationsPerInvocation} divides).
+ * The pipeline runs for the whole trial, so the figure is steady-state throughput, start-up excluded.
+ *
+ * <p>Variants, side by side in one run: {@code blockingQueue} (ExecutorService + ArrayBlockingQueue),
+ * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and {@code spdl4j} (the engine, per wait policy). Run with {@code -prof gc} for
+ * {@code gc.alloc.rate.norm} (bytes per item).
+ */
+@BenchmarkMode(Mode.Throughput)
+@OutputTimeUnit(TimeUnit.SECONDS)
+@OperationsPerInvocation(PipelineThroughputBenchmark.BATCH)
+@Warmup(iterations = 3, time = 2)
+@Measurement(iterations = 5, time = 2)
+@Fork(1)
+public class PipelineThroughputBenchmark {
+    /** Items taken per invocation. */
+    public static final int BATCH = 10_000;
+
+    /** Baseline (a) for the trial. */
+    @State(Scope.Benchmark)
+    public static class BlockingQueueState {
+        ItemPipeline pipeline;
+
+        /** Starts the pipeline's threads. */
+        @Setup(Level.Trial)
+        public void start() {
+            pipeline = new BlockingQueuePipeline();
+        }
+
+        /**
+         * Stops them.
+         *
+         * @throws InterruptedException when interrupted
+         */
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            pipeline.stop();
+        }
+    }
+
+    /** Baseline (b) for the trial. */
+    @State(Scope.Benchmark)
+    public static class SpscState {
+        ItemPipeline pipeline;
+
+        /** Starts the pipeline's threads. */
+        @Setup(Level.Trial)
+        public void start() {
+            pipeline = new SpscQueuePipeline();
+        }
+
+        /**
+         * Stops them.
+         *
+         * @throws InterruptedException when interrupted
+         */
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            pipeline.stop();
+        }
+    }
+
+    /** The spdl4j engine for the trial, with the wait policy of every stage and the consumer. */
+    @State(Scope.Benchmark)
+    public static class EngineState {
+        /** {@code BACKOFF} is the engine's default; {@code YIELDING} matches the JCTools baseline's idle loop. */
+        @Param({"BACKOFF", "YIELDING"})
+        public WaitPolicy waitPolicy;
+
+        ItemPipeline pipeline;
+
+        /** Builds and starts the pipeline. */
+        @Setup(Level.Trial)
+        public void start() {
+            pipeline = new EnginePipeline(waitPolicy);
+        }
+
+        /**
+         * Closes it.
+         *
+         * @throws InterruptedException when interrupted
+         */
+        @TearDown(Level.Trial)
+        public void stop() throws InterruptedException {
+            pipeline.stop();
+        }
+    }
+
+    private static long drain(ItemPipeline p) throws InterruptedException {
+        long sum = 0;
+        for (int i = 0; i < BATCH; i++) {
+            sum += p.take();
+        }
+        return sum;
+    }
+
+    /**
+     * Baseline (a): ExecutorService + ArrayBlockingQueue.
+     *
+     * @param s the running pipeline
+     * @return a checksum (consumed by JMH)
+     * @throws InterruptedException when interrupted
+     */
+    @Benchmark
+    public long blockingQueue(BlockingQueueState s) throws InterruptedException {
+        return drain(s.pipeline);
+    }
+
+    /**
+     * Baseline (b): JCTools SPSC queues with spin/yield idling.
+     *
+     * @param s the running pipeline
+     * @return a checksum
+     * @throws InterruptedException when interrupted
+     */
+    @Benchmark
+    public long jctoolsSpsc(SpscState s) throws InterruptedException {
+        return drain(s.pipeline);
+    }
+
+    /**
+     * The spdl4j engine: Disruptor rings, the given wait policy, stats recorded per item.
+     *
+     * @param s the running pipeline
+     * @return a checksum
+     * @throws InterruptedException when interrupted
+     */
+    @Benchmark
+    public long spdl4j(EngineState s) throws InterruptedException {
+        return drain(s.pipeline);
+    }
+}
