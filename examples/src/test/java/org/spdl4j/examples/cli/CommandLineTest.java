@@ -1,0 +1,138 @@
+package org.spdl4j.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Properties;
+import javax.imageio.ImageIO;
+import org.HdrHistogram.EncodableHistogram;
+import org.HdrHistogram.HistogramLogReader;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.examples.sample.SampleImages;
+
+@Timeout(120)
+class CommandLineTest {
+    @TempDir
+    static Path data;
+
+    @TempDir
+    Path work;
+
+    @BeforeAll
+    static void sample() throws Exception {
+        SampleImages.generate(data, 40, 7);
+    }
+
+    /** Result of one command-line run. */
+    record Run(int status, String out, String err) {
+    }
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = Spdl4jCommand.execute(new PrintWriter(out), new PrintWriter(err), args);
+        return new Run(status, out.toString(), err.toString());
+    }
+
+    @Test
+    void shouldRunImagePipelineAndWriteACompleteReport() throws Exception {
+        Path report = work.resolve("report");
+        Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2", "--report",
+            report.toString(), "--interval-ms", "50");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("stage", "source", "read", "assign", "decode", "sink", "p50", "p99",
+            "starved", "throughput: 40 images in 5 batches", "peak RSS");
+
+        assertThat(Files.readString(report.resolve("index.html"))).contains("latency.png", "throughput.png",
+            "run.hlog", "trace.json");
+        for (String png : List.of("latency.png", "throughput.png")) {
+            assertThat(ImageIO.read(report.resolve(png).toFile())).as(png).isNotNull();
+        }
+        long decodeCount = 0;
+        try (HistogramLogReader reader = new HistogramLogReader(report.resolve("run.hlog").toFile())) {
+            for (EncodableHistogram h; (h = reader.nextIntervalHistogram()) != null; ) {
+                if (h.getTag() != null && h.getTag().endsWith("decode")) {
+                    decodeCount += ((org.HdrHistogram.Histogram) h).getTotalCount();
+                }
+            }
+        }
+        assertThat(decodeCount).as("decode tasks in the .hlog").isEqualTo(40);
+        JsonNode trace = new ObjectMapper().readTree(report.resolve("trace.json").toFile());
+        long decodeSpans = 0;
+        for (JsonNode e : trace.get("traceEvents")) {
+            decodeSpans += "decode".equals(e.get("name").asText()) ? 1 : 0;
+        }
+        assertThat(decodeSpans).isEqualTo(40);
+    }
+
+    @Test
+    void shouldKeepInputOrderWhenAskedAndCountEveryEpoch() {
+        // epochs run back to back as one stream: 80 images make 5 batches of 16
+        Run r = run("run", "--data", data.toString(), "--batch-size", "16", "--order", "input", "--epochs", "2",
+            "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("order INPUT", "throughput: 80 images in 5 batches");
+    }
+
+    @Test
+    void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() {
+        for (String[] args : List.of(
+                new String[] {"run", "--data", work.resolve("missing").toString()},
+                new String[] {"run", "--decode-threads", "0"},
+                new String[] {"run", "--bogus"},
+                new String[] {"run", "--order", "sideways"},
+                new String[] {"probe", work.resolve("nope.jpg").toString()},
+                new String[] {"frobnicate"})) {
+            Run r = run(args);
+            assertThat(r.status()).as(String.join(" ", args)).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+            assertThat(r.err()).startsWith("spdl4j: ").doesNotContain("Exception", "\tat ");
+        }
+    }
+
+    @Test
+    void shouldProbeAnImage() throws Exception {
+        Path jpg;
+        try (var files = Files.walk(data)) {
+            jpg = files.filter(p -> p.toString().endsWith(".jpg")).findFirst().orElseThrow();
+        }
+        Run r = run("probe", jpg.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("video mjpeg", "x");
+    }
+
+    @Test
+    void shouldTuneAndWriteAConfigThatRunAccepts() throws Exception {
+        Path config = work.resolve("tuned.properties");
+        Run tune = run("tune", "--data", data.toString(), "--images", "24", "--cpu-budget", "2", "--out",
+            config.toString());
+        assertThat(tune.status()).as(tune.err()).isZero();
+        Properties p = new Properties();
+        try (var in = Files.newBufferedReader(config)) {
+            p.load(in);
+        }
+        int decode = Integer.parseInt(p.getProperty("decode.threads"));
+        assertThat(decode).isBetween(1, 2);
+        Run run = run("run", "--data", data.toString(), "--config", config.toString(), "--no-progress");
+        assertThat(run.status()).as(run.err()).isZero();
+        assertThat(run.out()).contains("decode " + decode + " threads");
+    }
+
+    @Test
+    void shouldProfileEachStageAtIncreasingConcurrency() {
+        Run r = run("profile", "--data", data.toString(), "--images", "16", "--max-concurrency", "2", "--out",
+            work.toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("read", "decode", "best at concurrency");
+        assertThat(Files.exists(work.resolve("profile.png"))).isTrue();
+    }
+}
