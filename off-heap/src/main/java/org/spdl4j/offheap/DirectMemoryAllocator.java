@@ -1,30 +1,48 @@
 package org.spdl4j.offheap;
 
-import java.lang.foreign.Arena;
-import java.lang.foreign.MemorySegment;
 import java.util.concurrent.ConcurrentHashMap;
+import org.agrona.UnsafeApi;
 
 /**
- * The default {@link MemoryAllocator}: plain native memory from the Foreign Function and Memory API, aligned as
- * asked (64 B by default, {@value OffHeapConfiguration#DMA_ALIGNMENT} B for DMA).
+ * The default {@link MemoryAllocator}: plain native memory ({@code Unsafe.allocateMemory}, i.e. malloc), aligned as
+ * asked (64 B by default, {@value OffHeapConfiguration#DMA_ALIGNMENT} B for DMA) by over-allocating and rounding up.
  *
- * <p>Each block gets its own shared {@link Arena}; {@link #free} closes it. Blocks are <b>zeroed</b> on allocation
- * (the FFM API guarantees it), which also touches every page up front, so the hot path takes no page faults.
+ * <p><b>Residency:</b> pages are not touched here unless {@link OffHeapConfiguration#PREFAULT} is set, so a block
+ * costs resident memory only as it is used: a pool whose large size class is rarely needed stays small in RSS.
+ * Memory is not zeroed unless prefaulted (then it is, by the prefault itself).
  *
- * <p><b>Thread safety:</b> thread-safe; the address-to-arena map is a {@link ConcurrentHashMap}. Not for the hot
- * path: each call allocates, and closing a shared arena synchronises with every thread (a handshake).
+ * <p><b>Thread safety:</b> thread-safe; the address-to-block map is a {@link ConcurrentHashMap}. Not for the hot
+ * path: each call allocates a map entry.
  */
 public final class DirectMemoryAllocator implements MemoryAllocator {
     /** A shared instance: the allocator has no per-instance configuration. */
     public static final DirectMemoryAllocator INSTANCE = new DirectMemoryAllocator();
 
     private final ConcurrentHashMap<Long, Block> blocks = new ConcurrentHashMap<>();
+    private final boolean prefault;
 
-    private record Block(Arena arena, long bytes, int alignment) {
+    /**
+     * One allocation: the raw pointer malloc returned and what was asked.
+     *
+     * @param raw       what {@code allocateMemory} returned (freed with {@code freeMemory})
+     * @param bytes     bytes asked
+     * @param alignment alignment asked
+     */
+    private record Block(long raw, long bytes, int alignment) {
     }
 
-    /** Creates an allocator; prefer {@link #INSTANCE}. */
+    /** Creates an allocator with the configured prefault setting; prefer {@link #INSTANCE}. */
     public DirectMemoryAllocator() {
+        this(OffHeapConfiguration.PREFAULT);
+    }
+
+    /**
+     * Creates an allocator.
+     *
+     * @param prefault whether to touch (zero) every page of each block when allocating it
+     */
+    public DirectMemoryAllocator(boolean prefault) {
+        this.prefault = prefault;
     }
 
     @Override
@@ -33,19 +51,21 @@ public final class DirectMemoryAllocator implements MemoryAllocator {
             throw new IllegalArgumentException("direct allocator: bytes must be > 0 and alignment a power of two, got "
                     + bytes + " bytes, alignment " + alignment);
         }
-        final Arena arena = Arena.ofShared();
-        final MemorySegment segment;
+        final long raw;
         try {
-            segment = arena.allocate(bytes, alignment);
+            raw = UnsafeApi.allocateMemory(bytes + alignment - 1);
         } catch (OutOfMemoryError e) {
-            arena.close();
             final OutOfMemoryError named = new OutOfMemoryError("direct allocator: cannot allocate " + bytes
                     + " bytes aligned to " + alignment + " (" + e.getMessage() + "); lower the pool's size classes");
             named.initCause(e);
             throw named;
         }
-        blocks.put(segment.address(), new Block(arena, bytes, alignment));
-        return segment.address();
+        final long address = (raw + alignment - 1) & -(long) alignment;
+        if (prefault) {
+            UnsafeApi.setMemory(address, bytes, (byte) 0);
+        }
+        blocks.put(address, new Block(raw, bytes, alignment));
+        return address;
     }
 
     @Override
@@ -60,7 +80,7 @@ public final class DirectMemoryAllocator implements MemoryAllocator {
             throw new IllegalArgumentException("direct allocator: block 0x" + Long.toHexString(address) + " has "
                     + block.bytes + " bytes aligned " + block.alignment + ", free was given " + bytes + "/" + alignment);
         }
-        block.arena.close();
+        UnsafeApi.freeMemory(block.raw);
     }
 
     /** {@return how many blocks are allocated and not yet freed} */

@@ -67,6 +67,18 @@ public final class OffHeapConfiguration {
     /** Largest chunk in effect. */
     public static final long MAX_CHUNK_BYTES = Long.getLong(MAX_CHUNK_PROP, MAX_CHUNK_BYTES_DEFAULT);
 
+    /** System property: whether the direct allocator touches (zeroes) every page of a block when it allocates it. */
+    public static final String PREFAULT_PROP = "spdl4j.pool.prefault";
+    /**
+     * Default {@code false}: pages become resident when first used, so a size class sized for rare large items costs
+     * resident memory only once such items arrive (slabs are reused, so each page faults once in the pool's life).
+     * {@code true} pays every page fault at start, for a hot path that must never take one.
+     */
+    public static final boolean PREFAULT_DEFAULT = false;
+    /** Whether blocks are prefaulted: {@value #PREFAULT_PROP}. */
+    public static final boolean PREFAULT = Boolean.parseBoolean(System.getProperty(PREFAULT_PROP,
+            Boolean.toString(PREFAULT_DEFAULT)));
+
     /**
      * Property: default size classes, as {@code size*count} pairs separated by commas, sizes with an optional
      * {@code K}, {@code M} or {@code G} suffix (binary), e.g. {@code 64K*256,1M*64}.

@@ -15,12 +15,43 @@ class DirectMemoryAllocatorTest {
             final long address = allocator.allocate(10_000, alignment);
             assertThat(address % alignment).as("alignment %d", alignment).isZero();
             final UnsafeBuffer buffer = new UnsafeBuffer(address, 10_000);
-            assertThat(buffer.getLong(9_992)).as("zeroed").isZero();
             buffer.putLong(9_992, 42L);
             assertThat(buffer.getLong(9_992)).isEqualTo(42L);
             allocator.free(address, 10_000, alignment);
         }
         assertThat(allocator.liveBlocks()).isZero();
+    }
+
+    @Test
+    void shouldZeroEveryByteWhenPrefaulting() {
+        final DirectMemoryAllocator prefaulting = new DirectMemoryAllocator(true);
+        final long address = prefaulting.allocate(1 << 20, 4096);
+        final UnsafeBuffer buffer = new UnsafeBuffer(address, 1 << 20);
+        for (int i = 0; i < 1 << 20; i += 8) {
+            assertThat(buffer.getLong(i)).isZero();
+        }
+        prefaulting.free(address, 1 << 20, 4096);
+    }
+
+    @Test
+    void shouldNotMakeAnUntouchedBlockResident() throws Exception {
+        final long before = rssKib();
+        final long bytes = 256L << 20;
+        final long address = allocator.allocate(bytes, 4096);
+        try {
+            assertThat(rssKib() - before).as("KiB resident after allocating 256 MiB untouched").isLessThan(64 << 10);
+        } finally {
+            allocator.free(address, bytes, 4096);
+        }
+    }
+
+    private static long rssKib() throws java.io.IOException {
+        for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc/self/status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS");
     }
 
     @Test
