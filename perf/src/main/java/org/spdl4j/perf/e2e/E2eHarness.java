@@ -42,7 +42,8 @@ public final class E2eHarness {
         Path torch = Path.of(arg(args, "--torch", "../shared/bench/torch_baseline.py"));
         Files.createDirectories(out);
 
-        List<String> names = new ArrayList<>(RunOne.contenders().keySet().stream().sorted().toList());
+        List<String> names = new ArrayList<>(RunOne.contenders().keySet().stream().filter(n -> !n.equals(RunOne.LIMIT))
+            .sorted().toList());
         boolean hasTorch = torchAvailable(torch);
         if (!hasTorch) {
             System.out.println("torch: skipped (needs /usr/bin/python3 with python3-torch and python3-pil, and "
