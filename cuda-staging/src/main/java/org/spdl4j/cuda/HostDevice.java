@@ -2,6 +2,7 @@ package org.spdl4j.cuda;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.MemoryAllocator;
 
 /**
@@ -9,14 +10,17 @@ import org.spdl4j.offheap.MemoryAllocator;
  * {@code memcpy} on the calling thread, events are complete as soon as they are recorded, and the normalize kernel is
  * a Java loop. Every pipeline and test that runs on a GPU runs here unchanged, only without the GPU.
  *
+ * <p>Memory: both the host allocator (for the batch pool) and the "device" buffers come from off-heap's
+ * {@link DirectMemoryAllocator}, the same native memory a pool uses by default; this class adds only the counting.
+ *
  * <p>Thread-safe. Copies and the kernel run synchronously on the caller's thread (they block for the copy).
  */
 public final class HostDevice implements Device {
     private static final Logger LOG = LoggerFactory.getLogger(HostDevice.class);
-    private static final long BLOCK_ALIGNMENT = 256; // the alignment cuMemAlloc gives, so layouts match the GPU path
+    private static final int BLOCK_ALIGNMENT = 256; // the alignment cuMemAlloc gives, so layouts match the GPU path
 
     private final LiveResourceCounters counters = new LiveResourceCounters();
-    private final MemoryAllocator hostAllocator = new NativeHostAllocator(counters);
+    private final MemoryAllocator hostAllocator = new CountingHostAllocator(DirectMemoryAllocator.INSTANCE, counters);
     private final DeviceBufferPool pool;
 
     /**
@@ -35,12 +39,12 @@ public final class HostDevice implements Device {
         RawDeviceMemory raw = new RawDeviceMemory() {
             @Override
             public long allocate(long bytes) {
-                return NativeMemory.allocate(bytes, BLOCK_ALIGNMENT, "host device pool");
+                return DirectMemoryAllocator.INSTANCE.allocate(bytes, BLOCK_ALIGNMENT);
             }
 
             @Override
             public void free(long address, long bytes) {
-                NativeMemory.free(address);
+                DirectMemoryAllocator.INSTANCE.free(address, bytes, BLOCK_ALIGNMENT);
             }
         };
         this.pool = new DeviceBufferPool("host", raw, counters, maxCachedBytes);

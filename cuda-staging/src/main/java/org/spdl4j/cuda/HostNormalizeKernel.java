@@ -29,7 +29,7 @@ final class HostNormalizeKernel implements NormalizeKernel {
      * Normalizes a uint8 NHWC batch at {@code src} into float32 NCHW at {@code dst}, both in host memory.
      *
      * @param src     source address
-     * @param srcSpec {@code UINT8 [N, H, W, C]}
+     * @param srcSpec {@code U8 [N, H, W, C]}
      * @param dst     destination address, room for {@code N*C*H*W} floats
      * @param norm    per-channel constants
      */

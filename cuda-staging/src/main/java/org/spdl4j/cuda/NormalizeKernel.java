@@ -1,5 +1,7 @@
 package org.spdl4j.cuda;
 
+import org.spdl4j.offheap.tensor.DType;
+
 /**
  * The example training-side kernel: a uint8 NHWC batch becomes a float32 NCHW batch normalized per channel,
  * {@code dst[n][c][y][x] = fma(src[n][y][x][c], scale[c], bias[c])} (see {@link ChannelNormalization}).
@@ -13,7 +15,7 @@ public interface NormalizeKernel {
      * Queues the normalization of {@code src} into {@code dst}.
      *
      * @param src     the uint8 batch
-     * @param srcSpec its shape, {@code UINT8 [N, H, W, C]} with C &lt;= 4
+     * @param srcSpec its shape, {@code U8 [N, H, W, C]} with C &lt;= 4
      * @param dst     the destination, at least {@code outputSpec(srcSpec).byteSize()} bytes
      * @param norm    per-channel constants, {@code norm.channels() == C}
      * @param stream  stream to queue on; read {@code dst} after it (or an event recorded after) has completed
@@ -24,11 +26,11 @@ public interface NormalizeKernel {
     /**
      * The output shape for an input shape.
      *
-     * @param nhwc {@code UINT8 [N, H, W, C]}
-     * @return {@code FLOAT32 [N, C, H, W]}
+     * @param nhwc {@code U8 [N, H, W, C]}
+     * @return {@code F32 [N, C, H, W]}
      */
     static TensorSpec outputSpec(TensorSpec nhwc) {
-        return TensorSpec.of(DType.FLOAT32, nhwc.dim(0), nhwc.dim(3), nhwc.dim(1), nhwc.dim(2));
+        return TensorSpec.of(DType.F32, nhwc.dim(0), nhwc.dim(3), nhwc.dim(1), nhwc.dim(2));
     }
 
     /**
@@ -41,8 +43,8 @@ public interface NormalizeKernel {
      * @throws IllegalArgumentException naming what does not fit
      */
     static void validate(DeviceBuffer src, TensorSpec srcSpec, DeviceBuffer dst, ChannelNormalization norm) {
-        if (srcSpec.dtype() != DType.UINT8 || srcSpec.rank() != 4) {
-            throw new IllegalArgumentException("normalize takes UINT8 [N, H, W, C], got " + srcSpec);
+        if (srcSpec.dtype() != DType.U8 || srcSpec.rank() != 4) {
+            throw new IllegalArgumentException("normalize takes U8 [N, H, W, C], got " + srcSpec);
         }
         if (srcSpec.dim(3) != norm.channels()) {
             throw new IllegalArgumentException("batch " + srcSpec + " has " + srcSpec.dim(3) + " channels, normalization "

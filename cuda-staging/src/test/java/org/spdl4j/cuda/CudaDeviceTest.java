@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.offheap.tensor.DType;
 
 /** What only a real GPU can show; skipped (with the reason) where there is none. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
@@ -34,7 +35,7 @@ class CudaDeviceTest {
 
     @Test
     void shouldMatchTheCpuReferenceBitForBit() {
-        TensorSpec spec = TensorSpec.of(DType.UINT8, 32, 224, 224, 3);
+        TensorSpec spec = TensorSpec.of(DType.U8, 32, 224, 224, 3);
         TensorSpec outSpec = NormalizeKernel.outputSpec(spec);
         ChannelNormalization norm = ChannelNormalization.of(MEAN, STD);
         TestBatches batches = new TestBatches(device);
@@ -64,7 +65,7 @@ class CudaDeviceTest {
     @Test
     void shouldOverlapACopyOnOneStreamWithKernelsOnAnother() {
         long copyBytes = 64L << 20;
-        TensorSpec kernelIn = TensorSpec.of(DType.UINT8, 32, 224, 224, 3);
+        TensorSpec kernelIn = TensorSpec.of(DType.U8, 32, 224, 224, 3);
         ChannelNormalization norm = ChannelNormalization.of(MEAN, STD);
         long host = device.hostAllocator().allocate(copyBytes, TestBatches.ALIGNMENT);
         NativeMemory.view(host, copyBytes).fill((byte) 7);
@@ -141,7 +142,7 @@ class CudaDeviceTest {
         CudaDevice other = CudaDevice.open(0);
         try {
             TestBatches batches = new TestBatches(other);
-            TensorSpec spec = TensorSpec.of(DType.UINT8, 64, 224, 224, 3);
+            TensorSpec spec = TensorSpec.of(DType.U8, 64, 224, 224, 3);
             try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(other, 4);
                  DeviceStream stream = other.createStream()) {
                 DeviceBatch[] held = new DeviceBatch[8];
@@ -204,7 +205,7 @@ class CudaDeviceTest {
         try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2)) {
             DeviceBatch[] result = new DeviceBatch[1];
             Thread t = Thread.ofPlatform().start(() -> result[0] = transfer.apply(
-                    batches.random(TensorSpec.of(DType.UINT8, 4096), 9, expected)));
+                    batches.random(TensorSpec.of(DType.U8, 4096), 9, expected)));
             t.join();
             try (DeviceBatch batch = result[0]) { // submitted from a fresh thread: the context was made current there
                 batch.awaitReady();

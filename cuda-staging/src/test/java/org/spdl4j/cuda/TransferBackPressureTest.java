@@ -8,6 +8,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.MemoryAllocator;
+import org.spdl4j.offheap.tensor.DType;
 
 /**
  * The transfer's flow control, on a host device whose events complete only when the test opens a gate: a slow
@@ -107,7 +108,7 @@ class TransferBackPressureTest {
         int k = 3;
         GatedDevice device = new GatedDevice();
         TestBatches batches = new TestBatches(device);
-        TensorSpec spec = TensorSpec.of(DType.UINT8, 1024);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
         DeviceBatch[] out = new DeviceBatch[k + 1];
         try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, k)) {
             for (int i = 0; i < k; i++) {

@@ -5,17 +5,18 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import jcuda.driver.CUresult;
 import org.junit.jupiter.api.Test;
+import org.spdl4j.offheap.tensor.DType;
 
 class ValueTypesTest {
     @Test
     void shouldDescribeABatchBySizeAndShape() {
-        TensorSpec spec = TensorSpec.of(DType.UINT8, 32, 224, 224, 3);
+        TensorSpec spec = TensorSpec.of(DType.U8, 32, 224, 224, 3);
         assertThat(spec.byteSize()).isEqualTo(4_816_896);
         assertThat(spec.rank()).isEqualTo(4);
-        assertThat(TensorSpec.of(DType.FLOAT32, 2, 3).byteSize()).isEqualTo(24);
-        assertThat(spec).isEqualTo(TensorSpec.of(DType.UINT8, 32, 224, 224, 3)).hasToString("UINT8[32, 224, 224, 3]");
-        assertThatThrownBy(() -> TensorSpec.of(DType.UINT8, 3, 0)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> TensorSpec.of(DType.FLOAT64, Integer.MAX_VALUE, Integer.MAX_VALUE, 4))
+        assertThat(TensorSpec.of(DType.F32, 2, 3).byteSize()).isEqualTo(24);
+        assertThat(spec).isEqualTo(TensorSpec.of(DType.U8, 32, 224, 224, 3)).hasToString("U8[32, 224, 224, 3]");
+        assertThatThrownBy(() -> TensorSpec.of(DType.U8, 3, 0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> TensorSpec.of(DType.F64, Integer.MAX_VALUE, Integer.MAX_VALUE, 4))
                 .isInstanceOf(ArithmeticException.class);
     }
 

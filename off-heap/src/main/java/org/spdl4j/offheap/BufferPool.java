@@ -190,6 +190,35 @@ public final class BufferPool implements AutoCloseable {
         }
     }
 
+    /**
+     * Finds the lease whose slab holds an address, so memory handed out as a raw address or a {@code ByteBuffer}
+     * view can be given back without carrying its lease (the engine's pooled sample allocator does this). Whether
+     * the lease is held is not checked: that is the caller's business.
+     *
+     * <p>Any thread; lock-free and allocation-free (a bounds check per size class and chunk, then a division).
+     *
+     * @param address any address inside a slab ({@code lease.address()} up to {@code lease.slabCapacity()} bytes on)
+     * @return the lease, or null when the address is in no slab of this pool (or in the alignment padding between)
+     */
+    public Lease leaseAt(long address) {
+        for (SizeClass c : classes) {
+            final Lease lease = c.leaseAt(address);
+            if (lease != null) {
+                return lease;
+            }
+        }
+        return null;
+    }
+
+    /** {@return the number of slabs of all classes: lease ids run from 0 to this minus one} */
+    public int slabCount() {
+        int n = 0;
+        for (SizeClass c : classes) {
+            n += c.count;
+        }
+        return n;
+    }
+
     /** Called by {@link Lease#release()} when the count reaches zero. */
     void recycle(SizeClass c, Lease lease) {
         c.offer(lease);

@@ -207,7 +207,10 @@ public final class Lease {
         return (int) REF_CNT.getVolatile(this);
     }
 
-    /** {@return this lease's id, unique within its pool} */
+    /**
+     * {@return this lease's id, unique within its pool and dense: from 0 to {@link BufferPool#slabCount()} - 1, so
+     * users may keep per-slab data in a plain array indexed by it}
+     */
     public int id() {
         return id;
     }

@@ -28,6 +28,8 @@ final class SizeClass {
     final int slabBytes;
     final int count;
     final Lease[] leases;
+    private final long stride;
+    private final int perChunk;
     private final long[] chunkBases;
     private final long[] chunkSizes;
     private final MpmcArrayQueue<Lease> free;
@@ -46,6 +48,8 @@ final class SizeClass {
         final int alignment = config.alignment();
         final long stride = SlabDescriptor.stride(slabBytes, alignment);
         final int perChunk = SlabDescriptor.slabsPerChunk(stride, count, config.maxChunkBytes());
+        this.stride = stride;
+        this.perChunk = perChunk;
         final int chunks = (count + perChunk - 1) / perChunk;
         this.chunkBases = new long[chunks];
         this.chunkSizes = new long[chunks];
@@ -76,6 +80,21 @@ final class SizeClass {
         for (Lease lease : leases) {
             free.offer(lease);
         }
+    }
+
+    /**
+     * The lease whose slab holds {@code address}, found by arithmetic on the chunk layout ({@link SlabDescriptor}).
+     * Reads only final fields: any thread, no lock, no allocation.
+     */
+    Lease leaseAt(long address) {
+        for (int c = 0; c < chunkBases.length; c++) { // one chunk per class unless a class exceeds maxChunkBytes
+            final long offset = address - chunkBases[c];
+            if (offset >= 0 && offset < chunkSizes[c]) {
+                final long k = offset / stride;
+                return offset - k * stride < slabBytes ? leases[c * perChunk + (int) k] : null; // else: padding
+            }
+        }
+        return null;
     }
 
     /** {@return a free lease, or null when the class is empty} Lock-free, allocation-free. */

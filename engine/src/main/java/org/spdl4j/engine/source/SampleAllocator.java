@@ -7,8 +7,8 @@ import java.nio.ByteBuffer;
  *
  * <p>Sources ask for a buffer of the exact size of a field (a file, a tar member, an HTTP body) and read into it
  * directly, so the bytes are copied once, from storage into the buffer. The default {@link #HEAP} gives heap buffers
- * and needs no release. An off-heap pool plugs in by returning direct buffers (for example a view of a pooled lease,
- * {@code MemorySegment.ofAddress(a).reinterpret(n).asByteBuffer()}) and taking them back in {@link #release}.
+ * and needs no release. {@link PooledSampleAllocator} puts the bytes in an off-heap pool's slabs (direct buffers,
+ * bounded memory, leak reports) and takes them back in {@link #release}.
  *
  * <p><b>Contract:</b> implementations are thread-safe (readers on many threads allocate at once). {@link #allocate}
  * may block for back-pressure (a pool waiting for a free slab) but must not wait forever. Ownership of the buffer

@@ -19,7 +19,8 @@
  *
  * <h2>Bytes</h2>
  * A {@link org.spdl4j.engine.source.Sample} holds its fields' bytes in {@link java.nio.ByteBuffer}s obtained from a
- * {@link org.spdl4j.engine.source.SampleAllocator} (heap by default; an off-heap pool can plug in direct buffers).
+ * {@link org.spdl4j.engine.source.SampleAllocator} (heap by default;
+ * {@link org.spdl4j.engine.source.PooledSampleAllocator} puts them in an off-heap pool's slabs).
  * Channels read straight into them: one copy from storage, none after.
  *
  * <h2>Resume</h2>

@@ -1,6 +1,6 @@
 package org.spdl4j.perf.cuda;
 
-import org.spdl4j.cuda.DType;
+import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.cuda.TensorSpec;
 
 /** The copy sizes the issue asks for, by JMH parameter name. */
@@ -15,8 +15,8 @@ final class CopySize {
 
     static TensorSpec spec(String name) {
         return switch (name) {
-            case BATCH -> TensorSpec.of(DType.UINT8, 32, 224, 224, 3);
-            case BLOCK -> TensorSpec.of(DType.UINT8, 64 << 20);
+            case BATCH -> TensorSpec.of(DType.U8, 32, 224, 224, 3);
+            case BLOCK -> TensorSpec.of(DType.U8, 64 << 20);
             default -> throw new IllegalArgumentException("size must be " + BATCH + " or " + BLOCK + ", got " + name);
         };
     }

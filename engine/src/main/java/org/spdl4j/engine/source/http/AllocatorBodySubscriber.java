@@ -72,7 +72,10 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
     private boolean ensure(int more) {
         if (buffer == null) {
             int first = declaredLength >= 0 ? (int) declaredLength : Math.min(maxBytes, UNKNOWN_LENGTH_START);
-            buffer = allocator.allocate(first);
+            buffer = allocateOrFail(first);
+            if (buffer == null) {
+                return false;
+            }
         }
         if (buffer.remaining() >= more) {
             return true;
@@ -83,12 +86,26 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
                     : "body exceeds the limit of " + maxBytes + " bytes"));
             return false;
         }
-        int size = (int) Math.min(maxBytes, Math.max(needed, 2L * buffer.capacity()));
-        ByteBuffer bigger = allocator.allocate(size);
+        // grow from the size asked (the limit): an allocator may hand out more capacity than asked, not ours to use
+        int size = (int) Math.min(maxBytes, Math.max(needed, 2L * buffer.limit()));
+        ByteBuffer bigger = allocateOrFail(size);
+        if (bigger == null) {
+            return false;
+        }
         bigger.put(buffer.flip());
         allocator.release(buffer);
         buffer = bigger;
         return true;
+    }
+
+    /** Allocates, or fails the body (releasing what it holds) when the allocator refuses; null then. */
+    private ByteBuffer allocateOrFail(int size) {
+        try {
+            return allocator.allocate(size);
+        } catch (RuntimeException e) { // pool exhausted or size beyond its largest slab: this body fails, not the client
+            fail(e);
+            return null;
+        }
     }
 
     @Override
