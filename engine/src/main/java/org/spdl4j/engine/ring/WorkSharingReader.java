@@ -77,6 +77,16 @@ public final class WorkSharingReader {
         return sequence;
     }
 
+    /**
+     * Gives back the end marker's slot and stops gating the producer for good. A worker that has left must not hold
+     * the ring back: the other workers still need their end markers, and with fewer slots than workers the
+     * producer could otherwise never publish them (the departed workers' sequences would pin the ring).
+     */
+    public void releaseAndRetire() {
+        own.set(sequence);
+        ring.removeGatingSequence(own); // CAS on the ring's gating array; producers read it as a volatile array
+    }
+
     /** Gives the slot returned by the last {@link #next()} back to the producer. Call after taking the item. */
     public void release() {
         // Release store: our reads of the slot (and the cleared reference) happen before the producer reuses it.

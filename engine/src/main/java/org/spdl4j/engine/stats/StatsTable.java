@@ -6,14 +6,16 @@ import java.util.Locale;
 /**
  * Renders a {@link PipelineSnapshot} as an aligned plain-text table, the one the reporter logs and the CLI prints:
  * <pre>
- * pipeline train: wall 12.0 s, 5012 items/s out since start; last 2.0 s:
- * stage   workers    in   out  failed  items/s    p50    p90    p99    max  busy%  starved%  backp%      ring
- * source        1  ...                                                                                       -
- * decode        4  ...                                                   99.1       0.0     0.0  1020/1024  &lt;- bottleneck
- * batch         1  ...                                                    4.0      95.2     0.0     0/1024
- * bottleneck: decode (99% busy; the next stage waits for it 95% of its time)
+ * pipeline demo: wall 1.0 s, 1496 items/s out since start; last 1.0 s:
+ * stage   workers    in   out  failed  items/s     p50     p90     p99     max  busy%  starved%  backp%       ring
+ * source        1  2817  2816       0     2816   231ns   631ns   1.4us  30.5us    0.1       0.0    97.2          -
+ * decode        2  1793  1791       0     1791  1.07ms  1.09ms  1.41ms  7.05ms   97.6       0.0     0.0  1023/1024  &lt;- bottleneck
+ * batch         1  1791  1791       0     1791   291ns   611ns   1.7us  38.7us    0.1      98.0     0.0     0/1024
+ * sink          1  1788  1788       0     1788       -       -       -       -    0.0      98.1     0.0       3/16
+ * bottleneck: decode (97.6% busy; batch waits for it 98.0% of its time; add workers or make its task cheaper)
  * </pre>
- * Time shares are clamped to 0..100 for display. Stateless; allocates the returned string.
+ * Time shares are clamped to 0..100 for display; a stage that timed no task (the engine's {@code sink}) shows
+ * {@code -} for task times. Stateless; allocates the returned string.
  */
 public final class StatsTable {
     private static final String[] HEADER = {"stage", "workers", "in", "out", "failed", "items/s", "p50", "p90", "p99",
@@ -36,7 +38,8 @@ public final class StatsTable {
             StageSnapshot s = stages.get(i);
             cells[i + 1] = new String[] {s.stage(), Integer.toString(s.workers()), Long.toString(s.itemsIn()),
                     Long.toString(s.itemsOut()), Long.toString(s.failures()), fmt("%.0f", s.itemsOutPerSecond()),
-                    nanos(s.p50Nanos()), nanos(s.p90Nanos()), nanos(s.p99Nanos()), nanos(s.maxNanos()),
+                    taskTime(s, s.p50Nanos()), taskTime(s, s.p90Nanos()), taskTime(s, s.p99Nanos()),
+                    taskTime(s, s.maxNanos()),
                     percent(s.busyPercent()), percent(s.starvedPercent()), percent(s.backPressuredPercent()),
                     s.ringCapacity() == 0 ? "-" : s.ringOccupancy() + "/" + s.ringCapacity()};
         }
@@ -112,6 +115,10 @@ public final class StatsTable {
             return fmt("%.2fms", nanos / 1e6);
         }
         return fmt("%.2fs", nanos / 1e9);
+    }
+
+    private static String taskTime(StageSnapshot s, long nanos) {
+        return s.tasks() == 0 ? "-" : nanos(nanos); // no task timed (the consumer's buffer): no percentile
     }
 
     private static String percent(double p) {

@@ -93,12 +93,15 @@ class EnginePipelineStatsTest {
                 .sink(16)
                 .build()) {
             PipelineStats stats = PipelineStats.of(p.stats());
+            drain(p, Duration.ofMillis(100)); // threads started and flowing
+            stats.snapshot(); // the next snapshot's rates and shares cover the steady state only
             drain(p, Duration.ofMillis(400));
             PipelineSnapshot s = stats.snapshot();
-            assertThat(s.bottleneck()).as(StatsTable.render(s)).map(StageSnapshot::stage).contains("sleepy");
-            assertThat(s.stage("sleepy").busyPercent()).isGreaterThan(80);
-            assertThat(s.stage("quick").starvedPercent()).isGreaterThan(50);
-            assertThat(StatsTable.render(s)).contains("bottleneck: sleepy");
+            String table = StatsTable.render(s);
+            assertThat(s.bottleneck().map(StageSnapshot::stage)).as(table).contains("sleepy");
+            assertThat(s.stage("sleepy").busyPercent()).as(table).isGreaterThan(80);
+            assertThat(s.stage("quick").starvedPercent()).as(table).isGreaterThan(50);
+            assertThat(table).contains("bottleneck: sleepy");
         }
     }
 
@@ -109,6 +112,8 @@ class EnginePipelineStatsTest {
                 .sink(4)
                 .build()) {
             PipelineStats stats = PipelineStats.of(p.stats());
+            drain(p, Duration.ofMillis(50)); // threads started
+            stats.snapshot();
             long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(400);
             for (Long ignored : p) {
                 sleepMillis(2); // the training step

@@ -7,17 +7,28 @@ import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Writers on their own WorkerStats while a reader keeps swapping intervals: nothing lost, nothing counted twice. */
+/** Writers on their own WorkerStats while two readers keep swapping intervals: nothing lost, nothing counted twice. */
 @Timeout(60)
 class PipelineStatsConcurrencyTest {
     private static final int WORKERS = 4;
-    private static final int TASKS_PER_WORKER = 200_000;
-
     @Test
     void shouldKeepExactTotalsWhileAReaderTakesIntervals() throws Exception {
+        run(200_000);
+    }
+
+    /** The same for longer (opt-in: {@code -Dspdl4j.test.excludedGroups=}). */
+    @Test
+    @Tag("long")
+    @Timeout(600)
+    void shouldKeepExactTotalsOverALongRun() throws Exception {
+        run(20_000_000);
+    }
+
+    private static void run(int tasksPerWorker) throws Exception {
         StageStats map = new StageStats("conc", "map", WORKERS, () -> 0, 1024);
         StageStats sink = new StageStats("conc", "sink", 1, () -> 0, 1024);
         PipelineStats stats = new PipelineStats("conc", List.of(map, sink));
@@ -31,7 +42,7 @@ class PipelineStatsConcurrencyTest {
             WorkerStats out = w == 0 ? sink.worker(0) : null;
             writers.add(Thread.ofPlatform().name("writer-" + w).start(() -> {
                 awaitQuietly(start);
-                for (int i = 0; i < TASKS_PER_WORKER; i++) {
+                for (int i = 0; i < tasksPerWorker; i++) {
                     ws.onItemIn();
                     ws.onTask(100 + (i & 1023));
                     ws.onItemOut();
@@ -48,6 +59,11 @@ class PipelineStatsConcurrencyTest {
             while (!done.get()) {
                 PipelineSnapshot s = stats.snapshot();
                 seenTasks.add(s.stage("map").tasks());
+            }
+        });
+        Thread sampler = Thread.ofPlatform().name("sampler").start(() -> { // a second reader, as an .hlog writer's close
+            awaitQuietly(start);
+            while (!done.get()) {
                 stats.sample();
             }
         });
@@ -57,14 +73,15 @@ class PipelineStatsConcurrencyTest {
         }
         done.set(true);
         reader.join();
+        sampler.join();
 
         PipelineSnapshot last = stats.snapshot();
-        long expected = (long) WORKERS * TASKS_PER_WORKER;
+        long expected = (long) WORKERS * tasksPerWorker;
         assertThat(last.stage("map").tasks()).isEqualTo(expected).isEqualTo(map.tasks());
         assertThat(last.stage("map").itemsIn()).isEqualTo(expected);
         assertThat(last.stage("map").itemsOut()).isEqualTo(expected);
-        assertThat(last.stage("sink").tasks()).isEqualTo(TASKS_PER_WORKER);
-        assertThat(listened).hasValue(expected + TASKS_PER_WORKER);
+        assertThat(last.stage("sink").tasks()).isEqualTo(tasksPerWorker);
+        assertThat(listened).hasValue(expected + tasksPerWorker);
         assertThat(seenTasks).as("the reader took intervals while writers ran").hasSizeGreaterThan(2)
                 .isSorted();
         assertThat(last.stage("map").maxNanos()).isBetween(1_100L, 1_140L);

@@ -46,6 +46,15 @@ class StatsTableTest {
     }
 
     @Test
+    void shouldShowNoTaskTimesForAStageThatTimedNoTask() {
+        StageSnapshot sink = new StageSnapshot("sink", 1, 10, 10, 0, 0, 0, 0, 0, 0, 5, 0, 90, 0, 3, 16, false);
+        PipelineSnapshot snap = new PipelineSnapshot("p", 0, 1, 1, 0, List.of(sink), false);
+        String row = StatsTable.render(snap).lines().toList().get(2);
+        assertThat(row.split(" +")).containsSubsequence("sink", "1", "10", "10", "0", "5", "-", "-", "-", "-", "0.0",
+                "90.0", "0.0", "3/16");
+    }
+
+    @Test
     void shouldFormatDurationsCompactly() {
         assertThat(StatsTable.nanos(999)).isEqualTo("999ns");
         assertThat(StatsTable.nanos(1_000)).isEqualTo("1.0us");
