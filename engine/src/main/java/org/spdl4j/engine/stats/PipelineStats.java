@@ -195,8 +195,22 @@ public final class PipelineStats {
      * @return a new immutable snapshot
      */
     public synchronized PipelineSnapshot snapshot() {
+        return snapshot(false);
+    }
+
+    /**
+     * Like {@link #snapshot()}, but every share and rate is over the whole run since the start rather than the last
+     * interval, and the interval state is left as it was: the figures for an end-of-run summary.
+     *
+     * @return a new immutable snapshot whose interval is the whole run
+     */
+    public synchronized PipelineSnapshot runSnapshot() {
+        return snapshot(true);
+    }
+
+    private PipelineSnapshot snapshot(boolean wholeRun) {
         long now = sample();
-        long intervalNanos = now - lastSnapshotNanos;
+        long intervalNanos = now - (wholeRun ? startNanos : lastSnapshotNanos);
         int n = stages.size();
         double[] busy = new double[n];
         double[] starved = new double[n];
@@ -208,12 +222,14 @@ public final class PipelineStats {
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
-            busy[i] = share(b - lastBusy[i], intervalNanos, s.workerCount());
-            starved[i] = share(st - lastStarved[i], intervalNanos, s.workerCount());
-            backPressured[i] = share(bp - lastBackPressured[i], intervalNanos, s.workerCount());
-            lastBusy[i] = b;
-            lastStarved[i] = st;
-            lastBackPressured[i] = bp;
+            busy[i] = share(b - (wholeRun ? 0 : lastBusy[i]), intervalNanos, s.workerCount());
+            starved[i] = share(st - (wholeRun ? 0 : lastStarved[i]), intervalNanos, s.workerCount());
+            backPressured[i] = share(bp - (wholeRun ? 0 : lastBackPressured[i]), intervalNanos, s.workerCount());
+            if (!wholeRun) {
+                lastBusy[i] = b;
+                lastStarved[i] = st;
+                lastBackPressured[i] = bp;
+            }
         }
         int bottleneck = BottleneckHeuristic.find(busy, starved, backPressured,
                 StatsConfiguration.BOTTLENECK_BUSY_PERCENT, StatsConfiguration.BOTTLENECK_STARVED_PERCENT);
@@ -222,8 +238,10 @@ public final class PipelineStats {
             StageStats s = stages.get(i);
             Histogram h = accumulated[i];
             boolean any = h.getTotalCount() > 0;
-            double rate = intervalNanos > 0 ? (out[i] - lastOut[i]) * 1e9 / intervalNanos : 0;
-            lastOut[i] = out[i];
+            double rate = intervalNanos > 0 ? (out[i] - (wholeRun ? 0 : lastOut[i])) * 1e9 / intervalNanos : 0;
+            if (!wholeRun) {
+                lastOut[i] = out[i];
+            }
             result.add(new StageSnapshot(s.stage(), s.workerCount(), s.itemsIn(), out[i], s.failures(),
                     h.getTotalCount(),
                     any ? h.getValueAtPercentile(50) : 0, any ? h.getValueAtPercentile(90) : 0,
@@ -233,7 +251,9 @@ public final class PipelineStats {
         }
         long wall = now - startNanos;
         double throughput = n == 0 || wall <= 0 ? 0 : out[n - 1] * 1e9 / wall;
-        lastSnapshotNanos = now;
+        if (!wholeRun) {
+            lastSnapshotNanos = now;
+        }
         return new PipelineSnapshot(name, epochMillis(now), wall, intervalNanos, throughput, result,
                 bottleneck == BottleneckHeuristic.CONSUMER);
     }

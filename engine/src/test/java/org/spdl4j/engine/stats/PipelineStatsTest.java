@@ -99,6 +99,27 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldComputeWholeRunSharesWithoutDisturbingTheIntervals() {
+        clock.advance(1_000_000_000L);
+        for (int w = 0; w < 4; w++) {
+            decode.worker(w).onTask(800_000_000L);
+        }
+        stats.snapshot(); // an interval snapshot: 80% busy over the first second
+        clock.advance(1_000_000_000L); // an idle second
+        PipelineSnapshot run = stats.runSnapshot();
+        assertThat(run.intervalNanos()).isEqualTo(2_000_000_000L);
+        assertThat(run.stage("decode").busyPercent()).as("80% of the first second, 0% of the second")
+            .isCloseTo(40.0, within(1e-9));
+        for (int w = 0; w < 4; w++) {
+            decode.worker(w).onTask(500_000_000L);
+        }
+        clock.advance(1_000_000_000L);
+        PipelineSnapshot interval = stats.snapshot();
+        assertThat(interval.intervalNanos()).as("the run snapshot left the interval alone").isEqualTo(2_000_000_000L);
+        assertThat(interval.stage("decode").busyPercent()).isCloseTo(25.0, within(1e-9));
+    }
+
+    @Test
     void shouldComputeThroughputFromTheLastStageSinceTheStart() {
         clock.advance(2_000_000_000L);
         for (int i = 0; i < 500; i++) {

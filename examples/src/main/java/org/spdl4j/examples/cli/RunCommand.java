@@ -99,6 +99,7 @@ final class RunCommand implements Callable<Integer> {
                 options.decodeConcurrency(), options.order(), options.waitPolicy());
             out.flush();
             metrics.start();
+            stats.markStarted();
             sampler.start();
             long images = 0;
             long batches = 0;
@@ -115,7 +116,7 @@ final class RunCommand implements Callable<Integer> {
                 sampler.close();
             }
             metrics.end(images, batches);
-            PipelineSnapshot last = stats.snapshot();
+            PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
                 progress.finish();
             }
