@@ -91,7 +91,10 @@ public final class PipelineRuntime implements AutoCloseable {
     private void addStage(String pipeline, StageSpec stage, ItemLink in, ItemLink out) {
         StageOptions o = stage.options();
         int threadCount = consumersOf(stage);
-        StageStats st = new StageStats(pipeline, stage.name(), threadCount, in::occupancy, in.capacity());
+        // an async or virtual-thread stage has one dispatcher writing its stats but `concurrency` tasks in flight:
+        // its time shares are per task slot
+        StageStats st = new StageStats(pipeline, stage.name(), threadCount,
+                Math.max(threadCount, o.concurrency()), in::occupancy, in.capacity());
         stats.add(st);
         StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st);
         EndOfStream end = new EndOfStream(threadCount, out.consumerCount());

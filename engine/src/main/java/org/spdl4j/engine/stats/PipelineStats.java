@@ -222,9 +222,9 @@ public final class PipelineStats {
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
-            busy[i] = share(b - (wholeRun ? 0 : lastBusy[i]), intervalNanos, s.workerCount());
-            starved[i] = share(st - (wholeRun ? 0 : lastStarved[i]), intervalNanos, s.workerCount());
-            backPressured[i] = share(bp - (wholeRun ? 0 : lastBackPressured[i]), intervalNanos, s.workerCount());
+            busy[i] = share(b - (wholeRun ? 0 : lastBusy[i]), intervalNanos, s.taskSlots());
+            starved[i] = share(st - (wholeRun ? 0 : lastStarved[i]), intervalNanos, s.taskSlots());
+            backPressured[i] = share(bp - (wholeRun ? 0 : lastBackPressured[i]), intervalNanos, s.taskSlots());
             if (!wholeRun) {
                 lastBusy[i] = b;
                 lastStarved[i] = st;
@@ -242,7 +242,7 @@ public final class PipelineStats {
             if (!wholeRun) {
                 lastOut[i] = out[i];
             }
-            result.add(new StageSnapshot(s.stage(), s.workerCount(), s.itemsIn(), out[i], s.failures(),
+            result.add(new StageSnapshot(s.stage(), s.taskSlots(), s.itemsIn(), out[i], s.failures(),
                     h.getTotalCount(),
                     any ? h.getValueAtPercentile(50) : 0, any ? h.getValueAtPercentile(90) : 0,
                     any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0,

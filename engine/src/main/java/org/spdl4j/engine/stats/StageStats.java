@@ -28,20 +28,39 @@ public final class StageStats {
     private final LongSupplier inputOccupancy;
     private final int inputCapacity;
     private final String tag;
+    private final int taskSlots;
+
+    /**
+     * Creates the statistics of a stage whose tasks run on its workers (one task per worker at a time).
+     *
+     * @param pipeline       the pipeline's name
+     * @param stage          the stage's name
+     * @param workers        how many workers the stage has, at least 1
+     * @param inputOccupancy reads how many items wait in the stage's input ring (any thread)
+     * @param inputCapacity  the capacity of that ring (0 when the stage has no input ring, as a source)
+     */
+    public StageStats(String pipeline, String stage, int workers, LongSupplier inputOccupancy, int inputCapacity) {
+        this(pipeline, stage, workers, workers, inputOccupancy, inputCapacity);
+    }
 
     /**
      * Creates the statistics of a stage.
      *
      * @param pipeline       the pipeline's name
      * @param stage          the stage's name
-     * @param workers        how many workers (or task slots) the stage has, at least 1
+     * @param workers        how many writer threads the stage has (an async stage: its one dispatcher), at least 1
+     * @param taskSlots      how many tasks can run at once (an async or virtual-thread stage: its concurrency); busy,
+     *                       starved and back-pressured shares are per task slot
      * @param inputOccupancy reads how many items wait in the stage's input ring (any thread)
      * @param inputCapacity  the capacity of that ring (0 when the stage has no input ring, as a source)
      */
-    public StageStats(String pipeline, String stage, int workers, LongSupplier inputOccupancy, int inputCapacity) {
-        if (workers < 1) {
-            throw new IllegalArgumentException("stage '" + stage + "' needs at least one worker, got " + workers);
+    public StageStats(String pipeline, String stage, int workers, int taskSlots, LongSupplier inputOccupancy,
+                      int inputCapacity) {
+        if (workers < 1 || taskSlots < workers) {
+            throw new IllegalArgumentException("stage '" + stage + "' needs at least one worker and as many task slots, got "
+                + workers + " and " + taskSlots);
         }
+        this.taskSlots = taskSlots;
         this.pipeline = pipeline;
         this.stage = stage;
         this.workers = new WorkerStats[workers];
@@ -66,6 +85,11 @@ public final class StageStats {
     /** {@return the number of workers} */
     public int workerCount() {
         return workers.length;
+    }
+
+    /** {@return how many tasks can run at once: the workers, or an async stage's concurrency} */
+    public int taskSlots() {
+        return taskSlots;
     }
 
     /** {@return the pipeline's name} */
