@@ -18,7 +18,21 @@ public final class ExampleCommands {
      * @return the exit code: the command's, 1 when it threw, 2 for bad arguments
      */
     public static int execute(Object command, String... args) {
-        CommandLine cl = new CommandLine(command);
+        return execute(command, new java.io.PrintWriter(System.out, true), new java.io.PrintWriter(System.err, true),
+            args);
+    }
+
+    /**
+     * As {@link #execute(Object, String...)}, printing to the given writers (tests capture them).
+     *
+     * @param command a picocli {@code @Command} object
+     * @param out     the command's output
+     * @param err     where errors and usage go
+     * @param args    the command line
+     * @return the exit code
+     */
+    public static int execute(Object command, java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
+        CommandLine cl = new CommandLine(command).setOut(out).setErr(err);
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println(line.getCommandName() + ": " + e.getMessage());
             return 1;
