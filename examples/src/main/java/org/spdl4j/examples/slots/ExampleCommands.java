@@ -32,7 +32,7 @@ public final class ExampleCommands {
      * @return the exit code
      */
     public static int execute(Object command, java.io.PrintWriter out, java.io.PrintWriter err, String... args) {
-        CommandLine cl = new CommandLine(command).setOut(out).setErr(err);
+        CommandLine cl = new CommandLine(command).setOut(out).setErr(err).setCaseInsensitiveEnumValuesAllowed(true);
         cl.setExecutionExceptionHandler((e, line, parsed) -> {
             line.getErr().println(line.getCommandName() + ": " + e.getMessage());
             return 1;
