@@ -6,8 +6,9 @@ import org.HdrHistogram.Histogram;
 import org.spdl4j.engine.stats.StageStats;
 
 /**
- * Prints a pipeline's per-stage summary for the examples: items, failures, task time percentiles, time starved
- * (waiting for input) and back-pressured (waiting for room). Allocates; call at the end of a run.
+ * Prints a pipeline's per-stage summary for the examples: items out (a batching stage emits batches), failures,
+ * task time percentiles, time starved (waiting for input) and back-pressured (waiting for room). Allocates; call at
+ * the end of a run.
  */
 public final class StageTable {
     private StageTable() {
@@ -20,7 +21,7 @@ public final class StageTable {
      * @param out   where to print
      */
     public static void print(List<StageStats> stats, PrintWriter out) {
-        out.printf("%-10s %8s %5s %10s %10s %10s %10s %10s%n", "stage", "items", "fail", "p50 ms", "p99 ms",
+        out.printf("%-10s %8s %5s %10s %10s %10s %10s %10s%n", "stage", "out", "fail", "p50 ms", "p99 ms",
             "max ms", "starved s", "blocked s");
         for (StageStats s : stats) {
             Histogram h = new Histogram(StageStats.HIGHEST_TRACKABLE_NANOS, 2);
