@@ -92,4 +92,21 @@ class OutputOrderTest {
         }
         assertThat(out).isEqualTo(IntStream.range(0, 20_000).boxed().toList());
     }
+
+    @Test
+    void shouldFinishWhenAStageHasMoreWorkersThanInputSlots() {
+        for (OutputOrder order : OutputOrder.values()) {
+            List<Integer> out = new ArrayList<>();
+            try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 5_000).boxed().toList())
+                    .named("narrow")
+                    .pipe("wide", (Integer i) -> i, StageOptions.defaults().withConcurrency(8).withOrder(order)
+                            .withRingCapacity(2).withReorderWindow(4))
+                    .pipe("wider", (Integer i) -> i, StageOptions.defaults().withConcurrency(6).withRingCapacity(1))
+                    .sink(1)
+                    .build()) {
+                p.forEach(out::add);
+            }
+            assertThat(out).as(order.name()).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 5_000).boxed().toList());
+        }
+    }
 }

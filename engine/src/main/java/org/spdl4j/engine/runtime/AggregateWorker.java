@@ -36,7 +36,7 @@ final class AggregateWorker extends StageWorker {
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             if (slot.isEnd()) {
-                in.release();
+                in.releaseAndRetire();
                 break;
             }
             lastEpoch = slot.epoch();

@@ -34,7 +34,7 @@ final class DisaggregateWorker extends StageWorker {
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             if (slot.isEnd()) {
-                in.release();
+                in.releaseAndRetire();
                 break;
             }
             long epoch = slot.epoch();

@@ -53,7 +53,7 @@ final class MapWorker extends StageWorker {
             recordStarved(in.lastWaitNanos());
             long seq = in.sequence();
             if (slot.isEnd()) {
-                in.release();
+                in.releaseAndRetire();
                 finish(seq, running);
                 return;
             }

@@ -1,0 +1,86 @@
+package org.spdl4j.engine.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.lmax.disruptor.BusySpinWaitStrategy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class ReorderWindowTest {
+
+    @Test
+    void shouldPublishInSequenceOrderWhateverOrderResultsArriveIn() {
+        ItemLink out = new ItemLink("out", 16, false, 1, new BusySpinWaitStrategy());
+        SingleConsumerPoller poll = new SingleConsumerPoller(out);
+        RunFlag running = new RunFlag();
+        BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
+        ReorderWindow w = new ReorderWindow(8);
+
+        assertThat(w.put(2, "c", 0, pub, new BackoffIdleStrategy(), running)).isZero();
+        assertThat(w.put(1, null, 0, pub, new BackoffIdleStrategy(), running)).isZero(); // dropped
+        assertThat(w.put(0, "a", 0, pub, new BackoffIdleStrategy(), running)).isEqualTo(2);
+        assertThat(w.head()).isEqualTo(3);
+
+        List<Object> got = new ArrayList<>();
+        for (ItemSlot s = poll.poll(); s != null; s = poll.poll()) {
+            got.add(s.take());
+            poll.release();
+        }
+        assertThat(got).containsExactly("a", "c");
+    }
+
+    @Test
+    void shouldKeepOrderUnderContentionWithDrops() throws Exception {
+        int workers = 6;
+        int items = 200_000;
+        ItemLink out = new ItemLink("out", 64, true, 1, new BusySpinWaitStrategy());
+        SingleConsumerPoller poll = new SingleConsumerPoller(out);
+        RunFlag running = new RunFlag();
+        ReorderWindow window = new ReorderWindow(16);
+        AtomicLong next = new AtomicLong();
+        List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < workers; t++) {
+            BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
+            BackoffIdleStrategy idle = new BackoffIdleStrategy();
+            threads.add(Thread.ofPlatform().daemon(true).start(() -> {
+                for (long s = next.getAndIncrement(); s < items; s = next.getAndIncrement()) {
+                    window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running);
+                }
+            }));
+        }
+        long expected = 0;
+        int received = 0;
+        while (received < items - items / 5) {
+            ItemSlot s = poll.poll();
+            if (s == null) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long v = (Long) s.take();
+            poll.release();
+            if (expected % 5 == 0) {
+                expected++;
+            }
+            assertThat(v).isEqualTo(expected);
+            expected++;
+            received++;
+        }
+        for (Thread t : threads) {
+            t.join();
+        }
+        assertThat(window.head()).isEqualTo(items);
+    }
+
+    @Test
+    void shouldRejectACapacityThatIsNotAPowerOfTwo() {
+        assertThatThrownBy(() -> new ReorderWindow(12)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("power of two");
+    }
+}

@@ -1,0 +1,115 @@
+package org.spdl4j.engine.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Work sharing under contention: several producers, many consumers sharing one claim sequence, a tiny ring. Every
+ * item must be taken exactly once (a producer overwriting an untaken slot loses one item and duplicates another; a
+ * sequence claimed twice duplicates one), and each consumer must see each producer's items in publication order.
+ */
+class WorkSharingStressTest {
+
+    private static void stress(int producers, int consumers, int capacity, int itemsPerProducer) throws Exception {
+        ItemLink link = new ItemLink("stress", capacity, producers > 1, consumers,
+                new BackoffWaitStrategy(100, 10, 1_000, 100_000));
+        RunFlag running = new RunFlag();
+        int total = producers * itemsPerProducer;
+        AtomicIntegerArray seen = new AtomicIntegerArray(total);
+        ConcurrentLinkedQueue<String> errors = new ConcurrentLinkedQueue<>();
+        CountDownLatch producersDone = new CountDownLatch(producers);
+        List<Thread> threads = new ArrayList<>();
+
+        for (int p = 0; p < producers; p++) {
+            int base = p * itemsPerProducer;
+            BoundedPublisher out = link.publisher(new BackoffIdleStrategy(), running);
+            threads.add(Thread.ofPlatform().daemon(true).name("stress-producer-" + p).start(() -> {
+                for (int i = 0; i < itemsPerProducer; i++) {
+                    out.publish(base + i, 0); // boxing: test-side allocation only
+                }
+                producersDone.countDown();
+            }));
+        }
+        for (int c = 0; c < consumers; c++) {
+            WorkSharingReader in = link.reader(c);
+            threads.add(Thread.ofPlatform().daemon(true).name("stress-consumer-" + c).start(() -> {
+                int[] lastByProducer = new int[producers];
+                java.util.Arrays.fill(lastByProducer, -1);
+                try {
+                    for (;;) {
+                        ItemSlot slot = in.next();
+                        if (slot.isEnd()) {
+                            in.releaseAndRetire();
+                            return;
+                        }
+                        int item = (Integer) slot.take();
+                        in.release();
+                        seen.incrementAndGet(item);
+                        int producer = item / itemsPerProducer;
+                        if (item <= lastByProducer[producer]) {
+                            errors.add("consumer saw " + item + " after " + lastByProducer[producer]);
+                        }
+                        lastByProducer[producer] = item;
+                    }
+                } catch (Exception e) {
+                    errors.add(e.toString());
+                }
+            }));
+        }
+        try {
+            assertThat(producersDone.await(60, TimeUnit.SECONDS)).as("producers finished").isTrue();
+            BoundedPublisher ends = link.publisher(new BackoffIdleStrategy(), running);
+            for (int c = 0; c < consumers; c++) {
+                assertThat(ends.publishEnd()).as("end marker %d published", c).isTrue();
+            }
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(60));
+                assertThat(t.isAlive()).as(t.getName() + " finished").isFalse();
+            }
+        } finally {
+            running.stop(); // on failure or timeout, let every thread of this test leave
+            link.alert();
+        }
+
+        assertThat(errors).isEmpty();
+        int lost = 0;
+        int duplicated = 0;
+        for (int i = 0; i < total; i++) {
+            int n = seen.get(i);
+            lost += n == 0 ? 1 : 0;
+            duplicated += n > 1 ? 1 : 0;
+        }
+        assertThat(lost).as("items lost").isZero();
+        assertThat(duplicated).as("items duplicated").isZero();
+        assertThat(link.occupancy()).isZero();
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldTakeEveryItemExactlyOnceWithEightConsumersOnARingOfTwo() throws Exception {
+        stress(3, 8, 2, 100_000);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldTakeEveryItemExactlyOnceWithASingleProducerAndFourConsumers() throws Exception {
+        stress(1, 4, 4, 300_000);
+    }
+
+    @Test
+    @Tag("long")
+    @Timeout(value = 600, unit = TimeUnit.SECONDS)
+    void shouldTakeTenMillionItemsExactlyOnceUnderHeavyContention() throws Exception {
+        stress(4, 16, 4, 2_500_000);
+    }
+}
