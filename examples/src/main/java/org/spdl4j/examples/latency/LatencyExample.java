@@ -4,12 +4,10 @@ import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeoutException;
 import org.HdrHistogram.Histogram;
-import org.spdl4j.engine.Pipeline;
-import org.spdl4j.engine.PipelineBuilder;
-import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.record.RecordPipeline;
+import org.spdl4j.engine.record.RecordPipelineBuilder;
 import org.spdl4j.examples.slots.ExampleCommands;
 import org.spdl4j.examples.slots.StageTable;
 import picocli.CommandLine;
@@ -19,27 +17,27 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * A latency-critical pipeline: small preallocated records ({@link Quote}) pushed at a fixed rate through two
- * single-threaded busy-spin stages (price, risk) to a consumer that checks each result and records its end-to-end
- * latency in HdrHistogram. Prints two histograms: from the scheduled send time (coordinated-omission corrected: what
+ * A latency-critical pipeline on an engine record ring: 64-byte records ({@link QuoteRecord}) in one preallocated
+ * off-heap block, written at a fixed rate by the source, transformed in place by two single-threaded busy-spin
+ * stages (price, risk), read by a consumer that checks each result and records its end-to-end latency in
+ * HdrHistogram. Prints two histograms: from the scheduled send time (coordinated-omission corrected: what
  * a client sending at this rate would see) and from the actual send (what a naive benchmark reports).
  *
  * <pre>
- *  paced source ──ring──> price (1 thread) ──ring──> risk (1 thread) ──ring──> consumer: check, record latency
- *  (busy-spin to         all stages BUSY_SPIN by default: a core each; use --wait BACKOFF on a small machine
+ *  one record ring (off-heap, 64 B slots); records never move, each stage waits on the one before:
+ *  paced source -> price (1 thread, in place) -> risk (1 thread, in place) -> consumer: check, record latency
+ *  (busy-spin to    BUSY_SPIN by default: a core per thread; use --wait BACKOFF on a small machine
  *   each send time)
  * </pre>
  *
- * <p>Zero garbage in steady state: quotes are reused by sequence, rings are preallocated, histograms are recorded
- * into without allocation. Run: {@code bin/spdl4j-java -cp
+ * <p>Zero garbage: records live in the ring's block and are read and written through flyweights; histograms are
+ * preallocated and recording into them does not allocate. Run: {@code bin/spdl4j-java -cp
  * "examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:examples/target/lib/*"
  * org.spdl4j.examples.latency.LatencyExample [--rate 100000] [--count 1000000] [--wait BUSY_SPIN]}
  */
 @Command(name = "latency", mixinStandardHelpOptions = true,
     description = "Pushes small records through busy-spin stages at a fixed rate and prints latency percentiles.")
 public final class LatencyExample implements Callable<Integer> {
-    private static final long HIGHEST_NANOS = 10_000_000_000L;
-
     @Spec
     private CommandSpec spec;
 
@@ -55,13 +53,10 @@ public final class LatencyExample implements Callable<Integer> {
     @Option(names = "--wait", defaultValue = "BUSY_SPIN", description = "BUSY_SPIN, YIELDING, BACKOFF or BLOCKING")
     private WaitPolicy wait;
 
-    @Option(names = "--ring", defaultValue = "1024", description = "ring capacity between stages (power of two)")
+    @Option(names = "--ring", defaultValue = "1024", description = "record ring slots (power of two)")
     private int ring;
 
-    private final Histogram fromIntended = new Histogram(HIGHEST_NANOS, 3);
-    private final Histogram fromSent = new Histogram(HIGHEST_NANOS, 3);
-    private long received;
-    private long wrong;
+    private LatencyRecorder recorder = new LatencyRecorder(0);
 
     /** Creates the command with its defaults (picocli sets the options). */
     public LatencyExample() {
@@ -78,65 +73,48 @@ public final class LatencyExample implements Callable<Integer> {
 
     /** {@return latencies from each message's scheduled send time (coordinated-omission corrected), ns} */
     public Histogram fromIntended() {
-        return fromIntended;
+        return recorder.fromIntended();
     }
 
     /** {@return messages received in order with the right result} */
     public long received() {
-        return received;
+        return recorder.received();
     }
 
     /** {@return messages out of order or with a wrong result (0 when the pipeline works)} */
     public long wrong() {
-        return wrong;
+        return recorder.wrong();
     }
 
     @Override
-    public Integer call() throws InterruptedException, TimeoutException {
+    public Integer call() throws InterruptedException {
         PrintWriter out = spec.commandLine().getOut();
         if (rate < 1 || rate > 1_000_000_000L || count < 1 || warmup < 0 || warmup >= count
             || Integer.bitCount(ring) != 1) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "need 1 <= --rate <= 1e9, --count >= 1, 0 <= --warmup < --count, --ring a power of two");
         }
-        // In flight at most: three rings, one quote per stage worker, one at the consumer (and one being made).
-        int poolSize = Integer.highestOneBit(3 * ring + 8) << 1;
-        StageOptions stage = StageOptions.defaults().withWaitPolicy(wait).withRingCapacity(ring).withConcurrency(1);
-        try (Pipeline<Quote> pipeline = PipelineBuilder.<Quote>fromSource(() -> new PacedQuoteSource(count, rate,
-                poolSize)).named("latency").sourceWaitPolicy(wait)
-            .pipe("price", QuoteStages::price, stage)
-            .pipe("risk", QuoteStages::risk, stage)
-            .sink(ring, wait)
-            .build()) {
-            out.printf(Locale.ROOT, "%d messages at %d/s through 2 stages, wait %s, rings %d%n", count, rate, wait,
-                ring);
-            consume(pipeline);
-            out.printf("received %d in order and correct, %d wrong%n", received, wrong);
-            print(out, "latency from scheduled send (coordinated-omission corrected)", fromIntended);
-            print(out, "latency from actual send (uncorrected)", fromSent);
+        recorder = new LatencyRecorder(warmup);
+        try (RecordPipeline pipeline = RecordPipelineBuilder.named("latency").recordLength(QuoteRecord.LENGTH)
+            .ringCapacity(ring).waitPolicy(wait)
+            .source(new PacedQuoteSource(count, rate))
+            .stage("price", QuoteStages::price, 1)
+            .stage("risk", QuoteStages::risk, 1)
+            .consumer(recorder)
+            .build().start()) {
+            out.printf(Locale.ROOT, "%d records at %d/s through 2 stages on one off-heap record ring, wait %s, "
+                + "%d slots%n", count, rate, wait, ring);
+            long budgetSeconds = 60 + 10 * count / rate;
+            if (!pipeline.awaitCompletion(Duration.ofSeconds(budgetSeconds))) {
+                throw new IllegalStateException("latency pipeline did not finish in " + budgetSeconds + " s");
+            }
+            out.printf("received %d in order and correct, %d wrong%n", recorder.received(), recorder.wrong());
+            print(out, "latency from scheduled send (coordinated-omission corrected)", recorder.fromIntended());
+            print(out, "latency from actual send (uncorrected)", recorder.fromSent());
             StageTable.print(pipeline.stats(), out);
         }
         out.flush();
-        return wrong == 0 && received == count ? 0 : 1;
-    }
-
-    /** The consumer's loop: zero allocation per message (the sink waits by the pipeline's wait policy). */
-    private void consume(Pipeline<Quote> pipeline) throws InterruptedException, TimeoutException {
-        Duration timeout = Duration.ofSeconds(30);
-        long expectedId = 0;
-        Quote q;
-        while ((q = pipeline.next(timeout)) != null) {
-            long now = System.nanoTime();
-            if (q.id != expectedId++ || q.notional != QuoteStages.expectedNotional(q.id)) {
-                wrong++;
-                continue;
-            }
-            received++;
-            if (q.id >= warmup) {
-                fromIntended.recordValue(Math.min(HIGHEST_NANOS, now - q.intendedNanos));
-                fromSent.recordValue(Math.min(HIGHEST_NANOS, now - q.sentNanos));
-            }
-        }
+        return recorder.wrong() == 0 && recorder.received() == count ? 0 : 1;
     }
 
     private static void print(PrintWriter out, String title, Histogram h) {

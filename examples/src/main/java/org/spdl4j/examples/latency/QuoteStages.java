@@ -1,25 +1,27 @@
 package org.spdl4j.examples.latency;
 
+import org.agrona.MutableDirectBuffer;
+
 /**
- * The two stages' work, small and deterministic so the consumer can check it: price a quote from its id, then
- * compute its notional. Stateless; allocation-free; each returns the same object it was given.
+ * The two stages' work, in place on a {@link QuoteRecord}, small and deterministic so the consumer can check it:
+ * price a quote from its id, then compute its notional. Stateless; allocation-free.
  */
 final class QuoteStages {
     private QuoteStages() {
     }
 
     /** Price stage: a pseudo-random price and quantity derived from the id (a few multiply-xorshifts). */
-    static Quote price(Quote q) {
-        long h = mix(q.id);
-        q.price = 10_000 + (h & 0xFFFF);
-        q.quantity = 1 + (int) ((h >>> 16) & 0xFF);
-        return q;
+    static boolean price(MutableDirectBuffer r) {
+        long h = mix(r.getLong(QuoteRecord.ID));
+        r.putLong(QuoteRecord.PRICE, 10_000 + (h & 0xFFFF));
+        r.putInt(QuoteRecord.QUANTITY, 1 + (int) ((h >>> 16) & 0xFF));
+        return true;
     }
 
     /** Risk stage: notional = price x quantity. */
-    static Quote risk(Quote q) {
-        q.notional = q.price * q.quantity;
-        return q;
+    static boolean risk(MutableDirectBuffer r) {
+        r.putLong(QuoteRecord.NOTIONAL, r.getLong(QuoteRecord.PRICE) * r.getInt(QuoteRecord.QUANTITY));
+        return true;
     }
 
     /** What the two stages must have produced for this id. */

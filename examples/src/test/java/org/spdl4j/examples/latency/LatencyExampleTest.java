@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.examples.slots.ExampleCommands;
@@ -21,28 +22,38 @@ class LatencyExampleTest {
         assertThat(example.wrong()).isZero();
         assertThat(example.fromIntended().getTotalCount()).isEqualTo(18000);
         assertThat(example.fromIntended().getMinValue()).isPositive();
-        assertThat(out.toString()).contains("coordinated-omission corrected").contains("p99.9").contains("risk");
+        assertThat(out.toString()).contains("coordinated-omission corrected").contains("p99.9").contains("risk").contains("record ring");
     }
 
     @Test
-    void shouldReuseQuotesByPoolSlotAndStopAtCount() {
-        PacedQuoteSource source = new PacedQuoteSource(5, 1_000_000, 4);
-        Quote first = source.next();
-        for (int i = 1; i < 4; i++) {
-            source.next();
+    void shouldStampEachRecordWithItsScheduleAndStopAtCount() {
+        PacedQuoteSource source = new PacedQuoteSource(3, 1_000_000);
+        UnsafeBuffer record = new UnsafeBuffer(new byte[QuoteRecord.LENGTH]);
+        long lastIntended = Long.MIN_VALUE;
+        for (long id = 0; id < 3; id++) {
+            assertThat(source.next(record)).isTrue();
+            assertThat(record.getLong(QuoteRecord.ID)).isEqualTo(id);
+            assertThat(record.getLong(QuoteRecord.SENT_NANOS)).isGreaterThanOrEqualTo(
+                record.getLong(QuoteRecord.INTENDED_NANOS));
+            assertThat(record.getLong(QuoteRecord.INTENDED_NANOS)).isGreaterThan(lastIntended);
+            lastIntended = record.getLong(QuoteRecord.INTENDED_NANOS);
         }
-        Quote fifth = source.next();
-        assertThat(fifth).isSameAs(first);
-        assertThat(fifth.id).isEqualTo(4);
-        assertThat(fifth.intendedNanos - fifth.sentNanos).isLessThanOrEqualTo(0);
-        assertThat(source.next()).isNull();
+        assertThat(source.next(record)).isFalse();
     }
 
     @Test
-    void shouldComputeTheNotionalTheConsumerExpects() {
-        Quote q = new Quote();
-        q.id = 12345;
-        assertThat(QuoteStages.risk(QuoteStages.price(q)).notional).isEqualTo(QuoteStages.expectedNotional(12345));
-        assertThat(q.notional).isPositive();
+    void shouldCountARecordWithAWrongResultAsWrongAndNotRecordIt() {
+        LatencyRecorder recorder = new LatencyRecorder(0);
+        UnsafeBuffer r = new UnsafeBuffer(new byte[QuoteRecord.LENGTH]);
+        r.putLong(QuoteRecord.ID, 0);
+        QuoteStages.price(r);
+        QuoteStages.risk(r);
+        recorder.accept(r);
+        r.putLong(QuoteRecord.ID, 1);
+        r.putLong(QuoteRecord.NOTIONAL, 42); // not priced: wrong
+        recorder.accept(r);
+        assertThat(recorder.received()).isEqualTo(1);
+        assertThat(recorder.wrong()).isEqualTo(1);
+        assertThat(recorder.fromIntended().getTotalCount()).isEqualTo(1);
     }
 }
