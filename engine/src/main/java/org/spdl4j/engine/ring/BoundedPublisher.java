@@ -2,6 +2,7 @@ package org.spdl4j.engine.ring;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.Sequenced;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -14,14 +15,34 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class BoundedPublisher {
     private final RingBuffer<ItemSlot> ring;
+    private final Sequenced sequenced;
     private final IdleStrategy idle;
     private final RunFlag running;
     private long waitNanos;
 
     BoundedPublisher(RingBuffer<ItemSlot> ring, IdleStrategy idle, RunFlag running) {
+        this(ring, ring, idle, running);
+    }
+
+    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, IdleStrategy idle, RunFlag running) {
         this.ring = ring;
+        this.sequenced = sequenced;
         this.idle = idle;
         this.running = running;
+    }
+
+    /**
+     * Creates a publisher over any Disruptor sequencer, for rings whose slots are not {@link ItemSlot}s (record
+     * rings): only {@link #claimSlot()} and {@link #takeWaitNanos()} apply; the caller fills the slot and publishes
+     * through the sequencer.
+     *
+     * @param sequenced the sequencer to claim from
+     * @param idle      how to wait while full; one instance per publisher
+     * @param running   the pipeline's run flag
+     * @return the publisher, for one thread only
+     */
+    public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
+        return new BoundedPublisher(null, sequenced, idle, running);
     }
 
     /**
@@ -67,9 +88,18 @@ public final class BoundedPublisher {
         return w;
     }
 
+    /**
+     * Claims the next slot, waiting while the ring is full; the caller writes it and publishes the sequence.
+     *
+     * @return the claimed sequence, or -1 if the pipeline stopped while waiting
+     */
+    public long claimSlot() {
+        return claim();
+    }
+
     private long claim() {
         try {
-            return ring.tryNext();
+            return sequenced.tryNext();
         } catch (InsufficientCapacityException full) {
             return claimWhenFull();
         }
@@ -81,7 +111,7 @@ public final class BoundedPublisher {
         try {
             while (running.isRunning()) {
                 try {
-                    return ring.tryNext();
+                    return sequenced.tryNext();
                 } catch (InsufficientCapacityException full) {
                     idle.idle();
                 }

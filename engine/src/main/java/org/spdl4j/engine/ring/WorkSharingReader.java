@@ -46,6 +46,32 @@ public final class WorkSharingReader {
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
     public ItemSlot next() throws AlertException, InterruptedException {
+        return ring.get(nextSequence());
+    }
+
+    /**
+     * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlot}s (record
+     * rings). Only {@link #nextSequence()}, {@link #release()} and {@link #sequence()} apply.
+     *
+     * @param barrier the barrier the worker waits on (the cursor, or the sequences of the stage before)
+     * @param claim   the claim counter shared by the worker's stage
+     * @param own     the worker's own sequence, gating the producer or the next stage
+     * @param shared  whether the stage has more than one worker
+     * @return the reader, for the owning worker's thread only
+     */
+    public static WorkSharingReader overBarrier(SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
+                                                boolean shared) {
+        return new WorkSharingReader(null, barrier, claim, own, shared);
+    }
+
+    /**
+     * Claims the next sequence and waits until it is available; the caller reads the slot by sequence.
+     *
+     * @return the claimed sequence
+     * @throws AlertException when the barrier was alerted (the pipeline closes or failed)
+     * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
+     */
+    public long nextSequence() throws AlertException, InterruptedException {
         // A volatile read per item: once alerted, stop even while input is still available (close must not wait
         // for a full ring to drain through a slow stage function).
         barrier.checkAlert();
@@ -64,7 +90,7 @@ public final class WorkSharingReader {
             }
             lastWaitNanos = System.nanoTime() - start;
         }
-        return ring.get(s);
+        return s;
     }
 
     /** {@return nanoseconds the last {@link #next()} waited for publication, 0 when the sequence was ready} */

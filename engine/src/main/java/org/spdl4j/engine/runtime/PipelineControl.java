@@ -12,52 +12,77 @@ import org.spdl4j.engine.ring.RunFlag;
  *
  * <p><b>Threading:</b> any thread; the failure is published through an {@link AtomicReference} (CAS, first wins).
  */
-final class PipelineControl {
+public final class PipelineControl {
     private final String pipeline;
     private final RunFlag running = new RunFlag();
     private final AtomicReference<PipelineFailedException> failure = new AtomicReference<>();
     private volatile PipelineFailedException sourceFailure;
     private volatile List<ItemLink> links = List.of();
 
-    PipelineControl(String pipeline) {
+    /**
+     * Creates the control of a running pipeline.
+     *
+     * @param pipeline the pipeline's name
+     */
+    public PipelineControl(String pipeline) {
         this.pipeline = pipeline;
     }
 
-    String pipeline() {
+    /** {@return the pipeline's name} */
+    public String pipeline() {
         return pipeline;
     }
 
-    RunFlag running() {
+    /** {@return the run flag every wait loop polls} */
+    public RunFlag running() {
         return running;
     }
 
-    void links(List<ItemLink> all) {
+    /**
+     * Sets the links to alert when the pipeline stops.
+     *
+     * @param all every link of the pipeline
+     */
+    public void links(List<ItemLink> all) {
         this.links = List.copyOf(all);
     }
 
-    /** Fails the pipeline (first call wins), stops it and alerts every link. */
-    void fail(String stage, String message, Throwable cause) {
+    /**
+     * Fails the pipeline (first call wins), stops it and alerts every link.
+     *
+     * @param stage   the stage that failed
+     * @param message what happened and what to do
+     * @param cause   the failure that decided it
+     */
+    public void fail(String stage, String message, Throwable cause) {
         if (failure.compareAndSet(null, new PipelineFailedException(pipeline, stage, message, cause))) {
             stop();
         }
     }
 
-    /** Records that the source failed; the pipeline delivers what was emitted, then ends with this failure. */
-    void sourceFailed(String stage, Throwable cause) {
+    /**
+     * Records that the source failed; the pipeline delivers what was emitted, then ends with this failure.
+     *
+     * @param stage the source's name
+     * @param cause what the source threw
+     */
+    public void sourceFailed(String stage, Throwable cause) {
         sourceFailure = new PipelineFailedException(pipeline, stage,
                 "the source threw after emitting its items so far; fix the source (cause below)", cause);
     }
 
-    PipelineFailedException failure() {
+    /** {@return the failure that stopped the pipeline, or {@code null}} */
+    public PipelineFailedException failure() {
         return failure.get();
     }
 
-    PipelineFailedException sourceFailure() {
+    /** {@return the source's failure, or {@code null}} */
+    public PipelineFailedException sourceFailure() {
         return sourceFailure;
     }
 
     /** Stops every wait loop and wakes every consumer waiting on a link. */
-    void stop() {
+    public void stop() {
         running.stop();
         for (ItemLink link : links) {
             link.alert();

@@ -13,7 +13,7 @@ import org.spdl4j.engine.stats.WorkerStats;
  *
  * <p><b>Threading:</b> any of the stage's workers; an {@link AtomicLong} counts (failure path only, not hot).
  */
-final class StageFailures {
+public final class StageFailures {
     private static final Logger LOG = LoggerFactory.getLogger(StageFailures.class);
     private static final int MAX_ITEM_TEXT = 200;
 
@@ -23,7 +23,15 @@ final class StageFailures {
     private final StageStats stats;
     private final AtomicLong failures = new AtomicLong();
 
-    StageFailures(PipelineControl control, String stage, FailureBudget budget, StageStats stats) {
+    /**
+     * Creates the failure counter of a stage.
+     *
+     * @param control the pipeline's control, failed when the budget is exceeded
+     * @param stage   the stage's name
+     * @param budget  the failures tolerated
+     * @param stats   the stage's stats (items taken, for fractional budgets)
+     */
+    public StageFailures(PipelineControl control, String stage, FailureBudget budget, StageStats stats) {
         this.control = control;
         this.stage = stage;
         this.budget = budget;
@@ -37,7 +45,7 @@ final class StageFailures {
      * @param item   the item whose task failed
      * @param cause  what it threw (or a timeout)
      */
-    void onFailure(WorkerStats worker, Object item, Throwable cause) {
+    public void onFailure(WorkerStats worker, Object item, Throwable cause) {
         if (!control.running().isRunning()) {
             return;
         }

@@ -1,0 +1,219 @@
+package org.spdl4j.engine.record;
+
+import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.SequenceBarrier;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.ring.PaddedClaimSequence;
+import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.runtime.PipelineControl;
+import org.spdl4j.engine.runtime.StageFailures;
+import org.spdl4j.engine.runtime.WaitStrategies;
+import org.spdl4j.engine.stats.StageStats;
+
+/**
+ * A running record pipeline (built by {@link RecordPipelineBuilder}): one {@link RecordRing} in off-heap memory, a
+ * source thread, the stages' worker threads ({@code spdl4j-<pipeline>-<stage>-<n>}) and a consumer thread, chained
+ * Disruptor-style on the one ring: stage {@code k} waits on the sequences of stage {@code k - 1}, the source is gated
+ * by the consumer.
+ *
+ * <p><b>Allocation:</b> the block, slots' flyweights and sequences at build; nothing per record. <b>Ownership:</b>
+ * {@link #close()} stops and joins every thread, then frees the block (never while a thread might still touch it).
+ * <b>Threading:</b> {@link #start()}, {@link #awaitCompletion(Duration)} and {@link #close()} from any thread.
+ */
+public final class RecordPipeline implements AutoCloseable {
+    /** The source's name in stats and thread names. */
+    public static final String SOURCE = "source";
+    /** The consumer's name in stats and thread names. */
+    public static final String CONSUMER = "consumer";
+    private static final Logger LOG = LoggerFactory.getLogger(RecordPipeline.class);
+
+    private final PipelineControl control;
+    private final RecordRing ring;
+    private final List<SequenceBarrier> barriers = new ArrayList<>();
+    private final List<Runnable> workers = new ArrayList<>();
+    private final List<String> threadNames = new ArrayList<>();
+    private final List<Thread> threads = new ArrayList<>();
+    private final List<StageStats> stats = new ArrayList<>();
+    private final CountDownLatch done = new CountDownLatch(1);
+    private final AtomicBoolean started = new AtomicBoolean();
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final int ends;
+
+    RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
+                   List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer) {
+        this.control = new PipelineControl(name);
+        this.ring = new RecordRing(capacity, recordLength, false, WaitStrategies.consumer(policy));
+        int widest = 1;
+        for (RecordPipelineBuilder.Stage s : stages) {
+            widest = Math.max(widest, s.concurrency());
+        }
+        this.ends = widest; // one end marker per worker of the widest stage
+        StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
+        stats.add(sourceStats);
+        add(SOURCE, 0, new RecordSourceWorker(control, SOURCE, ring, source, sourceStats.worker(0),
+                WaitStrategies.idle(policy), widest));
+
+        Sequence[] previous = new Sequence[0];
+        for (RecordPipelineBuilder.Stage s : stages) {
+            previous = addStage(name, s.name(), s.transform(), null, s.concurrency(), s.budget(), previous, policy,
+                    null);
+        }
+        Sequence[] last = addStage(name, CONSUMER, null, consumer, 1, FailureBudget.UNLIMITED, previous, policy,
+                done);
+        ring.gateProducerOn(last);
+    }
+
+    private Sequence[] addStage(String pipeline, String stage, RecordTransform transform, RecordConsumer consumer,
+                                int concurrency, FailureBudget budget, Sequence[] after, WaitPolicy policy,
+                                CountDownLatch completion) {
+        SequenceBarrier barrier = ring.barrier(after);
+        barriers.add(barrier);
+        PaddedClaimSequence claim = new PaddedClaimSequence();
+        Sequence[] own = new Sequence[concurrency];
+        for (int i = 0; i < concurrency; i++) {
+            own[i] = new Sequence(-1L);
+        }
+        boolean shared = concurrency > 1;
+        Sequence[] upstream = after;
+        StageStats st = new StageStats(pipeline, stage, concurrency,
+                () -> waiting(upstream, shared ? claim.get() : own[0].get()), ring.capacity());
+        stats.add(st);
+        StageFailures failures = new StageFailures(control, stage, budget, st);
+        RecordStageEnd end = new RecordStageEnd(own, ring, ends);
+        for (int i = 0; i < concurrency; i++) {
+            add(stage, i, new RecordStageWorker(control, stage, ring,
+                    WorkSharingReader.overBarrier(barrier, claim, own[i], shared), transform, consumer,
+                    st.worker(i), failures, end, WaitStrategies.idle(policy), completion));
+        }
+        return own;
+    }
+
+    private long waiting(Sequence[] upstream, long consumed) {
+        long available = upstream.length == 0 ? ring.sequencer().getCursor() : minimum(upstream);
+        return Math.max(0, Math.min(available - consumed, ring.capacity()));
+    }
+
+    private static long minimum(Sequence[] sequences) {
+        long min = Long.MAX_VALUE;
+        for (Sequence s : sequences) {
+            min = Math.min(min, s.get());
+        }
+        return min;
+    }
+
+    private void add(String stage, int index, Runnable worker) {
+        workers.add(worker);
+        threadNames.add("spdl4j-" + control.pipeline() + "-" + stage + "-" + index);
+    }
+
+    /**
+     * Starts every thread (once).
+     *
+     * @return this pipeline
+     * @throws IllegalStateException if it was closed
+     */
+    public RecordPipeline start() {
+        if (closed.get()) {
+            throw new IllegalStateException("record pipeline '" + control.pipeline() + "' is closed");
+        }
+        if (started.compareAndSet(false, true)) {
+            synchronized (threads) { // start-up only: close() must see every started thread
+                for (int i = 0; i < workers.size(); i++) {
+                    threads.add(Thread.ofPlatform().name(threadNames.get(i)).daemon(true).start(workers.get(i)));
+                }
+            }
+        }
+        return this;
+    }
+
+    /**
+     * Waits until the consumer has seen the end of the stream.
+     *
+     * @param timeout how long to wait
+     * @return {@code true} if the pipeline completed, {@code false} on timeout
+     * @throws InterruptedException    if interrupted while waiting
+     * @throws PipelineFailedException if a stage exceeded its budget or the source failed
+     */
+    public boolean awaitCompletion(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        for (;;) {
+            PipelineFailedException failure = control.failure();
+            if (failure != null) {
+                throw failure;
+            }
+            long left = deadline - System.nanoTime();
+            if (done.await(Math.min(Math.max(left, 0), TimeUnit.MILLISECONDS.toNanos(10)), TimeUnit.NANOSECONDS)) {
+                PipelineFailedException sourceFailure = control.sourceFailure();
+                if (sourceFailure != null) {
+                    throw sourceFailure;
+                }
+                return true;
+            }
+            if (left <= 0) {
+                return false;
+            }
+        }
+    }
+
+    /** {@return the stats of the source, each stage and the consumer, in order} */
+    public List<StageStats> stats() {
+        return List.copyOf(stats);
+    }
+
+    /** {@return the ring, for inspection (capacity, record length, whether freed)} */
+    public RecordRing ring() {
+        return ring;
+    }
+
+    /**
+     * Stops and joins every thread within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, then frees the ring's
+     * block. Idempotent. If a thread does not stop, the block is leaked (logged) rather than freed under it.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        control.stop();
+        for (SequenceBarrier b : barriers) {
+            b.alert();
+        }
+        List<Thread> all;
+        synchronized (threads) {
+            all = List.copyOf(threads);
+        }
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+        boolean interrupted = false;
+        try {
+            for (Thread t : all) {
+                while (t.isAlive() && System.nanoTime() < deadline) {
+                    t.interrupt();
+                    t.join(Duration.ofMillis(50));
+                }
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+        }
+        boolean allStopped = all.stream().noneMatch(Thread::isAlive);
+        if (allStopped) {
+            ring.free();
+        } else {
+            LOG.error("record pipeline '{}': threads still alive after close; leaking its ring's off-heap block "
+                    + "rather than freeing memory they may touch", control.pipeline());
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package org.spdl4j.engine.record;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.WaitPolicy;
+
+/**
+ * Describes a record pipeline: small fixed-size records flowing through ONE off-heap ring with no garbage at all.
+ * The source writes each record into its slot, every stage transforms it in place (workers share a stage's records
+ * by CAS), and the consumer reads it, all through flyweights; records stay in source order.
+ *
+ * <pre>{@code
+ * try (RecordPipeline p = RecordPipelineBuilder.named("ticks").recordLength(32).ringCapacity(4096)
+ *         .source(rec -> { rec.putLong(0, nextTick()); return true; })
+ *         .stage("scale", rec -> { rec.putDouble(8, rec.getLong(0) * 0.01); return true; }, 2)
+ *         .consumer(rec -> sum += rec.getDouble(8))
+ *         .build().start()) {
+ *     p.awaitCompletion(Duration.ofMinutes(1));
+ * }
+ * }</pre>
+ *
+ * <p>One wait policy serves the whole ring (a Disruptor sequencer has one wait strategy for all its barriers).
+ * <b>Threading:</b> a builder is mutable; use it from one thread, then {@link #build()}.
+ */
+public final class RecordPipelineBuilder {
+    private final String name;
+    private int recordLength = 64;
+    private int ringCapacity = EngineConfiguration.DEFAULT_RING_CAPACITY;
+    private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
+    private RecordSource source;
+    private RecordConsumer consumer;
+    private final List<Stage> stages = new ArrayList<>();
+
+    /**
+     * One in-place stage of a record pipeline.
+     *
+     * @param name        the stage's name
+     * @param transform   the transform
+     * @param concurrency worker threads
+     * @param budget      failures tolerated
+     */
+    public record Stage(String name, RecordTransform transform, int concurrency, FailureBudget budget) {
+    }
+
+    private RecordPipelineBuilder(String name) {
+        this.name = name;
+    }
+
+    /**
+     * Starts describing a record pipeline.
+     *
+     * @param pipelineName the name, used in thread names and stats
+     * @return the builder
+     */
+    public static RecordPipelineBuilder named(String pipelineName) {
+        return new RecordPipelineBuilder(pipelineName);
+    }
+
+    /**
+     * Sets the bytes of one record (64 unless set).
+     *
+     * @param bytes 1 to {@link RecordDescriptor#MAX_RECORD_LENGTH}
+     * @return this builder
+     */
+    public RecordPipelineBuilder recordLength(int bytes) {
+        this.recordLength = bytes;
+        return this;
+    }
+
+    /**
+     * Sets the slots of the ring.
+     *
+     * @param slots a power of two, at least the largest stage concurrency
+     * @return this builder
+     */
+    public RecordPipelineBuilder ringCapacity(int slots) {
+        this.ringCapacity = slots;
+        return this;
+    }
+
+    /**
+     * Sets how every thread of the pipeline waits.
+     *
+     * @param policy the policy
+     * @return this builder
+     */
+    public RecordPipelineBuilder waitPolicy(WaitPolicy policy) {
+        this.waitPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Sets the source.
+     *
+     * @param recordSource writes records into slots on the source thread
+     * @return this builder
+     */
+    public RecordPipelineBuilder source(RecordSource recordSource) {
+        this.source = Objects.requireNonNull(recordSource, "recordSource");
+        return this;
+    }
+
+    /**
+     * Adds an in-place stage with unlimited failures.
+     *
+     * @param stageName   the stage's name
+     * @param transform   transforms a record in place; {@code false} drops it
+     * @param concurrency worker threads sharing the stage's records
+     * @return this builder
+     */
+    public RecordPipelineBuilder stage(String stageName, RecordTransform transform, int concurrency) {
+        return stage(stageName, transform, concurrency, FailureBudget.UNLIMITED);
+    }
+
+    /**
+     * Adds an in-place stage.
+     *
+     * @param stageName   the stage's name
+     * @param transform   transforms a record in place; {@code false} drops it; throwing fails the record
+     * @param concurrency worker threads sharing the stage's records
+     * @param budget      failures tolerated before the pipeline fails
+     * @return this builder
+     */
+    public RecordPipelineBuilder stage(String stageName, RecordTransform transform, int concurrency,
+                                       FailureBudget budget) {
+        stages.add(new Stage(stageName, Objects.requireNonNull(transform, "transform"), concurrency,
+                Objects.requireNonNull(budget, "budget")));
+        return this;
+    }
+
+    /**
+     * Sets the consumer, which runs on its own thread and sees every kept record in source order.
+     *
+     * @param recordConsumer reads records
+     * @return this builder
+     */
+    public RecordPipelineBuilder consumer(RecordConsumer recordConsumer) {
+        this.consumer = Objects.requireNonNull(recordConsumer, "recordConsumer");
+        return this;
+    }
+
+    /**
+     * Validates the description and allocates the ring's block; starts no thread.
+     *
+     * @return the pipeline
+     * @throws IllegalArgumentException listing every problem found
+     */
+    public RecordPipeline build() {
+        List<String> problems = new ArrayList<>();
+        if (name == null || !name.matches("[A-Za-z0-9_.\\-]{1,64}")) {
+            problems.add("pipeline name '" + name + "' must be 1-64 letters, digits, '.', '_' or '-'");
+        }
+        if (source == null) {
+            problems.add("no source: call source(...)");
+        }
+        if (consumer == null) {
+            problems.add("no consumer: call consumer(...)");
+        }
+        if (recordLength < 1 || recordLength > RecordDescriptor.MAX_RECORD_LENGTH) {
+            problems.add("record length " + recordLength + " must be in [1, " + RecordDescriptor.MAX_RECORD_LENGTH
+                    + "]");
+        }
+        if (ringCapacity < 1 || Integer.bitCount(ringCapacity) != 1) {
+            problems.add("ring capacity " + ringCapacity + " must be a power of two");
+        }
+        Set<String> names = new HashSet<>(List.of(RecordPipeline.SOURCE, RecordPipeline.CONSUMER));
+        for (Stage s : stages) {
+            if (s.name() == null || !s.name().matches("[A-Za-z0-9_.\\-]{1,64}") || !names.add(s.name())) {
+                problems.add("stage '" + s.name() + "': name must be unique and 1-64 letters, digits, '.', '_' or "
+                        + "'-' ('source' and 'consumer' are taken)");
+            }
+            if (s.concurrency() < 1 || s.concurrency() > ringCapacity) {
+                problems.add("stage '" + s.name() + "': concurrency " + s.concurrency() + " must be in [1, ring "
+                        + "capacity " + ringCapacity + "] (each worker needs its own end marker in the ring)");
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new IllegalArgumentException("invalid record pipeline '" + name + "':\n  - "
+                    + String.join("\n  - ", problems));
+        }
+        return new RecordPipeline(name, recordLength, ringCapacity, waitPolicy, source, List.copyOf(stages),
+                consumer);
+    }
+}

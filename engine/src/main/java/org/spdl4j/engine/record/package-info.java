@@ -1,0 +1,13 @@
+/**
+ * Record rings: pipelines of small fixed-size records in ONE preallocated off-heap block, with no garbage at all.
+ *
+ * <p>{@link org.spdl4j.engine.record.RecordRing} owns the block (Agrona, cache-line aligned, layout in
+ * {@link org.spdl4j.engine.record.RecordDescriptor}) and a Disruptor sequencer. Stages are chained on the one ring
+ * Disruptor-style: each stage's barrier waits on the previous stage's worker sequences, and a worker releases its
+ * sequence only after transforming the record in place, so records never move and stay in source order. Workers of a
+ * stage share its records with the same CAS claim as item links ({@link org.spdl4j.engine.ring.WorkSharingReader}).
+ * Every thread reads and writes through its own {@link org.agrona.concurrent.UnsafeBuffer} flyweight.
+ *
+ * <p>Start with {@link org.spdl4j.engine.record.RecordPipelineBuilder}.
+ */
+package org.spdl4j.engine.record;

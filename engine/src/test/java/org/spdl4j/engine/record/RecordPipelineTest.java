@@ -1,0 +1,194 @@
+package org.spdl4j.engine.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.stats.StageStats;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RecordPipelineTest {
+
+    private static long engineAllocatedBytes(String pipeline) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("spdl4j-" + pipeline + "-"))
+                .mapToLong(t -> mx.getThreadAllocatedBytes(t.threadId()))
+                .sum();
+    }
+
+    private static boolean anyThreadAlive(String pipeline) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.isAlive() && t.getName().startsWith("spdl4j-" + pipeline + "-"));
+    }
+
+    @Test
+    void shouldTransformRecordsInPlaceInSourceOrderWithoutGarbage() throws Exception {
+        int records = 1_000_000;
+        long[] next = {0};
+        long[] expect = {0};
+        long[] received = {0};
+        long[] outOfOrder = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("records")
+                .recordLength(16)
+                .ringCapacity(256)
+                .source(rec -> {
+                    if (next[0] == records) {
+                        return false;
+                    }
+                    rec.putLong(0, next[0]++);
+                    return true;
+                })
+                .stage("double", rec -> {
+                    rec.putLong(8, rec.getLong(0) * 2);
+                    return true;
+                }, 3)
+                .stage("drop-tens", rec -> rec.getLong(0) % 10 != 0, 2)
+                .consumer(rec -> {
+                    long v = rec.getLong(0);
+                    if (expect[0] % 10 == 0) {
+                        expect[0]++;
+                    }
+                    if (v != expect[0] || rec.getLong(8) != 2 * v) {
+                        outOfOrder[0]++;
+                    }
+                    expect[0] = v + 1;
+                    received[0]++;
+                })
+                .build()) {
+            p.start();
+            // warm up, then measure what the engine's threads allocate over the bulk of the run
+            while (p.stats().get(3).itemsIn() < 100_000) {
+                Thread.sleep(1);
+            }
+            long before = engineAllocatedBytes("records");
+            assertThat(p.awaitCompletion(Duration.ofSeconds(50))).isTrue();
+            long allocated = engineAllocatedBytes("records") - before;
+
+            assertThat(received[0]).isEqualTo(records - records / 10);
+            assertThat(outOfOrder[0]).as("records out of order or untransformed").isZero();
+            StageStats drop = p.stats().get(2);
+            assertThat(drop.itemsIn()).isEqualTo(records);
+            assertThat(drop.itemsOut()).isEqualTo(records - records / 10);
+            assertThat(p.stats().get(1).workerCount()).isEqualTo(3);
+            assertThat((double) allocated / records).as("bytes allocated per record (%d total)", allocated)
+                    .isLessThan(0.01);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(WaitPolicy.class)
+    void shouldCompleteWithEveryWaitPolicy(WaitPolicy policy) throws Exception {
+        boolean spins = policy == WaitPolicy.BUSY_SPIN || policy == WaitPolicy.YIELDING; // see WaitPolicyTest
+        int records = spins ? 500 : 50_000;
+        int[] n = {0};
+        long[] sum = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-" + policy).recordLength(8).ringCapacity(8)
+                .waitPolicy(policy)
+                .source(rec -> {
+                    rec.putInt(0, n[0]);
+                    return n[0]++ < records;
+                })
+                .stage("inc", rec -> {
+                    rec.putInt(0, rec.getInt(0) + 1);
+                    return true;
+                }, 2)
+                .consumer(rec -> sum[0] += rec.getInt(0))
+                .build().start()) {
+            assertThat(p.awaitCompletion(Duration.ofSeconds(40))).isTrue();
+        }
+        assertThat(sum[0]).isEqualTo((long) records * (records + 1) / 2);
+    }
+
+    @Test
+    void shouldCloseWithinTwoSecondsWithABlockedStageAndFreeTheBlock() throws Exception {
+        RecordPipeline p = RecordPipelineBuilder.named("rec-close").recordLength(8).ringCapacity(16)
+                .source(rec -> true) // endless
+                .stage("stuck", rec -> {
+                    try {
+                        Thread.sleep(60_000);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    return true;
+                }, 2)
+                .consumer(rec -> { })
+                .build().start();
+        assertThat(p.awaitCompletion(Duration.ofMillis(50))).isFalse();
+        long start = System.nanoTime();
+        p.close();
+        assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
+        assertThat(anyThreadAlive("rec-close")).isFalse();
+        assertThat(p.ring().isFreed()).isTrue();
+        p.close(); // idempotent
+    }
+
+    @Test
+    void shouldFailWhenAStageExceedsItsBudgetAndWhenTheSourceThrows() throws Exception {
+        int[] n = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-fail").recordLength(8).ringCapacity(16)
+                .source(rec -> n[0]++ < 1_000)
+                .stage("picky", rec -> {
+                    throw new IllegalArgumentException("bad record");
+                }, 1, FailureBudget.count(3))
+                .consumer(rec -> { })
+                .build().start()) {
+            assertThatThrownBy(() -> p.awaitCompletion(Duration.ofSeconds(20)))
+                    .isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'picky'")
+                    .hasRootCauseMessage("bad record");
+        }
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-src-fail").recordLength(8).ringCapacity(16)
+                .source(rec -> {
+                    throw new java.io.IOException("feed lost");
+                })
+                .consumer(rec -> { })
+                .build().start()) {
+            assertThatThrownBy(() -> p.awaitCompletion(Duration.ofSeconds(20)))
+                    .isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'source'")
+                    .hasRootCauseMessage("feed lost");
+        }
+    }
+
+    @Test
+    void shouldRejectInvalidDescriptionsListingEveryProblem() {
+        assertThatThrownBy(() -> RecordPipelineBuilder.named("bad").recordLength(0).ringCapacity(6)
+                .stage("a", rec -> true, 8).stage("a", rec -> true, 1).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("no source")
+                .hasMessageContaining("no consumer")
+                .hasMessageContaining("record length 0")
+                .hasMessageContaining("ring capacity 6 must be a power of two")
+                .hasMessageContaining("stage 'a': concurrency 8")
+                .hasMessageContaining("stage 'a': name must be unique");
+    }
+
+    @Test
+    void shouldLayOutSlotsOnCacheLines() {
+        assertThat(RecordDescriptor.slotSize(1)).isEqualTo(64);
+        assertThat(RecordDescriptor.slotSize(56)).isEqualTo(64);
+        assertThat(RecordDescriptor.slotSize(57)).isEqualTo(128);
+        assertThat(RecordDescriptor.slotOffset(9, 7, 128)).isEqualTo(128);
+
+        RecordRing ring = new RecordRing(8, 100, false, new com.lmax.disruptor.BusySpinWaitStrategy());
+        org.agrona.concurrent.UnsafeBuffer fly = new org.agrona.concurrent.UnsafeBuffer(0, 0);
+        ring.wrapRecord(fly, 0);
+        long slot0 = fly.addressOffset() - RecordDescriptor.HEADER_LENGTH;
+        assertThat(slot0 % RecordDescriptor.ALIGNMENT).as("slot 0 on a cache line").isZero();
+        ring.wrapRecord(fly, 9); // sequence 9 lives in slot 1
+        assertThat(fly.addressOffset() - RecordDescriptor.HEADER_LENGTH - slot0).isEqualTo(128);
+        assertThat(fly.capacity()).isEqualTo(100);
+        ring.free();
+        assertThat(ring.isFreed()).isTrue();
+    }
+}

@@ -1,0 +1,48 @@
+package org.spdl4j.examples.classify;
+
+import org.agrona.BufferUtil;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleField;
+import org.spdl4j.examples.slots.SlotWriter;
+import org.spdl4j.media.ImageSpec;
+import org.spdl4j.media.PerThreadImageDecoders;
+
+/**
+ * Decodes a WebDataset sample's image member, already in off-heap memory, straight into its batch slot (FFmpeg
+ * reads the bytes in place by address; one scaler pass writes resized, cropped RGB into the slot).
+ *
+ * <p><b>Threading:</b> any number of threads, each with its own FFmpeg contexts ({@link PerThreadImageDecoders}).
+ * <b>Allocation:</b> none per sample (the member lookup walks the sample's field list).
+ */
+final class SampleImageWriter implements SlotWriter<Sample> {
+    private final PerThreadImageDecoders decoders;
+    private final ImageSpec spec;
+
+    SampleImageWriter(PerThreadImageDecoders decoders, ImageSpec spec) {
+        this.decoders = decoders;
+        this.spec = spec;
+    }
+
+    @Override
+    public void write(Sample sample, long address, int length) {
+        SampleField image = imageField(sample);
+        // origin ("shard@offset") names the input in decoder errors; the sample caches nothing, so no allocation
+        decoders.decode(BufferUtil.address(image.bytes()), image.length(), sample.origin(), spec, address, length);
+    }
+
+    private static SampleField imageField(Sample sample) {
+        for (SampleField f : sample.fields()) {
+            switch (f.name()) {
+                case "jpg", "jpeg", "png", "webp", "bmp" -> {
+                    return f;
+                }
+                default -> {
+                    // not an image member (cls, json, txt)
+                }
+            }
+        }
+        throw new IllegalArgumentException("sample '" + sample.key() + "' from " + sample.origin()
+            + " has no jpg/jpeg/png/webp/bmp member; members: " + sample.fields().stream().map(SampleField::name)
+            .toList());
+    }
+}

@@ -1,0 +1,118 @@
+package org.spdl4j.examples.slots;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.function.Consumer;
+import java.util.function.ToIntFunction;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.MemoryAllocator;
+import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.batch.BatchAssembler;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+
+/**
+ * A zero-copy batch loader for any sample kind: items -> assign (each its batch slot, in order; one thread) -> fill
+ * (a {@link SlotWriter} decodes straight into the slot; many threads) -> off-heap batches laid out by a
+ * {@link BatchDescriptor}. The video, audio and WebDataset examples are this loader with their own writer.
+ *
+ * <pre>
+ *  source ──ring──> assign ──ring──> fill x N ──ring──> consumer
+ *  (items)          claim slot,       writer.write(item, slot address) -> slot.complete(): the last one publishes
+ *                   park item+label   the batch; release(item) gives back the item's memory
+ * </pre>
+ *
+ * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must
+ * {@link Batch#close()} it; at most {@code batchesInFlight} exist, so a consumer that keeps them stalls the loader.
+ * Each item is released exactly once, by the fill stage (or by {@link #close()} if the loader stops early).
+ * {@link #close()} stops the pipeline and frees the batch pool. <b>Threading:</b> iterate from one thread.
+ *
+ * @param <I> the item type
+ */
+public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable {
+    private static final int RING = 16;
+    private final BufferPool batchPool;
+    private final BatchAssembler assembler;
+    private final InFlightTable<I> table;
+    private final FillSlots<I> fill;
+    private final Consumer<? super I> release;
+    private final Pipeline<Batch> pipeline;
+
+    /**
+     * Builds (does not start) the loader.
+     *
+     * @param name      pipeline name (thread names, stats)
+     * @param items     the items in load order, iterated once
+     * @param layout    the batch layout: batch size and one sample's type and shape
+     * @param writer    writes one item's sample into its slot
+     * @param labelOf   the label of an item (0 when there are none)
+     * @param release   gives back what an item holds once it has been written (or failed); may do nothing
+     * @param options   how it runs
+     * @param allocator where batch memory comes from (direct, or pinned for GPU copies)
+     */
+    public SlotBatchLoader(String name, Iterable<? extends I> items, BatchDescriptor layout,
+                           SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
+                           Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
+        this.release = release;
+        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(allocator).dmaAligned()
+            .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600))
+            .build());
+        this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
+            .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
+        this.table = new InFlightTable<>(options.batchesInFlight() * layout.batchSize());
+        this.fill = new FillSlots<>(name + ":fill", table, writer, release);
+        AssignSlots<I> assign = new AssignSlots<>(assembler, table, labelOf, release);
+        StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING);
+        int sinkBuffer = Integer.highestOneBit(options.batchesInFlight());
+        this.pipeline = PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy())
+            .aggregate("assign", () -> assign, base.withConcurrency(1))
+            .pipe("fill", fill, base.withConcurrency(options.fillConcurrency()))
+            .sink(sinkBuffer, options.waitPolicy())
+            .build();
+    }
+
+    /**
+     * The label of sample {@code i} of a batch this loader produced (valid until the batch is closed).
+     *
+     * @param batch the batch
+     * @param i     the sample index, below {@code batch.size()}
+     * @return its label
+     */
+    public int label(Batch batch, int i) {
+        return table.label(batch.sequence(i));
+    }
+
+    /** {@return samples whose writer failed (each dropped from its batch) so far} */
+    public long fillFailures() {
+        return fill.failures();
+    }
+
+    /** {@return the running pipeline (stats, next with timeout)} */
+    public Pipeline<Batch> pipeline() {
+        return pipeline;
+    }
+
+    /** {@return per-stage statistics, source first, consumer last} */
+    public List<StageStats> stats() {
+        return pipeline.stats();
+    }
+
+    @Override
+    public Iterator<Batch> iterator() {
+        return pipeline.iterator();
+    }
+
+    /** Stops the pipeline, releases items it never filled, and frees the batch pool. */
+    @Override
+    public void close() {
+        pipeline.close();
+        table.drain(release); // every stage thread has stopped: no fill worker can still take these
+        assembler.close();
+        batchPool.close();
+    }
+}

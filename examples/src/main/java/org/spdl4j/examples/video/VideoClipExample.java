@@ -1,0 +1,138 @@
+package org.spdl4j.examples.video;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.stream.Stream;
+import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.slots.SlotBatchLoader;
+import org.spdl4j.examples.slots.SlotLoaderOptions;
+import org.spdl4j.examples.slots.StageTable;
+import org.spdl4j.media.ImageSpec;
+import org.spdl4j.media.MediaLimits;
+import org.spdl4j.media.PixelFormat;
+import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+import org.spdl4j.offheap.tensor.DType;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Video clip sampling: each clip becomes {@code T} frames spread evenly over it, decoded and resized straight into
+ * its {@code [T, H, W, 3]} slot of an off-heap batch {@code [B, T, H, W, 3]} uint8. Without {@code --data} it
+ * encodes its own small clips first ({@link SampleClips}), whose frames carry their index, and prints which frames
+ * each sampled clip holds.
+ *
+ * <p>Run: {@code bin/spdl4j-java -cp "examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:examples/target/lib/*"
+ * org.spdl4j.examples.video.VideoClipExample [--data DIR] [--frames 8] [--batch 4]}
+ */
+@Command(name = "video-clips", mixinStandardHelpOptions = true,
+    description = "Samples T frames per clip into [B, T, H, W, 3] off-heap batches.")
+public final class VideoClipExample implements Callable<Integer> {
+    private static final int SAMPLE_FPS = 24;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--data", description = "folder of video files (default: generated sample clips)")
+    private Path data;
+
+    @Option(names = "--clips", defaultValue = "16", description = "sample clips to generate (default ${DEFAULT-VALUE})")
+    private int clips;
+
+    @Option(names = "--frames", defaultValue = "8", description = "T: frames sampled per clip")
+    private int frames;
+
+    @Option(names = "--size", defaultValue = "112", description = "output frame height and width")
+    private int size;
+
+    @Option(names = "--batch", defaultValue = "4", description = "clips per batch")
+    private int batch;
+
+    @Option(names = "--threads", defaultValue = "2", description = "decode threads")
+    private int threads;
+
+    /** Creates the command with its defaults (picocli sets the options). */
+    public VideoClipExample() {
+    }
+
+    /**
+     * Runs the example.
+     *
+     * @param args command-line options; {@code --help} lists them
+     */
+    public static void main(String[] args) {
+        System.exit(ExampleCommands.execute(new VideoClipExample(), args));
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        PrintWriter out = spec.commandLine().getOut();
+        if (frames < 1 || size < 16 || batch < 1 || threads < 1) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                "need --frames >= 1, --size >= 16, --batch >= 1, --threads >= 1");
+        }
+        List<Path> files = data != null ? videosIn(data)
+            : SampleClips.ensure(Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "clips"),
+                clips, 160, 96, 48, SAMPLE_FPS);
+        ImageSpec frameSpec = ImageSpec.exact(size, size, PixelFormat.RGB24);
+        ClipFrameWriter writer = new ClipFrameWriter(frames, frameSpec, MediaLimits.DEFAULT);
+        BatchDescriptor layout = BatchDescriptor.of(batch, DType.U8, frames, size, size, 3);
+        out.printf("%d clips -> batches %s%n", files.size(), layout);
+        long start = System.nanoTime();
+        int batches = 0;
+        int samples = 0;
+        try (SlotBatchLoader<Path> loader = new SlotBatchLoader<>("video", files, layout, writer, p -> 0, p -> { },
+            SlotLoaderOptions.defaults().withFillConcurrency(threads), DirectMemoryAllocator.INSTANCE)) {
+            for (Batch b : loader) {
+                try (b) {
+                    batches++;
+                    samples += b.size();
+                    out.printf("batch %d: [%d, %d, %d, %d, 3]  first clip #%d frames %s%n", batches, b.size(), frames,
+                        size, size, b.sequence(0), data == null ? indicesOf(b, 0, frameSpec) : "-");
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            out.printf(Locale.ROOT, "%d clips (%d failed) in %d batches, %.2f s: %.1f clips/s, %.1f frames/s%n",
+                samples, loader.fillFailures(), batches, seconds, samples / seconds, samples * frames / seconds);
+            StageTable.print(loader.stats(), out);
+        }
+        out.flush();
+        return 0;
+    }
+
+    /** The frame indices encoded in the sampled frames of sample {@code i} (generated clips only; allocates). */
+    static String indicesOf(Batch b, int i, ImageSpec frameSpec) {
+        int frameBytes = frameSpec.bytes();
+        int t = b.descriptor().sampleBytes() / frameBytes;
+        byte[] pixels = new byte[b.descriptor().sampleBytes()];
+        b.lease().buffer().getBytes((int) (b.sampleAddress(i) - b.lease().address()), pixels);
+        int[] idx = new int[t];
+        for (int k = 0; k < t; k++) {
+            idx[k] = SampleClips.frameIndex(pixels, k * frameBytes, frameSpec.width(), frameSpec.height(), 3);
+        }
+        return java.util.Arrays.toString(idx);
+    }
+
+    private static List<Path> videosIn(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException("--data " + dir + " is not a folder of video files");
+        }
+        try (Stream<Path> s = Files.list(dir)) {
+            List<Path> files = s.filter(p -> p.getFileName().toString().matches("(?i).*\\.(mp4|webm|mkv|avi|mov)"))
+                .sorted().toList();
+            if (files.isEmpty()) {
+                throw new IOException("no .mp4/.webm/.mkv/.avi/.mov files in " + dir);
+            }
+            return files;
+        }
+    }
+}
