@@ -22,10 +22,11 @@ import org.spdl4j.engine.runtime.WaitStrategies;
 import org.spdl4j.engine.stats.StageStats;
 
 /**
- * A running record pipeline (built by {@link RecordPipelineBuilder}): one {@link RecordRing} in off-heap memory, a
- * source thread, the stages' worker threads ({@code spdl4j-<pipeline>-<stage>-<n>}) and a consumer thread, chained
- * Disruptor-style on the one ring: stage {@code k} waits on the sequences of stage {@code k - 1}, the source is gated
- * by the consumer.
+ * A running record pipeline (built by {@link RecordPipelineBuilder}): {@link RecordRing}s in off-heap memory (one,
+ * plus one per transfer stage), a source thread, the stages' worker threads ({@code spdl4j-<pipeline>-<stage>-<n>})
+ * and a consumer thread. On each ring the stages are chained Disruptor-style: a stage waits on the sequences of the
+ * stage before it on that ring, and the ring's producer (the source or a transfer stage) is gated by the last stage
+ * reading it (a transfer stage or the consumer).
  *
  * <p><b>Allocation:</b> the block, slots' flyweights and sequences at build; nothing per record. <b>Ownership:</b>
  * {@link #close()} stops and joins every thread, then frees the block (never while a thread might still touch it).
@@ -39,7 +40,7 @@ public final class RecordPipeline implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RecordPipeline.class);
 
     private final PipelineControl control;
-    private final RecordRing ring;
+    private final List<RecordRing> rings = new ArrayList<>();
     private final List<SequenceBarrier> barriers = new ArrayList<>();
     private final List<Runnable> workers = new ArrayList<>();
     private final List<String> threadNames = new ArrayList<>();
@@ -48,35 +49,79 @@ public final class RecordPipeline implements AutoCloseable {
     private final CountDownLatch done = new CountDownLatch(1);
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    private final int ends;
 
     RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
                    List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer) {
         this.control = new PipelineControl(name);
-        this.ring = new RecordRing(capacity, recordLength, false, WaitStrategies.consumer(policy));
-        int widest = 1;
-        for (RecordPipelineBuilder.Stage s : stages) {
-            widest = Math.max(widest, s.concurrency());
-        }
-        this.ends = widest; // one end marker per worker of the widest stage
+        int[] ends = endsPerRing(stages);
+        RecordRing ring = newRing(capacity, recordLength, false, policy);
         StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
         stats.add(sourceStats);
         add(SOURCE, 0, new RecordSourceWorker(control, SOURCE, ring, source, sourceStats.worker(0),
-                WaitStrategies.idle(policy), widest));
+                WaitStrategies.idle(policy), ends[0]));
 
         Sequence[] previous = new Sequence[0];
+        int segment = 0;
         for (RecordPipelineBuilder.Stage s : stages) {
-            previous = addStage(name, s.name(), s.transform(), null, s.concurrency(), s.budget(), previous, policy,
-                    null);
+            if (s.isTransfer()) {
+                RecordRing from = ring;
+                RecordRing next = newRing(s.outCapacity(), s.outRecordLength(), s.concurrency() > 1, policy);
+                int nextEnds = ends[segment + 1];
+                Sequence[] transfer = addStage(name, s.name(), from, ends[segment], previous, s.concurrency(),
+                        s.budget(), policy, (i, reader, st, failures, end) -> new RecordTransferWorker(control,
+                                s.name(), from, next, reader, s.mapper(), st.worker(i), failures, end,
+                                WaitStrategies.idle(policy), WaitStrategies.idle(policy), nextEnds));
+                ring.gateProducerOn(transfer);
+                ring = next;
+                previous = new Sequence[0];
+                segment++;
+            } else {
+                RecordRing current = ring;
+                previous = addStage(name, s.name(), ring, ends[segment], previous, s.concurrency(), s.budget(),
+                        policy, (i, reader, st, failures, end) -> new RecordStageWorker(control, s.name(), current,
+                                reader, s.transform(), null, st.worker(i), failures, end,
+                                WaitStrategies.idle(policy), null));
+            }
         }
-        Sequence[] last = addStage(name, CONSUMER, null, consumer, 1, FailureBudget.UNLIMITED, previous, policy,
-                done);
-        ring.gateProducerOn(last);
+        RecordRing last = ring;
+        Sequence[] consumerSequences = addStage(name, CONSUMER, ring, ends[segment], previous, 1,
+                FailureBudget.UNLIMITED, policy, (i, reader, st, failures, end) -> new RecordStageWorker(control,
+                        CONSUMER, last, reader, null, consumer, st.worker(i), failures, end,
+                        WaitStrategies.idle(policy), done));
+        ring.gateProducerOn(consumerSequences);
     }
 
-    private Sequence[] addStage(String pipeline, String stage, RecordTransform transform, RecordConsumer consumer,
-                                int concurrency, FailureBudget budget, Sequence[] after, WaitPolicy policy,
-                                CountDownLatch completion) {
+    /** End markers each ring needs: one per worker of the widest stage reading it (the consumer counts one). */
+    private static int[] endsPerRing(List<RecordPipelineBuilder.Stage> stages) {
+        int rings = 1;
+        for (RecordPipelineBuilder.Stage s : stages) {
+            rings += s.isTransfer() ? 1 : 0;
+        }
+        int[] ends = new int[rings];
+        java.util.Arrays.fill(ends, 1);
+        int segment = 0;
+        for (RecordPipelineBuilder.Stage s : stages) {
+            ends[segment] = Math.max(ends[segment], s.concurrency());
+            segment += s.isTransfer() ? 1 : 0;
+        }
+        return ends;
+    }
+
+    private RecordRing newRing(int capacity, int recordLength, boolean multiProducer, WaitPolicy policy) {
+        RecordRing ring = new RecordRing(capacity, recordLength, multiProducer, WaitStrategies.consumer(policy));
+        rings.add(ring);
+        return ring;
+    }
+
+    /** Creates one worker of a stage. */
+    @FunctionalInterface
+    private interface WorkerFactory {
+        Runnable create(int index, WorkSharingReader reader, StageStats stats, StageFailures failures,
+                        RecordStageEnd end);
+    }
+
+    private Sequence[] addStage(String pipeline, String stage, RecordRing ring, int ends, Sequence[] after,
+                                int concurrency, FailureBudget budget, WaitPolicy policy, WorkerFactory factory) {
         SequenceBarrier barrier = ring.barrier(after);
         barriers.add(barrier);
         PaddedClaimSequence claim = new PaddedClaimSequence();
@@ -85,21 +130,19 @@ public final class RecordPipeline implements AutoCloseable {
             own[i] = new Sequence(-1L);
         }
         boolean shared = concurrency > 1;
-        Sequence[] upstream = after;
         StageStats st = new StageStats(pipeline, stage, concurrency,
-                () -> waiting(upstream, shared ? claim.get() : own[0].get()), ring.capacity());
+                () -> waiting(ring, after, shared ? claim.get() : own[0].get()), ring.capacity());
         stats.add(st);
         StageFailures failures = new StageFailures(control, stage, budget, st);
         RecordStageEnd end = new RecordStageEnd(own, ring, ends);
         for (int i = 0; i < concurrency; i++) {
-            add(stage, i, new RecordStageWorker(control, stage, ring,
-                    WorkSharingReader.overBarrier(barrier, claim, own[i], shared), transform, consumer,
-                    st.worker(i), failures, end, WaitStrategies.idle(policy), completion));
+            add(stage, i, factory.create(i, WorkSharingReader.overBarrier(barrier, claim, own[i], shared), st,
+                    failures, end));
         }
         return own;
     }
 
-    private long waiting(Sequence[] upstream, long consumed) {
+    private static long waiting(RecordRing ring, Sequence[] upstream, long consumed) {
         long available = upstream.length == 0 ? ring.sequencer().getCursor() : minimum(upstream);
         return Math.max(0, Math.min(available - consumed, ring.capacity()));
     }
@@ -171,9 +214,9 @@ public final class RecordPipeline implements AutoCloseable {
         return List.copyOf(stats);
     }
 
-    /** {@return the ring, for inspection (capacity, record length, whether freed)} */
-    public RecordRing ring() {
-        return ring;
+    /** {@return the rings, the source's first, for inspection (capacity, record length, whether freed)} */
+    public List<RecordRing> rings() {
+        return List.copyOf(rings);
     }
 
     /**
@@ -207,9 +250,11 @@ public final class RecordPipeline implements AutoCloseable {
         }
         boolean allStopped = all.stream().noneMatch(Thread::isAlive);
         if (allStopped) {
-            ring.free();
+            for (RecordRing ring : rings) {
+                ring.free();
+            }
         } else {
-            LOG.error("record pipeline '{}': threads still alive after close; leaking its ring's off-heap block "
+            LOG.error("record pipeline '{}': threads still alive after close; leaking its rings' off-heap blocks "
                     + "rather than freeing memory they may touch", control.pipeline());
         }
         if (interrupted) {

@@ -10,9 +10,10 @@ import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.WaitPolicy;
 
 /**
- * Describes a record pipeline: small fixed-size records flowing through ONE off-heap ring with no garbage at all.
+ * Describes a record pipeline: small fixed-size records flowing through an off-heap ring with no garbage at all.
  * The source writes each record into its slot, every stage transforms it in place (workers share a stage's records
- * by CAS), and the consumer reads it, all through flyweights; records stay in source order.
+ * by CAS), and the consumer reads it, all through flyweights; records stay in source order. A transfer stage writes
+ * each result into a new ring of another record size (in completion order when it has several workers).
  *
  * <pre>{@code
  * try (RecordPipeline p = RecordPipelineBuilder.named("ticks").recordLength(32).ringCapacity(4096)
@@ -37,14 +38,23 @@ public final class RecordPipelineBuilder {
     private final List<Stage> stages = new ArrayList<>();
 
     /**
-     * One in-place stage of a record pipeline.
+     * One stage of a record pipeline: in place ({@code transform} set) or a transfer into a new ring ({@code mapper}
+     * set, with the new ring's record length and capacity).
      *
-     * @param name        the stage's name
-     * @param transform   the transform
-     * @param concurrency worker threads
-     * @param budget      failures tolerated
+     * @param name            the stage's name
+     * @param transform       the in-place transform, or {@code null} for a transfer
+     * @param mapper          the transfer's mapper, or {@code null} for an in-place stage
+     * @param concurrency     worker threads
+     * @param budget          failures tolerated
+     * @param outRecordLength transfers: bytes per record of the new ring (0 otherwise)
+     * @param outCapacity     transfers: slots of the new ring (0 otherwise)
      */
-    public record Stage(String name, RecordTransform transform, int concurrency, FailureBudget budget) {
+    public record Stage(String name, RecordTransform transform, RecordMapper mapper, int concurrency,
+                        FailureBudget budget, int outRecordLength, int outCapacity) {
+        /** {@return whether this stage writes into a new ring} */
+        public boolean isTransfer() {
+            return mapper != null;
+        }
     }
 
     private RecordPipelineBuilder(String name) {
@@ -128,8 +138,28 @@ public final class RecordPipelineBuilder {
      */
     public RecordPipelineBuilder stage(String stageName, RecordTransform transform, int concurrency,
                                        FailureBudget budget) {
-        stages.add(new Stage(stageName, Objects.requireNonNull(transform, "transform"), concurrency,
-                Objects.requireNonNull(budget, "budget")));
+        stages.add(new Stage(stageName, Objects.requireNonNull(transform, "transform"), null, concurrency,
+                Objects.requireNonNull(budget, "budget"), 0, 0));
+        return this;
+    }
+
+    /**
+     * Adds a transfer stage: its workers read each record of the current ring and write the result straight into a
+     * slot of a new ring of {@code outRecordLength}-byte records; later stages and the consumer use the new ring.
+     * With concurrency above 1 the new ring is in completion order.
+     *
+     * @param stageName       the stage's name
+     * @param outRecordLength bytes per record of the new ring
+     * @param outCapacity     slots of the new ring, a power of two
+     * @param mapper          reads a record and writes its result; {@code false} drops it; throwing fails it
+     * @param concurrency     worker threads
+     * @param budget          failures tolerated before the pipeline fails
+     * @return this builder
+     */
+    public RecordPipelineBuilder transfer(String stageName, int outRecordLength, int outCapacity, RecordMapper mapper,
+                                          int concurrency, FailureBudget budget) {
+        stages.add(new Stage(stageName, null, Objects.requireNonNull(mapper, "mapper"), concurrency,
+                Objects.requireNonNull(budget, "budget"), outRecordLength, outCapacity));
         return this;
     }
 
@@ -169,14 +199,26 @@ public final class RecordPipelineBuilder {
             problems.add("ring capacity " + ringCapacity + " must be a power of two");
         }
         Set<String> names = new HashSet<>(List.of(RecordPipeline.SOURCE, RecordPipeline.CONSUMER));
+        int capacity = ringCapacity; // of the ring the stage reads
         for (Stage s : stages) {
             if (s.name() == null || !s.name().matches("[A-Za-z0-9_.\\-]{1,64}") || !names.add(s.name())) {
                 problems.add("stage '" + s.name() + "': name must be unique and 1-64 letters, digits, '.', '_' or "
                         + "'-' ('source' and 'consumer' are taken)");
             }
-            if (s.concurrency() < 1 || s.concurrency() > ringCapacity) {
+            if (s.concurrency() < 1 || s.concurrency() > capacity) {
                 problems.add("stage '" + s.name() + "': concurrency " + s.concurrency() + " must be in [1, ring "
-                        + "capacity " + ringCapacity + "] (each worker needs its own end marker in the ring)");
+                        + "capacity " + capacity + "] (each worker needs its own end marker in the ring)");
+            }
+            if (s.isTransfer()) {
+                if (s.outRecordLength() < 1 || s.outRecordLength() > RecordDescriptor.MAX_RECORD_LENGTH) {
+                    problems.add("stage '" + s.name() + "': output record length " + s.outRecordLength()
+                            + " must be in [1, " + RecordDescriptor.MAX_RECORD_LENGTH + "]");
+                }
+                if (s.outCapacity() < 1 || Integer.bitCount(s.outCapacity()) != 1) {
+                    problems.add("stage '" + s.name() + "': output ring capacity " + s.outCapacity()
+                            + " must be a power of two");
+                }
+                capacity = s.outCapacity();
             }
         }
         if (!problems.isEmpty()) {

@@ -1,5 +1,6 @@
 /**
- * Record rings: pipelines of small fixed-size records in ONE preallocated off-heap block, with no garbage at all.
+ * Record rings: pipelines of small fixed-size records in preallocated off-heap blocks (one per ring), with no garbage
+ * at all.
  *
  * <p>{@link org.spdl4j.engine.record.RecordRing} owns the block (Agrona, cache-line aligned, layout in
  * {@link org.spdl4j.engine.record.RecordDescriptor}) and a Disruptor sequencer. Stages are chained on the one ring
@@ -7,6 +8,10 @@
  * sequence only after transforming the record in place, so records never move and stay in source order. Workers of a
  * stage share its records with the same CAS claim as item links ({@link org.spdl4j.engine.ring.WorkSharingReader}).
  * Every thread reads and writes through its own {@link org.agrona.concurrent.UnsafeBuffer} flyweight.
+ *
+ * <p>A transfer stage ({@link org.spdl4j.engine.record.RecordMapper}) ends one ring and produces the next: it reads
+ * each record and writes its result straight into a slot of a ring of another record size, so a pipeline can change
+ * its record format without a copy through the heap.
  *
  * <p>Start with {@link org.spdl4j.engine.record.RecordPipelineBuilder}.
  */

@@ -107,11 +107,7 @@ public final class ItemLink {
         return new BoundedPublisher(ring, backPressure, running);
     }
 
-    /**
-     * Reads a slot directly; for the single consumer of a sink that polls without a barrier.
-     *
-     * @return the underlying ring
-     */
+    /** {@return the underlying ring, for a single consumer that polls without a barrier} */
     RingBuffer<ItemSlot> ring() {
         return ring;
     }

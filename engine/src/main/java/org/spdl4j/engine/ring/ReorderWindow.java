@@ -1,5 +1,6 @@
 package org.spdl4j.engine.ring;
 
+import com.lmax.disruptor.Sequence;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import org.agrona.concurrent.IdleStrategy;
@@ -21,29 +22,16 @@ import org.agrona.concurrent.IdleStrategy;
  */
 public final class ReorderWindow {
     private static final VarHandle STAMPS = MethodHandles.arrayElementVarHandle(long[].class);
-    private static final VarHandle HEAD;
-    private static final VarHandle DRAINING;
-
-    static {
-        try {
-            MethodHandles.Lookup lookup = MethodHandles.lookup();
-            HEAD = lookup.findVarHandle(ReorderWindow.class, "head", long.class);
-            DRAINING = lookup.findVarHandle(ReorderWindow.class, "draining", int.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
 
     private final Object[] values;
     private final long[] epochs;
     private final long[] stamps;
     private final int mask;
-    // The head and the token are written by the drainer and read by every worker; kept apart from the arrays'
-    // headers by the object layout only (the arrays are separate objects), which is enough for this rate.
-    @SuppressWarnings("unused") // accessed through HEAD
-    private volatile long head;
-    @SuppressWarnings("unused") // accessed through DRAINING
-    private volatile int draining;
+    // The head (written by the drainer, read by every worker) and the drain token (CAS by every worker) are
+    // Disruptor Sequences: each padded to its own cache line, so neither false-shares with the other or with the
+    // read-only fields above. get() is an acquire load, set() a release store, compareAndSet() a full fence.
+    private final Sequence head = new Sequence(0L);
+    private final Sequence draining = new Sequence(0L);
 
     /**
      * Creates a window.
@@ -80,9 +68,9 @@ public final class ReorderWindow {
      *         pipeline stopped while waiting
      */
     public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running) {
-        if (s - (long) HEAD.getAcquire(this) > mask) {
+        if (s - head.get() > mask) {
             idle.reset();
-            while (s - (long) HEAD.getAcquire(this) > mask) { // acquire: the drainer has cleared the old entry
+            while (s - head.get() > mask) { // acquire: the drainer has cleared the old entry
                 if (!running.isRunning()) {
                     return -1;
                 }
@@ -109,26 +97,26 @@ public final class ReorderWindow {
     public int drain(BoundedPublisher out, RunFlag running) {
         int published = 0;
         for (;;) {
-            if (!DRAINING.compareAndSet(this, 0, 1)) { // full fence; try-only, never waits
+            if (!draining.compareAndSet(0, 1)) { // full fence; try-only, never waits
                 return published;
             }
-            long h = (long) HEAD.get(this); // only the token holder writes the head
+            long h = head.get(); // only the token holder writes the head
             int i = (int) h & mask;
             while ((long) STAMPS.getAcquire(stamps, i) == h) {
                 Object v = values[i];
                 values[i] = null; // let the GC have the item once published
                 if (v != null) {
                     if (!out.publish(v, epochs[i])) {
-                        DRAINING.setVolatile(this, 0);
+                        draining.setVolatile(0);
                         return -1;
                     }
                     published++;
                 }
                 h++;
-                HEAD.setRelease(this, h); // release: the entry was cleared before a worker may refill it
+                head.set(h); // release: the entry was cleared before a worker may refill it
                 i = (int) h & mask;
             }
-            DRAINING.setVolatile(this, 0); // volatile store then volatile load below: no store-load reordering
+            draining.setVolatile(0); // volatile store then volatile load below: no store-load reordering
             if ((long) STAMPS.getVolatile(stamps, i) != h) {
                 return published;
             }
@@ -137,6 +125,6 @@ public final class ReorderWindow {
 
     /** {@return the next input sequence the window will publish} */
     public long head() {
-        return (long) HEAD.getAcquire(this);
+        return head.get();
     }
 }

@@ -230,8 +230,10 @@ public final class PipelineRuntime implements AutoCloseable {
         }
         for (Thread t : all) {
             if (t.isAlive()) {
-                LOG.error("pipeline '{}': thread {} still alive {} ms after close; its stage function ignores "
-                        + "interrupts", control.pipeline(), t.getName(), EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+                LOG.error("pipeline '{}': thread {} still alive after close ({}); its stage function ignores "
+                        + "interrupts. It is at:{}", control.pipeline(), t.getName(),
+                        interrupted ? "close was interrupted" : EngineConfiguration.CLOSE_TIMEOUT_MILLIS + " ms",
+                        stackOf(t));
             }
         }
         try {
@@ -242,5 +244,13 @@ public final class PipelineRuntime implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private static String stackOf(Thread t) {
+        StringBuilder sb = new StringBuilder();
+        for (StackTraceElement e : t.getStackTrace()) {
+            sb.append("\n\tat ").append(e);
+        }
+        return sb.toString();
     }
 }

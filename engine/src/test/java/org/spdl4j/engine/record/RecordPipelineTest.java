@@ -128,7 +128,7 @@ class RecordPipelineTest {
         p.close();
         assertThat(System.nanoTime() - start).isLessThan(TimeUnit.SECONDS.toNanos(2));
         assertThat(anyThreadAlive("rec-close")).isFalse();
-        assertThat(p.ring().isFreed()).isTrue();
+        assertThat(p.rings()).allMatch(RecordRing::isFreed);
         p.close(); // idempotent
     }
 
@@ -190,5 +190,82 @@ class RecordPipelineTest {
         assertThat(fly.capacity()).isEqualTo(100);
         ring.free();
         assertThat(ring.isFreed()).isTrue();
+    }
+
+    @Test
+    void shouldTransferRecordsIntoARingOfAnotherSize() throws Exception {
+        int records = 200_000;
+        long[] next = {0};
+        long[] expect = {0};
+        long[] bad = {0};
+        long[] received = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-transfer").recordLength(8).ringCapacity(64)
+                .source(rec -> {
+                    rec.putLong(0, next[0]);
+                    return next[0]++ < records;
+                })
+                .stage("plus-one", rec -> {
+                    rec.putLong(0, rec.getLong(0) + 1);
+                    return true;
+                }, 2)
+                .transfer("widen", 24, 32, (in, out) -> {
+                    long v = in.getLong(0);
+                    if (v % 4 == 0) {
+                        return false; // dropped in the transfer
+                    }
+                    out.putLong(0, v);
+                    out.putLong(8, v * v);
+                    out.putLong(16, -v);
+                    return true;
+                }, 1, FailureBudget.UNLIMITED)
+                .stage("check", rec -> rec.getLong(8) == rec.getLong(0) * rec.getLong(0), 3)
+                .consumer(rec -> {
+                    long v = rec.getLong(0);
+                    if (expect[0] % 4 == 0) {
+                        expect[0]++;
+                    }
+                    if (expect[0] == 0) {
+                        expect[0] = 1;
+                    }
+                    if (v != expect[0] || rec.getLong(16) != -v) {
+                        bad[0]++;
+                    }
+                    expect[0] = v + 1;
+                    received[0]++;
+                })
+                .build().start()) {
+            assertThat(p.awaitCompletion(Duration.ofSeconds(40))).isTrue();
+            assertThat(p.rings()).extracting(RecordRing::recordLength).containsExactly(8, 24);
+            assertThat(p.stats()).extracting(StageStats::stage)
+                    .containsExactly("source", "plus-one", "widen", "check", "consumer");
+        }
+        assertThat(received[0]).isEqualTo(records - records / 4);
+        assertThat(bad[0]).as("records out of order or corrupted").isZero();
+    }
+
+    @Test
+    void shouldTransferWithSeveralWorkersInCompletionOrder() throws Exception {
+        int records = 100_000;
+        int[] next = {0};
+        long[] sum = {0};
+        long[] count = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-transfer-wide").recordLength(4).ringCapacity(16)
+                .source(rec -> {
+                    rec.putInt(0, next[0]);
+                    return next[0]++ < records;
+                })
+                .transfer("to-long", 8, 8, (in, out) -> {
+                    out.putLong(0, in.getInt(0));
+                    return true;
+                }, 4, FailureBudget.UNLIMITED)
+                .consumer(rec -> {
+                    sum[0] += rec.getLong(0);
+                    count[0]++;
+                })
+                .build().start()) {
+            assertThat(p.awaitCompletion(Duration.ofSeconds(40))).isTrue();
+        }
+        assertThat(count[0]).isEqualTo(records);
+        assertThat(sum[0]).isEqualTo((long) records * (records - 1) / 2);
     }
 }
