@@ -4,7 +4,7 @@ import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.cuda.ChannelNormalization;
-import org.spdl4j.cuda.DType;
+import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.cuda.DeviceBuffer;
@@ -55,7 +55,7 @@ public final class DeviceNormalizer implements AutoCloseable {
         this.transfer = HostToDeviceTransfer.create(device, 2);
         this.stream = device.createStream();
         this.kernel = device.normalizeKernel();
-        long bytes = NormalizeKernel.outputSpec(TensorSpec.of(DType.UINT8, maxImages, height, width, 3)).byteSize();
+        long bytes = NormalizeKernel.outputSpec(TensorSpec.of(DType.U8, maxImages, height, width, 3)).byteSize();
         this.hostResult = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.toIntExact(bytes)));
     }
 
@@ -72,7 +72,7 @@ public final class DeviceNormalizer implements AutoCloseable {
      */
     public DirectBuffer normalize(Batch batch) {
         long[] shape = batch.descriptor().sampleShape(); // H, W, C: a 3-element copy per batch
-        TensorSpec u8 = TensorSpec.of(DType.UINT8, batch.size(), (int) shape[0], (int) shape[1], (int) shape[2]);
+        TensorSpec u8 = TensorSpec.of(DType.U8, batch.size(), (int) shape[0], (int) shape[1], (int) shape[2]);
         TensorSpec f32 = NormalizeKernel.outputSpec(u8);
         try (DeviceBatch onDevice = transfer.apply(HostBatch.of(batch.sampleAddress(0), u8, batch::close));
              DeviceBuffer out = device.allocate(f32.byteSize())) {

@@ -115,7 +115,7 @@ public final class TrainExample implements Callable<Integer> {
             TrainingLoop loop = new TrainingLoop(normalizer, model, batch, size, size);
             for (int e = 0; e < epochs; e++) {
                 try (ImageBatchLoader loader = new ImageBatchLoader("train", shuffled(train, e), options,
-                    device.hostAllocator())) {
+                    device.hostAllocator(), null)) {
                     EpochResult r = loop.train(loader);
                     epochsRun.add(r);
                     out.printf(Locale.ROOT, "epoch %d: loss %.4f  accuracy %.3f  (%d images, %.0f images/s)%n",
@@ -123,7 +123,7 @@ public final class TrainExample implements Callable<Integer> {
                 }
             }
             try (ImageBatchLoader loader = new ImageBatchLoader("eval", shuffled(test, 0), options,
-                device.hostAllocator())) {
+                device.hostAllocator(), null)) {
                 heldOut = loop.evaluate(loader);
             }
             history = List.copyOf(epochsRun);
