@@ -15,7 +15,7 @@ java="bin/spdl4j-java"
 { uname -a; nproc; grep -m1 'model name' /proc/cpuinfo; uptime; } > "$out/machine.txt"
 
 if [ "$what" = all ] || [ "$what" = jmh ]; then
-  $java -jar perf/target/benchmarks.jar 'org.spdl4j.perf.(engine|offheap|media|source)' -exclude 'org.spdl4j.perf.cuda' \
+  $java -jar perf/target/benchmarks.jar 'org.spdl4j.perf.(engine|offheap|media|source)' -e 'org.spdl4j.perf.cuda' \
     -f 1 -wi 3 -i 5 -w 2s -r 2s -prof gc -rf json -rff "$out/jmh.json" 2>&1 | tee "$out/jmh.txt"
 fi
 if [ "$what" = all ] || [ "$what" = e2e ]; then
