@@ -1,6 +1,9 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.bytedeco.ffmpeg.global.swscale;
 
 /**
  * FFmpeg glue shared by the decoders: library initialisation, error text, return-code checks.
@@ -20,6 +23,19 @@ final class FFmpeg {
     /** Forces the static initialiser (library load, log level). */
     static void init() {
         // class initialisation does the work
+    }
+
+    /**
+     * Loads every FFmpeg library the image path uses (avutil, avcodec, avformat, swscale): their class initialisers
+     * load the natives, once per JVM. Cheap after the first call.
+     */
+    static void preload() {
+        init();
+        if (avcodec.avcodec_find_decoder(avcodec.AV_CODEC_ID_MJPEG) == null
+                || avformat.av_find_input_format("image2pipe") == null) {
+            throw new IllegalStateException("this FFmpeg build has no MJPEG decoder or image2pipe demuxer");
+        }
+        swscale.swscale_version();
     }
 
     /**

@@ -24,12 +24,14 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * Creates the (empty) set of per-thread decoders.
+     * Creates the (empty) set of per-thread decoders, and loads FFmpeg's native libraries now, on the calling thread,
+     * so that a pipeline's first images do not wait for the libraries (a few hundred milliseconds) once it starts.
      *
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        FFmpeg.preload();
     }
 
     private SingleThreadImageDecoder create() {
