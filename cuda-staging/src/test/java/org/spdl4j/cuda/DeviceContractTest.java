@@ -11,11 +11,14 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * What every {@link Device} must do, run against each implementation (host always; CUDA where a GPU is present).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(NoLeftoversExtension.class)
 abstract class DeviceContractTest {
     static final List<TensorSpec> SHAPES = List.of(
             TensorSpec.of(DType.UINT8, 1, 1, 1, 1),
