@@ -167,4 +167,31 @@ class EarlyCloseDiscardTest {
         }
         assertThat(res.outstanding()).isZero();
     }
+
+    @Test
+    void shouldDeliverWhatTheSourceEmittedBeforeItFailedMidEpochAndLeakNothing() {
+        TrackedResources res = new TrackedResources();
+        AtomicInteger next = new AtomicInteger();
+        int[] delivered = {0};
+        try (Pipeline<TrackedResources.Res> p = PipelineBuilder.fromSupplier(() -> {
+            int id = next.getAndIncrement();
+            if (id == 500) {
+                throw new java.io.UncheckedIOException(new java.io.IOException("shard 3 unreadable"));
+            }
+            return res.create(id);
+        }).named("source-fails").onDiscard(res::discard)
+                .pipe("a", slowPassThrough(20), StageOptions.defaults().withConcurrency(3)
+                        .withOrder(OutputOrder.INPUT))
+                .build()) {
+            assertThatThrownBy(() -> {
+                for (TrackedResources.Res r : p) {
+                    assertThat(r.id).isEqualTo(delivered[0]++);
+                    r.release();
+                }
+            }).isInstanceOf(PipelineFailedException.class).hasMessageContaining("stage 'source'")
+                    .hasRootCauseMessage("shard 3 unreadable");
+        }
+        assertThat(delivered[0]).as("every item emitted before the failure, in order").isEqualTo(500);
+        assertThat(res.outstanding()).isZero();
+    }
 }

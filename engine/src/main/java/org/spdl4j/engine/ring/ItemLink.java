@@ -4,6 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
+import java.util.function.Consumer;
 
 /**
  * A link between two stages: a preallocated Disruptor {@link RingBuffer} of {@link ItemSlot}s, written by the
@@ -116,7 +117,7 @@ public final class ItemLink {
      * @param sink receives each item left
      * @return the number of items handed to {@code sink}
      */
-    public int drainUntaken(java.util.function.Consumer<Object> sink) {
+    public int drainUntaken(Consumer<Object> sink) {
         int n = 0;
         for (int i = 0; i < ring.getBufferSize(); i++) {
             Object item = ring.get(i).takeAtomically();

@@ -2,6 +2,7 @@ package org.spdl4j.engine.ring;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -149,7 +150,7 @@ public final class ReorderWindow {
      * @param sink receives each result left
      * @return the number of results handed to {@code sink}
      */
-    public int drainUndelivered(java.util.function.Consumer<Object> sink) {
+    public int drainUndelivered(Consumer<Object> sink) {
         int n = 0;
         for (int i = 0; i < values.length; i++) {
             Object v = values[i];
