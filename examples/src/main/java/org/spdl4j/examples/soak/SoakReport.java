@@ -77,6 +77,13 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
         double[] t = samples.stream().mapToDouble(s -> s.seconds() / 60).toArray();
         LineChart c = new LineChart(String.format(java.util.Locale.ROOT,
                 "spdl4j soak: image pipeline, RSS growth after warm-up %.2f%%", rssGrowthPercent()), "minutes", "MiB");
+        double minutes = t.length == 0 ? 1 : Math.max(1, Math.ceil(t[t.length - 1]));
+        int step = (int) Math.max(1, Math.ceil(minutes / 12));
+        double[] ticks = new double[(int) (minutes / step) + 1];
+        for (int i = 0; i < ticks.length; i++) {
+            ticks[i] = i * step;
+        }
+        c.xTicks(ticks, v -> Long.toString(Math.round(v)));
         c.add("RSS", t, mib(samples.stream().mapToLong(s -> s.rssKiB() * 1024).toArray()));
         c.add("heap used", t, mib(samples.stream().mapToLong(MemorySample::heapUsed).toArray()));
         c.add("pools (off-heap)", t, mib(samples.stream().mapToLong(MemorySample::poolBytes).toArray()));
