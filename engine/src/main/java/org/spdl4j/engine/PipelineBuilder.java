@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -33,6 +34,7 @@ import org.spdl4j.engine.runtime.SourceAdapters;
  */
 public final class PipelineBuilder<T> {
     private static final String SOURCE_NAME = "source";
+    private static final Consumer<Object> NO_DISCARD = item -> { };
 
     private final String name;
     private final Supplier<? extends Source<?>> source;
@@ -40,15 +42,18 @@ public final class PipelineBuilder<T> {
     private final List<StageSpec> stages;
     private final int sinkBuffer;
     private final WaitPolicy sinkWaitPolicy;
+    private final Consumer<Object> onDiscard;
 
     private PipelineBuilder(String name, Supplier<? extends Source<?>> source, WaitPolicy sourceWaitPolicy,
-                            List<StageSpec> stages, int sinkBuffer, WaitPolicy sinkWaitPolicy) {
+                            List<StageSpec> stages, int sinkBuffer, WaitPolicy sinkWaitPolicy,
+                            Consumer<Object> onDiscard) {
         this.name = name;
         this.source = source;
         this.sourceWaitPolicy = sourceWaitPolicy;
         this.stages = stages;
         this.sinkBuffer = sinkBuffer;
         this.sinkWaitPolicy = sinkWaitPolicy;
+        this.onDiscard = onDiscard;
     }
 
     /**
@@ -62,7 +67,7 @@ public final class PipelineBuilder<T> {
         Objects.requireNonNull(factory, "factory");
         return new PipelineBuilder<>(EngineConfiguration.DEFAULT_PIPELINE_NAME, factory,
                 EngineConfiguration.DEFAULT_WAIT_POLICY, List.of(), EngineConfiguration.DEFAULT_SINK_BUFFER,
-                EngineConfiguration.DEFAULT_WAIT_POLICY);
+                EngineConfiguration.DEFAULT_WAIT_POLICY, NO_DISCARD);
     }
 
     /**
@@ -156,7 +161,8 @@ public final class PipelineBuilder<T> {
      * @param pipelineName letters, digits, '.', '_' or '-'
      */
     public PipelineBuilder<T> named(String pipelineName) {
-        return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, stages, sinkBuffer, sinkWaitPolicy);
+        return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, stages, sinkBuffer, sinkWaitPolicy,
+                onDiscard);
     }
 
     /**
@@ -166,7 +172,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourceWaitPolicy(WaitPolicy policy) {
         return new PipelineBuilder<>(name, source, Objects.requireNonNull(policy), stages, sinkBuffer,
-                sinkWaitPolicy);
+                sinkWaitPolicy, onDiscard);
     }
 
     /**
@@ -287,7 +293,28 @@ public final class PipelineBuilder<T> {
      * @return the builder
      */
     public PipelineBuilder<T> sink(int bufferSize, WaitPolicy policy) {
-        return new PipelineBuilder<>(name, source, sourceWaitPolicy, stages, bufferSize, Objects.requireNonNull(policy));
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, stages, bufferSize, Objects.requireNonNull(policy),
+                onDiscard);
+    }
+
+    /**
+     * Sets who is told of items the engine drops without delivering them when the pipeline stops (closed early, or
+     * failed): items still in a ring or in the consumer's buffer, a result a stage produced but could not publish
+     * any more, results waiting in a reorder window, results of async or virtual-thread tasks that complete after the
+     * stop, and a result a sync task returned after its timeout. Use it to give back what items own (pooled memory,
+     * files): with it, an early {@link Pipeline#close()} loses nothing.
+     *
+     * <p>Not called for an item whose stage function threw or was interrupted: the function owns its input until it
+     * returns, and must clean up itself. Called on the closing thread for items left in rings (after every engine
+     * thread has ended), and on a task's own thread for late completions, so it must be thread-safe; what it throws
+     * is logged and ignored.
+     *
+     * @param hook takes each discarded item (of whatever type it had where it was dropped)
+     * @return the builder
+     */
+    public PipelineBuilder<T> onDiscard(Consumer<Object> hook) {
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, stages, sinkBuffer, sinkWaitPolicy,
+                Objects.requireNonNull(hook, "hook"));
     }
 
     /**
@@ -298,7 +325,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineSpec spec() {
         PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, stages, sinkBuffer,
-                sinkWaitPolicy);
+                sinkWaitPolicy, onDiscard);
         PipelineValidator.validate(spec);
         return spec;
     }
@@ -321,6 +348,7 @@ public final class PipelineBuilder<T> {
     private <R> PipelineBuilder<R> then(StageSpec stage) {
         List<StageSpec> next = new ArrayList<>(stages);
         next.add(stage);
-        return new PipelineBuilder<>(name, source, sourceWaitPolicy, List.copyOf(next), sinkBuffer, sinkWaitPolicy);
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, List.copyOf(next), sinkBuffer, sinkWaitPolicy,
+                onDiscard);
     }
 }

@@ -1,6 +1,8 @@
 package org.spdl4j.engine;
 
 import java.util.List;
+import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
@@ -15,10 +17,12 @@ import java.util.function.Supplier;
  * @param stages           the stages in order
  * @param sinkBuffer       capacity of the ring the consumer reads, a power of two
  * @param sinkWaitPolicy   how the consumer waits for items
+ * @param onDiscard        told of every item the engine drops undelivered when the pipeline stops (see
+ *                         {@link PipelineBuilder#onDiscard})
  */
 public record PipelineSpec(String name, String sourceName, Supplier<? extends Source<?>> source,
                            WaitPolicy sourceWaitPolicy, List<StageSpec> stages, int sinkBuffer,
-                           WaitPolicy sinkWaitPolicy) {
+                           WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
     /** The name of the consumer's stage in stats and messages. */
     public static final String SINK_NAME = "sink";
 
@@ -32,9 +36,11 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
      * @param stages           stages
      * @param sinkBuffer       sink ring capacity
      * @param sinkWaitPolicy   consumer wait policy
+     * @param onDiscard        the discard hook
      */
     public PipelineSpec {
         stages = List.copyOf(stages);
+        Objects.requireNonNull(onDiscard, "onDiscard");
     }
 
     @Override

@@ -211,6 +211,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
 
     private void scaleCurrent(final ImageSpec spec, final long address) {
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(frame.format());
+        if (desc == null || desc.isNull()) { // a corrupt stream can yield a frame without a pixel format
+            throw new MediaException(decoder.label, "decoder produced a frame with no pixel format ("
+                    + frame.format() + "); the stream is corrupt");
+        }
         plan.compute(spec, frame.width(), frame.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
         scaler.scale(frame, plan, spec, address, decoder.label);
     }

@@ -4,6 +4,7 @@ import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
+import java.util.function.Consumer;
 
 /**
  * A link between two stages: a preallocated Disruptor {@link RingBuffer} of {@link ItemSlot}s, written by the
@@ -107,7 +108,32 @@ public final class ItemLink {
         return new BoundedPublisher(ring, backPressure, running);
     }
 
-    /** {@return the underlying ring, for a single consumer that polls without a barrier} */
+    /**
+     * Takes every item still in the ring (published, not taken by a consumer) and gives it to {@code sink}: the
+     * close-time sweep, so items the pipeline will never deliver reach their owner. Call only once the link's
+     * producers and worker consumers have stopped; a single polling consumer may still race (see
+     * {@link ItemSlot#takeAtomically()}). Walks every slot: taken slots hold {@code null}.
+     *
+     * @param sink receives each item left
+     * @return the number of items handed to {@code sink}
+     */
+    public int drainUntaken(Consumer<Object> sink) {
+        int n = 0;
+        for (int i = 0; i < ring.getBufferSize(); i++) {
+            Object item = ring.get(i).takeAtomically();
+            if (item != null) {
+                sink.accept(item);
+                n++;
+            }
+        }
+        return n;
+    }
+
+    /**
+     * Reads a slot directly; for the single consumer of a sink that polls without a barrier.
+     *
+     * @return the underlying ring
+     */
     RingBuffer<ItemSlot> ring() {
         return ring;
     }

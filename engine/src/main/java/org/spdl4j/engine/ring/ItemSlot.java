@@ -1,5 +1,8 @@
 package org.spdl4j.engine.ring;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
  * One reusable slot of an item link: the item reference, the epoch it belongs to, and whether it is the end-of-stream
  * marker. Slots are preallocated by the ring and never replaced; producers overwrite them, consumers clear the item
@@ -9,8 +12,22 @@ package org.spdl4j.engine.ring;
  * producer writes the fields before publishing the slot's sequence (a release store in the Disruptor sequencer), a
  * consumer reads them after its barrier saw the sequence published (an acquire load), and releases the slot with a
  * release store of its own gating sequence after clearing it.
+ *
+ * <p>Two readers may race for one slot only at the consumer's end while the pipeline closes (the training loop
+ * polling on its thread while {@code close()} sweeps leftovers on another); both then use {@link #takeAtomically()},
+ * so each item goes to exactly one of them.
  */
 public final class ItemSlot {
+    private static final VarHandle ITEM;
+
+    static {
+        try {
+            ITEM = MethodHandles.lookup().findVarHandle(ItemSlot.class, "item", Object.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private Object item;
     private long epoch;
     private boolean end;
@@ -57,5 +74,15 @@ public final class ItemSlot {
         Object value = item;
         item = null;
         return value;
+    }
+
+    /**
+     * Takes the item with an atomic exchange, for a slot another thread may take at the same time (the consumer's
+     * buffer during close). One atomic per item: used at the consumer's end only, not between stages.
+     *
+     * @return the item, or {@code null} if the slot is empty or the other thread took it
+     */
+    public Object takeAtomically() {
+        return ITEM.getAndSet(this, (Object) null); // full fence: exactly one of two racing takers gets the item
     }
 }

@@ -3,6 +3,7 @@ package org.spdl4j.engine.ring;
 import com.lmax.disruptor.Sequence;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -21,6 +22,10 @@ import org.agrona.concurrent.IdleStrategy;
  * <p><b>Threading:</b> any number of workers, each with its own publisher. <b>Allocation:</b> none after construction.
  */
 public final class ReorderWindow {
+    /** {@link #put} stopped after storing the value: the window holds it (see {@link #drainUndelivered}). */
+    public static final int STOPPED = -1;
+    /** {@link #put} stopped before storing the value: the caller still owns it. */
+    public static final int STOPPED_NOT_STORED = -2;
     private static final VarHandle STAMPS = MethodHandles.arrayElementVarHandle(long[].class);
 
     private final Object[] values;
@@ -64,15 +69,16 @@ public final class ReorderWindow {
      * @param out      the calling worker's publisher, used if this worker ends up draining
      * @param idle     the calling worker's idle strategy, used while {@code s} is a whole window ahead of the head
      * @param running  the pipeline's run flag
-     * @return the number of results this call published (0 if another worker drains them), or -1 if the
-     *         pipeline stopped while waiting
+     * @return the number of results this call published (0 if another worker drains them), or
+     *         {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the value was not stored),
+     *         or {@link #STOPPED} if it stopped while publishing (the value is in the window)
      */
     public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running) {
         if (s - head.get() > mask) {
             idle.reset();
             while (s - head.get() > mask) { // acquire: the drainer has cleared the old entry
                 if (!running.isRunning()) {
-                    return -1;
+                    return STOPPED_NOT_STORED;
                 }
                 idle.idle();
             }
@@ -92,7 +98,8 @@ public final class ReorderWindow {
      *
      * @param out     the caller's publisher
      * @param running the pipeline's run flag
-     * @return the number of results published, or -1 if the pipeline stopped while publishing
+     * @return the number of results published, or {@link #STOPPED} if the pipeline stopped while publishing (the
+     *         result that could not be published stays in the window)
      */
     public int drain(BoundedPublisher out, RunFlag running) {
         int published = 0;
@@ -107,8 +114,9 @@ public final class ReorderWindow {
                 values[i] = null; // let the GC have the item once published
                 if (v != null) {
                     if (!out.publish(v, epochs[i])) {
+                        values[i] = v; // undelivered: stays for drainUndelivered (head not advanced)
                         draining.setVolatile(0);
-                        return -1;
+                        return STOPPED;
                     }
                     published++;
                 }
@@ -121,6 +129,26 @@ public final class ReorderWindow {
                 return published;
             }
         }
+    }
+
+    /**
+     * Takes every result still in the window (stored, never published) and gives it to {@code sink}: the close-time
+     * sweep. Call only once every worker using the window has stopped.
+     *
+     * @param sink receives each result left
+     * @return the number of results handed to {@code sink}
+     */
+    public int drainUndelivered(Consumer<Object> sink) {
+        int n = 0;
+        for (int i = 0; i < values.length; i++) {
+            Object v = values[i];
+            if (v != null) {
+                values[i] = null;
+                sink.accept(v);
+                n++;
+            }
+        }
+        return n;
     }
 
     /** {@return the next input sequence the window will publish} */

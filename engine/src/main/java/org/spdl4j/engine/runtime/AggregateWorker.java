@@ -10,7 +10,8 @@ import org.spdl4j.engine.stats.WorkerStats;
 /**
  * The single worker of an aggregate stage: feeds each item to the {@link Aggregator} and publishes what it completes;
  * at end of stream publishes the aggregator's flush. An aggregate carries the epoch of the item that completed it.
- * A throwing aggregator counts as a failed task (the item is dropped).
+ * A throwing aggregator counts as a failed task (the item is dropped). An aggregate that cannot be published because
+ * the pipeline stopped goes to the {@link Discarder}; what the aggregator still holds is its owner's to clean up.
  */
 final class AggregateWorker extends StageWorker {
     private final WorkSharingReader in;
@@ -18,15 +19,19 @@ final class AggregateWorker extends StageWorker {
     private final Aggregator<Object, ?> aggregator;
     private final StageFailures failures;
     private final EndOfStream end;
+    private final Discarder discarder;
+    private boolean flushed; // written by the worker thread; read by the closing thread after joining it
 
     AggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
-                    BoundedPublisher out, Aggregator<Object, ?> aggregator, StageFailures failures, EndOfStream end) {
+                    BoundedPublisher out, Aggregator<Object, ?> aggregator, StageFailures failures, EndOfStream end,
+                    Discarder discarder) {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
         this.aggregator = aggregator;
         this.failures = failures;
         this.end = end;
+        this.discarder = discarder;
     }
 
     @Override
@@ -55,15 +60,18 @@ final class AggregateWorker extends StageWorker {
             stats.onTask(System.nanoTime() - start);
             if (aggregate != null) {
                 if (!out.publish(aggregate, lastEpoch)) {
+                    discarder.discard(aggregate);
                     return;
                 }
                 stats.onItemOut();
                 recordBackPressure(out.takeWaitNanos());
             }
         }
+        flushed = true;
         Object last = aggregator.flush();
         if (last != null) {
             if (!out.publish(last, lastEpoch)) {
+                discarder.discard(last);
                 return;
             }
             stats.onItemOut();
@@ -71,5 +79,20 @@ final class AggregateWorker extends StageWorker {
         if (end.workerFinished()) {
             end.propagate(out);
         }
+    }
+
+    /**
+     * Called by the closing thread after this worker's thread has ended (the join orders its writes before), once
+     * the rings are swept: flushes what the aggregator still holds (a partial aggregate) into the discarder, unless
+     * end of stream already flushed it.
+     *
+     * @throws RuntimeException what the aggregator's flush threw
+     */
+    void flushOnStop() {
+        if (flushed) {
+            return;
+        }
+        flushed = true;
+        discarder.discard(aggregator.flush());
     }
 }

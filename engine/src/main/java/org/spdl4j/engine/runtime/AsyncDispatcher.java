@@ -2,6 +2,7 @@ package org.spdl4j.engine.runtime;
 
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.agrona.concurrent.IdleStrategy;
@@ -20,6 +21,10 @@ import org.spdl4j.engine.stats.WorkerStats;
  * Virtual-thread pipes run the blocking function on a new virtual thread per task. <b>Allocation:</b> both allocate
  * per item by nature (the callback or the virtual thread and its runnable); the links and entries do not.
  * Task time in the stats is from start to completion as seen by the dispatcher.
+ *
+ * <p><b>Stop:</b> a result that cannot be published because the pipeline stopped goes to the {@link Discarder};
+ * after the thread ends, {@link #abandonInFlight()} hands over finished results and makes still-running tasks discard
+ * theirs when they complete.
  */
 final class AsyncDispatcher extends StageWorker {
     private final SingleConsumerPoller in;
@@ -32,6 +37,7 @@ final class AsyncDispatcher extends StageWorker {
     private final long timeoutNanos;
     private final EndOfStream end;
     private final int concurrency;
+    private final Discarder discarder;
     private AsyncTaskEntry[] entries;
     private int[] freeStack;
     private int freeCount;
@@ -41,7 +47,8 @@ final class AsyncDispatcher extends StageWorker {
 
     AsyncDispatcher(PipelineControl control, String stage, WorkerStats stats, SingleConsumerPoller in,
                     BoundedPublisher out, Function<Object, ?> fn, ExecutorService virtualThreads, OutputOrder order,
-                    int concurrency, IdleStrategy idle, StageFailures failures, long timeoutNanos, EndOfStream end) {
+                    int concurrency, IdleStrategy idle, StageFailures failures, long timeoutNanos, EndOfStream end,
+                    Discarder discarder) {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
@@ -53,6 +60,7 @@ final class AsyncDispatcher extends StageWorker {
         this.failures = failures;
         this.timeoutNanos = timeoutNanos;
         this.end = end;
+        this.discarder = discarder;
     }
 
     @Override
@@ -60,7 +68,7 @@ final class AsyncDispatcher extends StageWorker {
         entries = new AsyncTaskEntry[concurrency]; // once per run, on this thread (completions unpark it)
         freeStack = new int[concurrency];
         for (int i = 0; i < concurrency; i++) {
-            entries[i] = new AsyncTaskEntry(Thread.currentThread());
+            entries[i] = new AsyncTaskEntry(Thread.currentThread(), discarder);
             freeStack[i] = concurrency - 1 - i;
         }
         freeCount = concurrency;
@@ -115,7 +123,12 @@ final class AsyncDispatcher extends StageWorker {
         int gen = e.start(item, epoch, started++, System.nanoTime());
         inFlight++;
         if (virtualThreads != null) {
-            virtualThreads.execute(() -> runBlocking(e, gen, item)); // a virtual thread per task, by nature
+            try {
+                virtualThreads.execute(() -> runBlocking(e, gen, item)); // a virtual thread per task, by nature
+            } catch (RejectedExecutionException closing) { // close() shut the executor after our running check
+                e.complete(gen, null, closing);
+                discarder.discard(item); // the function never saw it: the engine still owns it
+            }
             return;
         }
         try {
@@ -174,8 +187,26 @@ final class AsyncDispatcher extends StageWorker {
         e.free();
         if (error != null) {
             failures.onFailure(stats, item, error);
-        } else if (result != null && out.publish(result, epoch)) {
-            stats.onItemOut();
+        } else if (result != null) {
+            if (out.publish(result, epoch)) {
+                stats.onItemOut();
+            } else {
+                discarder.discard(result);
+            }
+        }
+    }
+
+    /**
+     * Called by the closing thread after this dispatcher's thread has ended (the join orders its writes before):
+     * abandons every task entry, so no result is lost.
+     */
+    void abandonInFlight() {
+        AsyncTaskEntry[] all = entries;
+        if (all == null) {
+            return; // never ran
+        }
+        for (AsyncTaskEntry e : all) {
+            e.abandon();
         }
     }
 

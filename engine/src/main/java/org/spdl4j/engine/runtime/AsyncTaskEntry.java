@@ -10,7 +10,8 @@ import java.util.concurrent.locks.LockSupport;
  * timeout) moves it to DONE; the dispatcher publishes the outcome and frees the entry.
  *
  * <p>The state is one int, {@code (generation << 2) | phase}. Completing is a CAS from this generation's RUNNING, so
- * a late completion of an abandoned (timed-out) task finds another state and is ignored. The outcome fields are
+ * a late completion of an abandoned (timed-out, or running when the pipeline stopped) task finds another state; its
+ * result goes to the {@link Discarder}, since no one else will ever take it. The outcome fields are
  * written after winning that CAS and published by the release store of DONE; the dispatcher reads them after an
  * acquire load of DONE.
  *
@@ -35,6 +36,7 @@ final class AsyncTaskEntry {
     @SuppressWarnings("unused") // accessed through STATE
     private volatile int state;
     private final Thread dispatcher;
+    private final Discarder discarder;
     // Written by the dispatcher before starting the task (the start happens-before the task's completion).
     Object item;
     long epoch;
@@ -47,8 +49,9 @@ final class AsyncTaskEntry {
     /** The virtual thread running the task (virtual-thread pipes), interrupted on timeout. */
     volatile Thread runner;
 
-    AsyncTaskEntry(Thread dispatcher) {
+    AsyncTaskEntry(Thread dispatcher, Discarder discarder) {
         this.dispatcher = dispatcher;
+        this.discarder = discarder;
     }
 
     /** Dispatcher: marks the entry running for a new task; returns the generation the completion must present. */
@@ -63,11 +66,12 @@ final class AsyncTaskEntry {
     }
 
     /**
-     * Any thread: completes the task of generation {@code gen}; ignored if that task was already completed or
-     * abandoned.
+     * Any thread: completes the task of generation {@code gen}. If that task was already completed or abandoned,
+     * the value is discarded (handed to the discard hook).
      */
     void complete(int gen, Object value, Throwable failure) {
         if (!STATE.compareAndSet(this, gen << 2 | RUNNING, gen << 2 | COMPLETING)) {
+            discarder.discard(value); // a late result: the entry moved on, nobody will publish it
             return;
         }
         result = value;
@@ -78,6 +82,32 @@ final class AsyncTaskEntry {
 
     int phase() {
         return (int) STATE.getAcquire(this) & PHASE;
+    }
+
+    /**
+     * Closing thread, once the dispatcher thread has ended: gives the entry up. A result already in goes to the
+     * discarder; a task still running is moved to a new generation, so its completion fails its CAS and discards its
+     * own result on its own thread.
+     */
+    void abandon() {
+        for (;;) {
+            int s = (int) STATE.getAcquire(this); // acquire: a DONE state's result is visible
+            int phase = s & PHASE;
+            if (phase == FREE) {
+                return;
+            }
+            if (phase == DONE) {
+                Object r = result;
+                free();
+                discarder.discard(r);
+                return;
+            }
+            if (phase == RUNNING && STATE.compareAndSet(this, s, (generation + 1) << 2 | FREE)) {
+                generation++; // the running task's complete(gen) now fails and discards
+                return;
+            }
+            Thread.onSpinWait(); // COMPLETING: the completer is between its CAS and DONE, a few instructions
+        }
     }
 
     /** Dispatcher: after publishing the outcome, clears references and frees the entry. */

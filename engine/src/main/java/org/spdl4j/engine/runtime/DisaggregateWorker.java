@@ -11,21 +11,24 @@ import org.spdl4j.engine.stats.WorkerStats;
 /**
  * The single worker of a disaggregate stage: publishes each element of an {@link Iterable} item, in order, with the
  * item's epoch; {@code null} elements are skipped. Random-access lists are walked by index (no iterator allocated);
- * other iterables allocate their iterator. An item that is not an {@link Iterable} counts as a failed task.
+ * other iterables allocate their iterator. An item that is not an {@link Iterable} counts as a failed task. When the
+ * pipeline stops part-way through an item, its unpublished elements go to the {@link Discarder}.
  */
 final class DisaggregateWorker extends StageWorker {
     private final WorkSharingReader in;
     private final BoundedPublisher out;
     private final StageFailures failures;
     private final EndOfStream end;
+    private final Discarder discarder;
 
     DisaggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
-                       BoundedPublisher out, StageFailures failures, EndOfStream end) {
+                       BoundedPublisher out, StageFailures failures, EndOfStream end, Discarder discarder) {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
         this.failures = failures;
         this.end = end;
+        this.discarder = discarder;
     }
 
     @Override
@@ -58,17 +61,24 @@ final class DisaggregateWorker extends StageWorker {
         if (elements instanceof List<?> list && list instanceof RandomAccess) {
             for (int i = 0, n = list.size(); i < n; i++) {
                 if (!emit(list.get(i), epoch)) {
+                    for (int k = i; k < n; k++) {
+                        discarder.discard(list.get(k));
+                    }
                     return false;
                 }
             }
             return true;
         }
+        boolean stopped = false;
         for (Object e : elements) {
-            if (!emit(e, epoch)) {
-                return false;
+            if (stopped) {
+                discarder.discard(e);
+            } else if (!emit(e, epoch)) {
+                discarder.discard(e);
+                stopped = true;
             }
         }
-        return true;
+        return !stopped;
     }
 
     private boolean emit(Object element, long epoch) {

@@ -14,7 +14,8 @@ import org.spdl4j.engine.stats.WorkerStats;
 /**
  * A worker of a sync pipe: takes an item, runs the stage function on this thread, publishes the result (completion
  * order) or hands it to the stage's {@link ReorderWindow} (input order). A {@code null} result drops the item; a
- * throwing or timed-out task is counted against the stage's budget and drops the item.
+ * throwing or timed-out task is counted against the stage's budget and drops the item. A result that cannot be
+ * published because the pipeline stopped, or that a task returned after its timeout, goes to the {@link Discarder}.
  *
  * <p><b>Allocation:</b> none per item on this path (the function may allocate; a failure allocates its log message).
  */
@@ -27,10 +28,11 @@ final class MapWorker extends StageWorker {
     private final StageFailures failures;
     private final TaskTimeoutGuard guard;
     private final EndOfStream end;
+    private final Discarder discarder;
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, Function<Object, ?> fn, ReorderWindow window, IdleStrategy idle,
-              StageFailures failures, TaskTimeoutGuard guard, EndOfStream end) {
+              StageFailures failures, TaskTimeoutGuard guard, EndOfStream end, Discarder discarder) {
         super(control, stage, index, stats);
         this.in = in;
         this.out = out;
@@ -40,6 +42,7 @@ final class MapWorker extends StageWorker {
         this.failures = failures;
         this.guard = guard;
         this.end = end;
+        this.discarder = discarder;
     }
 
     @Override
@@ -65,6 +68,7 @@ final class MapWorker extends StageWorker {
             if (window == null) {
                 if (result != null) {
                     if (!out.publish(result, epoch)) {
+                        discarder.discard(result);
                         return;
                     }
                     stats.onItemOut();
@@ -72,6 +76,9 @@ final class MapWorker extends StageWorker {
             } else {
                 int published = window.put(seq, result, epoch, out, idle, running);
                 if (published < 0) {
+                    if (published == ReorderWindow.STOPPED_NOT_STORED) {
+                        discarder.discard(result);
+                    }
                     return;
                 }
                 for (int i = 0; i < published; i++) {
@@ -98,6 +105,7 @@ final class MapWorker extends StageWorker {
         boolean inTime = guard == null || guard.end();
         stats.onTask(System.nanoTime() - start);
         if (!inTime) {
+            discarder.discard(result); // returned (not thrown) after the deadline: nobody will take it
             failures.onFailure(stats, item, new TimeoutException("task ran longer than its timeout of "
                     + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted"));
             return null;

@@ -43,6 +43,11 @@ public final class PipelineRuntime implements AutoCloseable {
     private final List<StageStats> stats = new ArrayList<>();
     private final List<TaskTimeoutGuard> guards = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
+    private final List<AsyncDispatcher> dispatchers = new ArrayList<>();
+    private final List<ReorderWindow> windows = new ArrayList<>();
+    private final List<AggregateWorker> aggregators = new ArrayList<>();
+    private final ItemLink[] links;
+    private final Discarder discarder;
     private final SinkReader sink;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -55,9 +60,10 @@ public final class PipelineRuntime implements AutoCloseable {
     public PipelineRuntime(PipelineSpec spec) {
         String name = spec.name();
         this.control = new PipelineControl(name);
+        this.discarder = new Discarder(name, spec.onDiscard());
         List<StageSpec> stages = spec.stages();
         int n = stages.size();
-        ItemLink[] links = new ItemLink[n + 1];
+        this.links = new ItemLink[n + 1];
         for (int i = 0; i <= n; i++) {
             boolean toSink = i == n;
             int producers = i == 0 ? 1 : stages.get(i - 1).publishers();
@@ -73,7 +79,7 @@ public final class PipelineRuntime implements AutoCloseable {
         this.source = spec.source().get();
         workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source,
                 links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()), control.running()),
-                new EndOfStream(1, links[0].consumerCount())));
+                new EndOfStream(1, links[0].consumerCount()), discarder));
         for (int i = 0; i < n; i++) {
             addStage(name, stages.get(i), links[i], links[i + 1]);
         }
@@ -103,6 +109,9 @@ public final class PipelineRuntime implements AutoCloseable {
             case StageSpec.MapStage m -> {
                 ReorderWindow window = o.order() == OutputOrder.INPUT && threadCount > 1
                         ? new ReorderWindow(o.effectiveReorderWindow()) : null;
+                if (window != null) {
+                    windows.add(window);
+                }
                 for (int w = 0; w < threadCount; w++) {
                     TaskTimeoutGuard guard = timeoutNanos > 0 ? new TaskTimeoutGuard(timeoutNanos) : null;
                     if (guard != null) {
@@ -110,29 +119,38 @@ public final class PipelineRuntime implements AutoCloseable {
                     }
                     workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w),
                             out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), m.fn(), window,
-                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end));
+                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder));
                 }
             }
-            case StageSpec.AsyncStage a -> workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0),
+            case StageSpec.AsyncStage a -> addDispatcher(new AsyncDispatcher(control, stage.name(), st.worker(0),
                     new SingleConsumerPoller(in), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
                     a.fn(), null, o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
-                    timeoutNanos, end));
+                    timeoutNanos, end, discarder));
             case StageSpec.VirtualThreadStage v -> {
                 ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
                         .name("spdl4j-" + pipeline + "-" + stage.name() + "-vt-", 0).factory());
                 virtualThreadExecutors.add(executor);
-                workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0), new SingleConsumerPoller(in),
+                addDispatcher(new AsyncDispatcher(control, stage.name(), st.worker(0), new SingleConsumerPoller(in),
                         out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), v.fn(), executor,
                         o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures, timeoutNanos,
-                        end));
+                        end, discarder));
             }
-            case StageSpec.AggregateStage g -> workers.add(new AggregateWorker(control, stage.name(), st.worker(0),
-                    in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
-                    g.aggregator().get(), failures, end));
+            case StageSpec.AggregateStage g -> {
+                AggregateWorker worker = new AggregateWorker(control, stage.name(), st.worker(0), in.reader(0),
+                        out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), g.aggregator().get(),
+                        failures, end, discarder);
+                aggregators.add(worker);
+                workers.add(worker);
+            }
             case StageSpec.DisaggregateStage d -> workers.add(new DisaggregateWorker(control, stage.name(),
                     st.worker(0), in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()),
-                    control.running()), failures, end));
+                    control.running()), failures, end, discarder));
         }
+    }
+
+    private void addDispatcher(AsyncDispatcher d) {
+        dispatchers.add(d);
+        workers.add(d);
     }
 
     /**
@@ -194,7 +212,10 @@ public final class PipelineRuntime implements AutoCloseable {
     /**
      * Stops the pipeline: stops every wait, interrupts every thread (stage functions that block or sleep), and joins
      * them within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, re-interrupting threads that swallow interrupts.
-     * Idempotent. Threads still alive after the bound are logged by name.
+     * Then sweeps what the pipeline will never deliver (items in rings and in the consumer's buffer, results in
+     * reorder windows and async task entries, and each aggregator's partial aggregate, flushed) into the discard
+     * hook. Idempotent. Threads still alive after the bound
+     * are logged by name, and the sweep is skipped (it would race them).
      */
     @Override
     public void close() {
@@ -228,13 +249,21 @@ public final class PipelineRuntime implements AutoCloseable {
         } catch (InterruptedException e) {
             interrupted = true;
         }
+        boolean allEnded = true;
         for (Thread t : all) {
             if (t.isAlive()) {
+                allEnded = false;
                 LOG.error("pipeline '{}': thread {} still alive after close ({}); its stage function ignores "
                         + "interrupts. It is at:{}", control.pipeline(), t.getName(),
                         interrupted ? "close was interrupted" : EngineConfiguration.CLOSE_TIMEOUT_MILLIS + " ms",
                         stackOf(t));
             }
+        }
+        if (allEnded) {
+            sweepUndelivered();
+        } else {
+            LOG.error("pipeline '{}': items left in its rings are not handed to the discard hook (threads still "
+                    + "alive); what they hold may leak", control.pipeline());
         }
         try {
             source.close();
@@ -252,5 +281,33 @@ public final class PipelineRuntime implements AutoCloseable {
             sb.append("\n\tat ").append(e);
         }
         return sb.toString();
+    }
+
+    /**
+     * Every engine thread has ended (joined: their writes happen-before this): hands every undelivered item to the
+     * discarder. Virtual-thread tasks still running discard their own results when they complete.
+     */
+    private void sweepUndelivered() {
+        for (AsyncDispatcher d : dispatchers) {
+            d.abandonInFlight();
+        }
+        for (ReorderWindow w : windows) {
+            w.drainUndelivered(discarder::discard);
+        }
+        for (ItemLink link : links) {
+            link.drainUntaken(discarder::discard);
+        }
+        for (AggregateWorker a : aggregators) { // last: an aggregator may hold parts of the items swept above
+            try {
+                a.flushOnStop();
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}': flushing an aggregator on close threw; what it held may be lost",
+                        control.pipeline(), e);
+            }
+        }
+        if (discarder.count() > 0) {
+            LOG.debug("pipeline '{}': {} undelivered item(s) discarded on close", control.pipeline(),
+                    discarder.count());
+        }
     }
 }

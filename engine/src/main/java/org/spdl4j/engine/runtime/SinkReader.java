@@ -58,8 +58,11 @@ final class SinkReader {
             return endOfStream();
         }
         lastEpoch = slot.epoch();
-        Object item = slot.take();
+        Object item = slot.takeAtomically(); // close() may sweep this buffer from another thread: one of us gets it
         in.release();
+        if (item == null) {
+            throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed");
+        }
         stats.onItemIn();
         stats.onItemOut();
         return item;

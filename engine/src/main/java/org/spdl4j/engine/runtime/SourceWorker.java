@@ -13,13 +13,15 @@ final class SourceWorker extends StageWorker {
     private final Source<?> source;
     private final BoundedPublisher out;
     private final EndOfStream end;
+    private final Discarder discarder;
 
     SourceWorker(PipelineControl control, String stage, WorkerStats stats, Source<?> source, BoundedPublisher out,
-                 EndOfStream end) {
+                 EndOfStream end, Discarder discarder) {
         super(control, stage, 0, stats);
         this.source = source;
         this.out = out;
         this.end = end;
+        this.discarder = discarder;
     }
 
     @Override
@@ -43,6 +45,7 @@ final class SourceWorker extends StageWorker {
             }
             stats.onItemIn();
             if (!out.publish(item, source.epoch())) {
+                discarder.discard(item);
                 return;
             }
             stats.onItemOut();

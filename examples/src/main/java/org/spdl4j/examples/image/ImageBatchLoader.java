@@ -33,11 +33,18 @@ import org.spdl4j.offheap.tensor.ImageLayout;
  *
  * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must {@link
  * Batch#close()} it (its memory goes back to the pool; at most {@code batchesInFlight} batches exist, so a consumer
- * that keeps them stalls the loader). {@link #close()} stops the pipeline and frees every pool and FFmpeg context.
+ * that keeps them stalls the loader). {@link #close()} stops the pipeline, gives back what every undelivered image
+ * and batch holds (the engine's discard hook, {@link UndeliveredItemReleaser}), and frees every pool and FFmpeg
+ * context: closing mid-epoch leaks nothing, as long as the consumer closed the batches it took.
+ *
+ * <p><b>Bad input:</b> an image that cannot be read or decoded fails alone (a {@link org.spdl4j.media.MediaException}
+ * naming the file, logged); its batch is published without it and the epoch goes on. {@link #failedImages()} counts
+ * them.
  * <b>Threading:</b> iterate from one thread.
  */
 public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
     private static final int RING = 16;
+    private static final String READ_STAGE = "read";
     private final ImageLoaderOptions options;
     private final BufferPool bytesPool;
     private final BufferPool batchPool;
@@ -85,11 +92,12 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
         Function<FileItem, ImageItem> read = new ReadStage(bytesPool, items);
         Function<ImageItem, Batch> decodeFn = decode;
         if (trace != null) {
-            read = trace.wrap("read", read);
+            read = trace.wrap(READ_STAGE, read);
             decodeFn = trace.wrap("decode", decodeFn);
         }
         this.pipeline = PipelineBuilder.fromIterable(files).named(name).sourceWaitPolicy(options.waitPolicy())
-            .pipeVirtual("read", read, base.withConcurrency(options.readConcurrency()))
+            .onDiscard(new UndeliveredItemReleaser(items))
+            .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()))
             .aggregate("assign", () -> assign, base.withConcurrency(1))
             .pipe("decode", decodeFn, base.withConcurrency(options.decodeConcurrency()))
             .sink(options.bufferSize(), options.waitPolicy())
@@ -121,6 +129,17 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
     /** {@return images that failed to decode (each dropped from its batch) so far} */
     public long decodeFailures() {
         return decode.failures();
+    }
+
+    /** {@return images dropped so far for any reason: unreadable (read stage) or undecodable (decode stage)} */
+    public long failedImages() {
+        long readFailures = 0;
+        for (StageStats s : pipeline.stats()) {
+            if (s.stage().equals(READ_STAGE)) {
+                readFailures += s.failures();
+            }
+        }
+        return readFailures + decode.failures();
     }
 
     /** {@return the options it runs with} */

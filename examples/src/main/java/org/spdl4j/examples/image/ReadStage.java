@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Function;
 import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.media.MediaException;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
 
@@ -16,7 +17,8 @@ import org.spdl4j.offheap.Lease;
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
  * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
  * <b>Failure:</b> an unreadable file throws (the engine counts the failure and drops the item) after giving back the
- * item and lease, so nothing leaks.
+ * item and lease, so nothing leaks: an I/O error as {@link UncheckedIOException}, an empty file or one larger than
+ * the pool's largest buffer as a {@link MediaException} naming the file.
  */
 final class ReadStage implements Function<FileItem, ImageItem> {
     private final BufferPool bytesPool;
@@ -40,9 +42,9 @@ final class ReadStage implements Function<FileItem, ImageItem> {
         try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             long size = channel.size();
             if (size == 0 || size > bytesPool.maxSlabBytes()) {
-                throw new IOException(size == 0 ? "empty file" : "file of " + size + " B is larger than the largest "
-                    + "buffer of pool '" + bytesPool.name() + "' (" + bytesPool.maxSlabBytes()
-                    + " B); raise spdl4j.image.maxEncodedBytes");
+                throw new MediaException(file.path().toString(), size == 0 ? "empty file (0 bytes)" : "file of "
+                    + size + " B is larger than the largest buffer of pool '" + bytesPool.name() + "' ("
+                    + bytesPool.maxSlabBytes() + " B); re-encode or skip this image");
             }
             lease = bytesPool.acquire((int) size);
             ByteBuffer dst = lease.byteBuffer();

@@ -1,0 +1,188 @@
+package org.spdl4j.examples.soak;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.FolderDataset;
+import org.spdl4j.examples.image.ImageBatchLoader;
+import org.spdl4j.examples.image.ImageLoaderOptions;
+import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.offheap.batch.Batch;
+
+/**
+ * The soak: runs the image pipeline ({@link ImageBatchLoader}, a new loader per epoch, so pools, threads and FFmpeg
+ * contexts go through their whole life cycle each time) over and over for a given time, sampling RSS, heap, direct
+ * and pooled off-heap memory, FFmpeg objects and threads at a fixed interval; writes {@code soak.csv} and
+ * {@code soak.png} and prints the RSS growth after warm-up. The last epoch is cut short at the deadline (an early
+ * close, like a training loop that stops).
+ *
+ * <p>Settings ({@code spdl4j.soak.*}): sample interval {@value #DEFAULT_INTERVAL_SECONDS} s, warm-up
+ * {@value #DEFAULT_WARM_UP_SECONDS} s (a fifth of the run when the run is shorter than twice that), pass mark
+ * {@value #DEFAULT_MAX_GROWTH_PERCENT}% growth. Runs on the calling thread plus one sampler thread.
+ */
+public final class SoakRunner {
+    /** Seconds between samples unless {@code spdl4j.soak.intervalSeconds} says otherwise. */
+    public static final long DEFAULT_INTERVAL_SECONDS = 10;
+    /** Warm-up seconds unless {@code spdl4j.soak.warmUpSeconds} says otherwise. */
+    public static final long DEFAULT_WARM_UP_SECONDS = 60;
+    /** The pass mark: RSS growth after warm-up below this percentage ({@code spdl4j.soak.maxGrowthPercent}). */
+    public static final double DEFAULT_MAX_GROWTH_PERCENT = 5.0;
+    /** Images generated into an empty data folder. */
+    public static final int SAMPLE_IMAGES = 512;
+
+    private static final Duration INTERVAL = Duration.ofSeconds(Long.getLong("spdl4j.soak.intervalSeconds",
+            DEFAULT_INTERVAL_SECONDS));
+    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("spdl4j.soak.warmUpSeconds",
+            DEFAULT_WARM_UP_SECONDS));
+    private static final double MAX_GROWTH = Double.parseDouble(System.getProperty("spdl4j.soak.maxGrowthPercent",
+            Double.toString(DEFAULT_MAX_GROWTH_PERCENT)));
+
+    private SoakRunner() {
+    }
+
+    /**
+     * Runs a soak from the command line (the launcher's {@code spdl4j soak} calls {@link #run} directly).
+     *
+     * @param args {@code MINUTES [DATA_DIR [OUT_DIR]]}; data defaults to {@code target/soak-data} (the built-in
+     *             sample is generated there), output to {@code target/soak}
+     */
+    public static void main(String[] args) {
+        if (args.length < 1) {
+            System.err.println("usage: SoakRunner MINUTES [DATA_DIR [OUT_DIR]]");
+            System.exit(2);
+        }
+        Duration duration = Duration.ofSeconds(Math.round(Double.parseDouble(args[0]) * 60));
+        Path data = Path.of(args.length > 1 ? args[1] : "target/soak-data");
+        Path outDir = Path.of(args.length > 2 ? args[2] : "target/soak");
+        System.exit(run(data, duration, outDir, new PrintWriter(System.out, true)));
+    }
+
+    /**
+     * Runs a soak with the configured sample interval.
+     *
+     * @param data     a folder of images in class sub-folders; the built-in sample is generated there if it has none
+     * @param duration how long to run
+     * @param outDir   where {@code soak.csv} and {@code soak.png} go
+     * @param out      where the summary is printed
+     * @return 0 when RSS grew less than the pass mark after warm-up, 1 when it grew more (or could not be measured)
+     */
+    public static int run(Path data, Duration duration, Path outDir, PrintWriter out) {
+        return run(data, duration, INTERVAL, outDir, out);
+    }
+
+    /**
+     * Runs a soak.
+     *
+     * @param data     a folder of images in class sub-folders; the built-in sample is generated there if it has none
+     * @param duration how long to run
+     * @param interval time between samples
+     * @param outDir   where {@code soak.csv} and {@code soak.png} go
+     * @param out      where the summary is printed
+     * @return 0 when RSS grew less than the pass mark after warm-up, 1 when it grew more (or could not be measured)
+     */
+    public static int run(Path data, Duration duration, Duration interval, Path outDir, PrintWriter out) {
+        List<FileItem> files = images(data);
+        Duration warmUp = duration.compareTo(WARM_UP.multipliedBy(2)) < 0 ? duration.dividedBy(5) : WARM_UP;
+        ImageLoaderOptions options = ImageLoaderOptions.defaults();
+        out.printf(Locale.ROOT, "spdl4j soak: %d images from %s, %s for %s (warm-up %s), a sample every %s%n",
+                files.size(), data, options, duration, warmUp, interval);
+        out.flush();
+
+        AtomicLong images = new AtomicLong();
+        AtomicLong epochs = new AtomicLong();
+        List<MemorySample> samples = Collections.synchronizedList(new ArrayList<>());
+        MemoryProbe probe = new MemoryProbe();
+        long start = System.nanoTime();
+        ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "soak-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+        sampler.scheduleAtFixedRate(() -> samples.add(probe.sample((System.nanoTime() - start) / 1e9, images.get(),
+                epochs.get())), 0, interval.toNanos(), TimeUnit.NANOSECONDS);
+        long deadline = start + duration.toNanos();
+        try {
+            while (System.nanoTime() < deadline) {
+                runEpoch(files, options, deadline, images);
+                epochs.incrementAndGet();
+            }
+        } finally {
+            sampler.shutdownNow();
+            awaitQuietly(sampler);
+        }
+        samples.add(probe.sample((System.nanoTime() - start) / 1e9, images.get(), epochs.get()));
+        return report(new SoakReport(samples, warmUp.toNanos() / 1e9), outDir, out, images.get(), epochs.get(),
+                (System.nanoTime() - start) / 1e9);
+    }
+
+    private static void runEpoch(List<FileItem> files, ImageLoaderOptions options, long deadline, AtomicLong images) {
+        try (ImageBatchLoader loader = ImageBatchLoader.of("soak", files, options)) {
+            for (Batch batch : loader) {
+                images.addAndGet(batch.size());
+                batch.close();
+                if (System.nanoTime() >= deadline) {
+                    break; // the consumer stops mid-epoch: close must give everything back
+                }
+            }
+        }
+    }
+
+    private static int report(SoakReport report, Path outDir, PrintWriter out, long images, long epochs,
+                              double seconds) {
+        try {
+            report.write(outDir);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write the soak report to " + outDir, e);
+        }
+        List<MemorySample> after = report.afterWarmUp();
+        double growth = report.rssGrowthPercent();
+        out.printf(Locale.ROOT, "ran %.1f min: %d epochs, %d images (%.0f images/s), %d samples%n", seconds / 60,
+                epochs, images, images / seconds, report.samples().size());
+        if (after.size() >= 2) {
+            out.printf(Locale.ROOT, "RSS after warm-up: %.1f MiB -> %.1f MiB over %.1f min: growth %.2f%% "
+                    + "(pass mark < %.1f%%)%n", after.get(0).rssKiB() / 1024.0,
+                    after.get(after.size() - 1).rssKiB() / 1024.0,
+                    (after.get(after.size() - 1).seconds() - after.get(0).seconds()) / 60, growth, MAX_GROWTH);
+        } else {
+            out.println("RSS growth: not measured (fewer than two samples after warm-up; run longer)");
+        }
+        out.printf("wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
+        out.flush();
+        return growth < MAX_GROWTH ? 0 : 1; // NaN compares false: unmeasured fails
+    }
+
+    private static List<FileItem> images(Path data) {
+        Set<String> extensions = Set.of("jpg", "jpeg", "png");
+        FolderDataset dataset = Files.isDirectory(data) ? FolderDataset.scan(data, extensions) : null;
+        if (dataset == null || dataset.size() == 0) {
+            SampleImages.ensure(data, SAMPLE_IMAGES);
+            dataset = FolderDataset.scan(data, extensions);
+        }
+        List<FileItem> files = new ArrayList<>((int) dataset.size());
+        for (long i = 0; i < dataset.size(); i++) {
+            files.add(dataset.get(i));
+        }
+        return files;
+    }
+
+    private static void awaitQuietly(ScheduledExecutorService sampler) {
+        try {
+            sampler.awaitTermination(5, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,63 @@
+package org.spdl4j.examples.soak;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.awt.image.BufferedImage;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+@ExtendWith(NoLeftoversExtension.class)
+class SoakRunnerTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRunThePipelineOverAndOverAndWriteTheCsvAndPlot() throws Exception {
+        Path data = dir.resolve("data");
+        SampleImages.ensure(data, 24);
+        Path out = dir.resolve("out");
+        StringWriter text = new StringWriter();
+
+        int code = SoakRunner.run(data, Duration.ofSeconds(5), Duration.ofSeconds(1), out, new PrintWriter(text));
+
+        assertThat(code).as(text.toString()).isIn(0, 1); // the pass mark is for the 10-minute run, not 5 s
+        List<String> csv = Files.readAllLines(out.resolve(SoakReport.CSV));
+        assertThat(csv.get(0)).isEqualTo(MemorySample.CSV_HEADER);
+        assertThat(csv).hasSizeBetween(1 + 5, 1 + 8); // a sample at 0 s, one per second, one at the end
+        String[] last = csv.get(csv.size() - 1).split(",");
+        assertThat(last).hasSize(10);
+        assertThat(Long.parseLong(last[1])).as("RSS KiB").isPositive();
+        assertThat(Long.parseLong(last[8])).as("images delivered").isGreaterThanOrEqualTo(24);
+        assertThat(Long.parseLong(last[9])).as("epochs").isGreaterThanOrEqualTo(1);
+        BufferedImage png = ImageIO.read(out.resolve(SoakReport.PNG).toFile());
+        assertThat(png.getWidth()).isPositive();
+        assertThat(text.toString()).contains("RSS after warm-up").contains("growth").contains("soak.csv");
+    }
+
+    @Test
+    void shouldMeasureGrowthFromMediansAfterWarmUp() {
+        List<MemorySample> samples = List.of(sample(0, 500), sample(10, 1000), sample(20, 1010), sample(30, 990),
+                sample(40, 5000), sample(50, 1040), sample(60, 1050), sample(70, 1030));
+        SoakReport report = new SoakReport(samples, 10);
+        // first three after warm-up: median 1000; last three: median 1040 (the 5000 spike does not decide)
+        assertThat(report.rssGrowthPercent()).isCloseTo(4.0, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(new SoakReport(samples.subList(0, 2), 10).rssGrowthPercent()).isNaN();
+    }
+
+    private static MemorySample sample(double seconds, long rssKiB) {
+        return new MemorySample(seconds, rssKiB, 0, 0, 0, 0, 0, 10, 0, 0);
+    }
+}

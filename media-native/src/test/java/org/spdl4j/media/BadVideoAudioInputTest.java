@@ -1,0 +1,101 @@
+package org.spdl4j.media;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Random;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+/**
+ * Truncated, empty and random video and audio files fail with a {@link MediaException} naming the file, and free
+ * every FFmpeg object on the way out.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(NoLeftoversExtension.class)
+class BadVideoAudioInputTest {
+    private static final ImageSpec FRAME = ImageSpec.exact(32, 24, PixelFormat.GRAY8);
+    private static final AudioSpec AUDIO = new AudioSpec(16_000, 1, false, 16_000);
+
+    @TempDir
+    static Path dir;
+    static byte[] mp4;
+    static byte[] wav;
+
+    @BeforeAll
+    static void encode() throws IOException {
+        Path clip = dir.resolve("good.mp4");
+        FfmpegTestEncoder.video(clip, "mpeg4", 64, 48, 25, 25, 5);
+        mp4 = Files.readAllBytes(clip);
+        wav = AudioDecoderTest.wav(16_000, 0.5);
+    }
+
+    private static Path write(String name, byte[] bytes) throws IOException {
+        Path p = dir.resolve(name);
+        Files.write(p, bytes);
+        return p;
+    }
+
+    private static MediaException readVideo(Path file) {
+        UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(30 * FRAME.bytes()));
+        long[] all = new long[25];
+        Arrays.setAll(all, i -> i);
+        return catchThrowableOfType(MediaException.class, () -> {
+            try (SingleThreadVideoReader r = SingleThreadVideoReader.open(file, MediaLimits.DEFAULT)) {
+                r.readFrames(all, FRAME, dst.addressOffset(), dst.capacity());
+            }
+        });
+    }
+
+    private static MediaException readAudio(Path file) {
+        UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect((int) AUDIO.bytes()));
+        return catchThrowableOfType(MediaException.class, () ->
+                AudioDecoder.decodeFile(file, AUDIO, MediaLimits.DEFAULT, dst.addressOffset(), dst.capacity()));
+    }
+
+    @Test
+    void shouldNameEachBrokenVideoFile() throws IOException {
+        byte[] random = new byte[mp4.length];
+        new Random(5).nextBytes(random);
+        for (Path file : new Path[] {
+            write("half.mp4", Arrays.copyOf(mp4, mp4.length / 2)),
+            write("header-only.mp4", Arrays.copyOf(mp4, 64)),
+            write("empty.mp4", new byte[0]),
+            write("random.mp4", random),
+            write("audio-not-video.mp4", wav)}) {
+            MediaException e = readVideo(file);
+            assertThat(e).as(file.getFileName().toString()).isNotNull();
+            assertThat(e.input()).isEqualTo(file.toString());
+            assertThat(e.getMessage()).startsWith(file + ": ");
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    @Test
+    void shouldNameEachBrokenAudioFile() throws IOException {
+        byte[] random = new byte[wav.length];
+        new Random(6).nextBytes(random);
+        for (Path file : new Path[] {
+            write("half.wav", Arrays.copyOf(wav, wav.length / 2 + 1)),
+            write("header-only.wav", Arrays.copyOf(wav, 44)),
+            write("cut-in-header.wav", Arrays.copyOf(wav, 20)),
+            write("empty.wav", new byte[0]),
+            write("random.wav", random)}) {
+            MediaException e = readAudio(file);
+            assertThat(e).as(file.getFileName().toString()).isNotNull();
+            assertThat(e.input()).isEqualTo(file.toString());
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+}
