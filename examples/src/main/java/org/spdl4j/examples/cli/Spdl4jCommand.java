@@ -5,14 +5,14 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}.
+ * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}, {@code soak}.
  *
  * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
  * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes.
  */
 @Command(name = "spdl4j", mixinStandardHelpOptions = true, version = "spdl4j 0.1.0",
     description = "Scalable and Performant Data Loading for the JVM.",
-    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class})
+    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class, SoakCommand.class})
 public final class Spdl4jCommand implements Runnable {
     /** Exit status for bad arguments. */
     public static final int EXIT_USAGE = 2;

@@ -91,6 +91,7 @@ class CommandLineTest {
                 new String[] {"run", "--bogus"},
                 new String[] {"run", "--order", "sideways"},
                 new String[] {"probe", work.resolve("nope.jpg").toString()},
+                new String[] {"soak", "--minutes", "0"},
                 new String[] {"frobnicate"})) {
             Run r = run(args);
             assertThat(r.status()).as(String.join(" ", args)).isEqualTo(Spdl4jCommand.EXIT_USAGE);

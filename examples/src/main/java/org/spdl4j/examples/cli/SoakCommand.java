@@ -1,0 +1,41 @@
+package org.spdl4j.examples.cli;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.spdl4j.examples.soak.SoakRunner;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code spdl4j soak --minutes N}: the image pipeline over and over, sampling RSS, heap, native memory and threads
+ * every 10 s into {@code soak.csv} and {@code soak.png}; exits 1 when RSS grew 5% or more after warm-up.
+ */
+@Command(name = "soak", mixinStandardHelpOptions = true,
+    description = "Run the image pipeline for N minutes and watch memory and threads.")
+final class SoakCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--minutes", paramLabel = "N", defaultValue = "10", description = "how long (default ${DEFAULT-VALUE})")
+    double minutes;
+
+    @Option(names = "--data", paramLabel = "DIR", description = "a folder of images; default: a generated sample")
+    Path data;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = "spdl4j-soak",
+        description = "where soak.csv and soak.png go (default ${DEFAULT-VALUE})")
+    Path out;
+
+    @Override
+    public Integer call() {
+        if (!(minutes > 0)) {
+            throw new ParameterException(spec.commandLine(), "--minutes must be > 0, got " + minutes);
+        }
+        Path images = data != null ? data : DataArgs.samplePath(SoakRunner.SAMPLE_IMAGES);
+        return SoakRunner.run(images, Duration.ofMillis((long) (minutes * 60_000)), out, spec.commandLine().getOut());
+    }
+}
