@@ -11,6 +11,7 @@ import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.tar.ShardOpener;
 import org.spdl4j.engine.source.tar.WebDatasetSource;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.image.BatchLoader;
 import org.spdl4j.examples.slots.SlotBatchLoader;
 import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.media.ImageSpec;
@@ -36,7 +37,7 @@ import org.spdl4j.offheap.tensor.ImageLayout;
  * <p><b>Ownership:</b> batches belong to the consumer, which closes each. {@link #close()} stops everything and frees
  * the pools and FFmpeg contexts. <b>Threading:</b> iterate from one thread.
  */
-public final class ShardImageLoader implements Iterable<Batch>, AutoCloseable {
+public final class ShardImageLoader implements BatchLoader {
     private final LeaseSampleAllocator bytes;
     private final PerThreadImageDecoders decoders;
     private final SlotBatchLoader<Sample> loader;
@@ -72,6 +73,7 @@ public final class ShardImageLoader implements Iterable<Batch>, AutoCloseable {
      * @param i     sample index
      * @return its {@code cls} label, or {@link Sample#NO_LABEL}
      */
+    @Override
     public int label(Batch batch, int i) {
         return loader.label(batch, i);
     }
@@ -81,7 +83,12 @@ public final class ShardImageLoader implements Iterable<Batch>, AutoCloseable {
         return loader.fillFailures();
     }
 
-    /** {@return per-stage statistics} */
+    @Override
+    public long failedImages() {
+        return loader.fillFailures();
+    }
+
+    @Override
     public List<StageStats> stats() {
         return loader.stats();
     }

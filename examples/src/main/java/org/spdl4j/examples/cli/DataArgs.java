@@ -27,6 +27,31 @@ final class DataArgs {
     private DataArgs() {
     }
 
+    /**
+     * The WebDataset shards {@code data} names: a {@code .tar} file, or a folder holding {@code .tar} files and no
+     * images; else an empty list.
+     */
+    static java.util.List<Path> shards(Path data) {
+        if (data == null) {
+            return java.util.List.of();
+        }
+        if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".tar")) {
+            return java.util.List.of(data);
+        }
+        if (Files.isDirectory(data)) {
+            try (var files = Files.list(data)) {
+                java.util.List<Path> tars = files.filter(p -> p.getFileName().toString().endsWith(".tar")).sorted()
+                    .toList();
+                if (!tars.isEmpty() && FolderDataset.scan(data, EXTENSIONS).size() == 0) {
+                    return tars;
+                }
+            } catch (java.io.IOException e) {
+                return java.util.List.of();
+            }
+        }
+        return java.util.List.of();
+    }
+
     /** Where the built-in sample lives. */
     static Path samplePath(int images) {
         return Path.of(System.getProperty("user.home"), ".cache", "spdl4j", "sample-" + images);
@@ -56,7 +81,7 @@ final class DataArgs {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
         }
         throw new ParameterException(spec.commandLine(), "--data " + data
-            + ": expected a folder of images or a .txt list of image paths");
+            + ": expected a folder of images, a .txt list of image paths, or WebDataset .tar shards");
     }
 
     /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch} */

@@ -3,6 +3,7 @@ package org.spdl4j.examples.cli;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.spdl4j.engine.source.FileItem;
@@ -11,6 +12,8 @@ import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
+import org.spdl4j.examples.classify.ShardImageLoader;
+import org.spdl4j.examples.image.BatchLoader;
 import org.spdl4j.examples.image.ImageBatchLoader;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.report.TaskTrace;
@@ -38,7 +41,8 @@ final class RunCommand implements Callable<Integer> {
     PipelineArgs pipelineArgs;
 
     @Option(names = "--data", paramLabel = "PATH",
-        description = "a folder of images (class sub-folders = labels) or a .txt list; default: built-in sample")
+        description = "a folder of images (class sub-folders = labels), a .txt list, or .tar shards (a file or a folder"
+            + " of them); default: built-in sample")
     Path data;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "1024",
@@ -79,23 +83,39 @@ final class RunCommand implements Callable<Integer> {
         ImageLoaderOptions options = pipelineArgs.resolve(spec);
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
-        long total = DataArgs.perEpoch(dataset, seed) * epochs;
+        List<Path> shards = DataArgs.shards(data);
+        if (!shards.isEmpty() && epochs != 1) {
+            throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
+                + "in one pass; run once per epoch");
+        }
         if (report != null) {
             Files.createDirectories(report);
         }
         TaskTrace trace = report != null ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
-        try (ImageBatchLoader loader = new ImageBatchLoader("run", DataArgs.epochs(dataset, seed, !noShuffle, epochs),
-            options, DirectMemoryAllocator.INSTANCE, trace)) {
+        long total;
+        BatchLoader built;
+        if (shards.isEmpty()) {
+            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
+            total = DataArgs.perEpoch(dataset, seed) * epochs;
+            built = new ImageBatchLoader("run", DataArgs.epochs(dataset, seed, !noShuffle, epochs), options,
+                DirectMemoryAllocator.INSTANCE, trace);
+        } else {
+            total = 0; // unknown until the shards are read: the progress line shows a count and a rate
+            built = new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(), options.batchSize(),
+                options.decodeConcurrency());
+            out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
+        }
+        try (BatchLoader loader = built) {
             PipelineStats stats = PipelineStats.of(loader.stats());
             StageHistogramLogWriter hlog = report != null ? StageHistogramLogWriter.open(stats, report.resolve("run.hlog"))
                 : null;
             ProgressLine progress = noProgress ? null
                 : new ProgressLine(err, System.console() != null, total, "img");
             StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
-            out.printf(Locale.ROOT, "spdl4j run: %d images x %d epoch(s), batch %d, read %d in flight, decode %d threads,"
-                    + " order %s, wait %s%n", total / epochs, epochs, options.batchSize(), options.readConcurrency(),
+            out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %d in flight, decode %d threads,"
+                    + " order %s, wait %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
+                options.batchSize(), options.readConcurrency(),
                 options.decodeConcurrency(), options.order(), options.waitPolicy());
             out.flush();
             metrics.start();
@@ -123,7 +143,7 @@ final class RunCommand implements Callable<Integer> {
             if (hlog != null) {
                 hlog.close();
             }
-            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.decodeFailures());
+            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failedImages());
             out.println(summary);
             if (report != null) {
                 RunReport.write(report, stats, last, summary, sampler.throughputSeries(), trace);

@@ -56,14 +56,13 @@ final class StatsSampler implements AutoCloseable {
         }
     }
 
-    /** Images that entered decoding: the loader's natural count of work done. */
+    /**
+     * Images that entered the last working stage (decode): the loader's natural count of work done. The stages are
+     * source first and the consumer's sink last, so it is the one before the sink.
+     */
     private static long imagesIn(PipelineSnapshot snap) {
-        for (StageSnapshot s : snap.stages()) {
-            if (s.stage().equals("decode")) {
-                return s.itemsIn();
-            }
-        }
-        return 0;
+        List<StageSnapshot> stages = snap.stages();
+        return stages.size() < 2 ? 0 : stages.get(stages.size() - 2).itemsIn();
     }
 
     /** {@return (seconds since start, images/s) pairs, one per interval} */

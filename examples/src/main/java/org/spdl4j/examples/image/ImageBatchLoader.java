@@ -42,7 +42,7 @@ import org.spdl4j.offheap.tensor.ImageLayout;
  * them.
  * <b>Threading:</b> iterate from one thread.
  */
-public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
+public final class ImageBatchLoader implements BatchLoader {
     private static final int RING = 16;
     private static final String READ_STAGE = "read";
     private final ImageLoaderOptions options;
@@ -121,7 +121,7 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
         return pipeline;
     }
 
-    /** {@return per-stage statistics} */
+    @Override
     public List<StageStats> stats() {
         return pipeline.stats();
     }
@@ -132,6 +132,7 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
     }
 
     /** {@return images dropped so far for any reason: unreadable (read stage) or undecodable (decode stage)} */
+    @Override
     public long failedImages() {
         long readFailures = 0;
         for (StageStats s : pipeline.stats()) {
@@ -154,6 +155,7 @@ public final class ImageBatchLoader implements Iterable<Batch>, AutoCloseable {
      * @param i     the sample index, below {@code batch.size()}
      * @return its label (class index)
      */
+    @Override
     public int label(Batch batch, int i) {
         return labels.get(batch.sequence(i));
     }

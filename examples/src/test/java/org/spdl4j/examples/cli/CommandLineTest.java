@@ -84,6 +84,17 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldRunOverWebDatasetShards() throws Exception {
+        Path shards = work.resolve("shards");
+        java.nio.file.Files.createDirectories(shards);
+        org.spdl4j.examples.classify.TarShardWriter.write(
+            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to decode");
+    }
+
+    @Test
     void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() {
         for (String[] args : List.of(
                 new String[] {"run", "--data", work.resolve("missing").toString()},
