@@ -9,6 +9,7 @@ import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.report.JfrTasks;
 import org.spdl4j.examples.report.TaskTrace;
 import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
@@ -95,6 +96,8 @@ public final class ImageBatchLoader implements BatchLoader {
             read = trace.wrap(READ_STAGE, read);
             decodeFn = trace.wrap("decode", decodeFn);
         }
+        read = JfrTasks.wrap(READ_STAGE, read); // a JFR recording shows each task; nearly free when not recording
+        decodeFn = JfrTasks.wrap("decode", decodeFn);
         this.pipeline = PipelineBuilder.fromIterable(files).named(name).sourceWaitPolicy(options.waitPolicy())
             .onDiscard(new UndeliveredItemReleaser(items))
             .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()))
