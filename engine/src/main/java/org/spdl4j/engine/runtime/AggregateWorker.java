@@ -5,12 +5,14 @@ import org.spdl4j.engine.Aggregator;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * The single worker of an aggregate stage: feeds each item to the {@link Aggregator} and publishes what it completes;
  * at end of stream publishes the aggregator's flush. An aggregate carries the epoch of the item that completed it.
- * A throwing aggregator counts as a failed task (the item is dropped).
+ * A throwing aggregator counts as a failed task (the item is dropped). Task times are sampled for short tasks
+ * ({@link SampledTaskTimer}).
  */
 final class AggregateWorker extends StageWorker {
     private final WorkSharingReader in;
@@ -18,6 +20,7 @@ final class AggregateWorker extends StageWorker {
     private final Aggregator<Object, ?> aggregator;
     private final StageFailures failures;
     private final EndOfStream end;
+    private final SampledTaskTimer timer;
 
     AggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
                     BoundedPublisher out, Aggregator<Object, ?> aggregator, StageFailures failures, EndOfStream end) {
@@ -27,32 +30,45 @@ final class AggregateWorker extends StageWorker {
         this.aggregator = aggregator;
         this.failures = failures;
         this.end = end;
+        this.timer = new SampledTaskTimer(stats);
     }
 
     @Override
     void work() throws AlertException, InterruptedException {
+        try {
+            aggregate();
+        } finally {
+            timer.settle(); // the end, or closed mid-run: count every task that ran
+        }
+    }
+
+    private void aggregate() throws AlertException, InterruptedException {
         long lastEpoch = 0;
         for (;;) {
+            if (!in.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             if (slot.isEnd()) {
                 in.releaseAndRetire();
+                timer.settle(); // before the end goes downstream: whoever sees it may read exact counts
                 break;
             }
             lastEpoch = slot.epoch();
             Object item = slot.take();
             in.release();
             stats.onItemIn();
-            long start = System.nanoTime();
+            long start = timer.start(); // 0 when this task is not timed
             Object aggregate;
             try {
                 aggregate = aggregator.add(item);
             } catch (RuntimeException e) {
-                stats.onTask(System.nanoTime() - start);
+                timer.stop(start);
                 failures.onFailure(stats, item, e);
                 continue;
             }
-            stats.onTask(System.nanoTime() - start);
+            timer.stop(start);
             if (aggregate != null) {
                 if (!out.publish(aggregate, lastEpoch)) {
                     return;

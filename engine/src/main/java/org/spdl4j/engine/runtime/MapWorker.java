@@ -9,12 +9,16 @@ import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.RunFlag;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * A worker of a sync pipe: takes an item, runs the stage function on this thread, publishes the result (completion
  * order) or hands it to the stage's {@link ReorderWindow} (input order). A {@code null} result drops the item; a
  * throwing or timed-out task is counted against the stage's budget and drops the item.
+ *
+ * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the worker settles the counts whenever its
+ * input run is used up (before it may wait) and when it leaves.
  *
  * <p><b>Allocation:</b> none per item on this path (the function may allocate; a failure allocates its log message).
  */
@@ -27,6 +31,7 @@ final class MapWorker extends StageWorker {
     private final StageFailures failures;
     private final TaskTimeoutGuard guard;
     private final EndOfStream end;
+    private final SampledTaskTimer timer;
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, Function<Object, ?> fn, ReorderWindow window, IdleStrategy idle,
@@ -40,6 +45,8 @@ final class MapWorker extends StageWorker {
         this.failures = failures;
         this.guard = guard;
         this.end = end;
+        // A timeout guard needs every task's start time, so such stages time every task.
+        this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
     }
 
     @Override
@@ -48,12 +55,24 @@ final class MapWorker extends StageWorker {
             guard.bind(Thread.currentThread());
         }
         RunFlag running = control.running();
+        try {
+            loop(running);
+        } finally {
+            timer.settle(); // closed or failed mid-run: still count every task that ran
+        }
+    }
+
+    private void loop(RunFlag running) throws AlertException, InterruptedException {
         for (;;) {
+            if (!in.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             long seq = in.sequence();
             if (slot.isEnd()) {
                 in.releaseAndRetire();
+                timer.settle();
                 finish(seq, running);
                 return;
             }
@@ -83,7 +102,7 @@ final class MapWorker extends StageWorker {
     }
 
     private Object apply(Object item) {
-        long start = System.nanoTime();
+        long start = timer.start(); // 0 when this task is not timed (never with a guard)
         if (guard != null) {
             guard.begin(start);
         }
@@ -96,7 +115,7 @@ final class MapWorker extends StageWorker {
             error = e;
         }
         boolean inTime = guard == null || guard.end();
-        stats.onTask(System.nanoTime() - start);
+        timer.stop(start);
         if (!inTime) {
             failures.onFailure(stats, item, new TimeoutException("task ran longer than its timeout of "
                     + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted"));
