@@ -24,33 +24,11 @@ public final class EngineConfiguration {
      */
     public static final int MAX_RUN = Math.max(1, Integer.getInteger("spdl4j.maxRun", 64));
 
-    /**
-     * Cores the engine may assume are its own ({@code spdl4j.cores}, {@link Runtime#availableProcessors()}). A
-     * pipeline with more threads than this (its stages' threads plus the consumer) is oversubscribed: see
-     * {@link #BACKOFF_OVERSUBSCRIBED_SPINS}.
-     */
-    public static final int CORES = Math.max(1, Integer.getInteger("spdl4j.cores",
-            Runtime.getRuntime().availableProcessors()));
+    /** Spins before yielding in the backoff policy ({@code spdl4j.backoff.spins}, 100). */
+    public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 100);
 
-    /**
-     * Spins before yielding in the backoff policy when the pipeline has a core per thread
-     * ({@code spdl4j.backoff.spins}, 1000: a few microseconds, so items arriving in quick succession are handed
-     * over without a system call).
-     */
-    public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 1_000);
-
-    /** Yields before parking in the backoff policy with a core per thread ({@code spdl4j.backoff.yields}, 10). */
+    /** Yields before parking in the backoff policy ({@code spdl4j.backoff.yields}, 10). */
     public static final int BACKOFF_YIELDS = Integer.getInteger("spdl4j.backoff.yields", 10);
-
-    /**
-     * Spins of the backoff policy in an oversubscribed pipeline (more threads than {@link #CORES};
-     * {@code spdl4j.backoff.oversubscribedSpins}, 100), which then parks without yielding: with more runnable
-     * threads than cores a spinning or yielding waiter only burns the quantum its producer needs (a yield returns at
-     * once when the scheduler picks the waiter again), while a parked one leaves the core until the producer has
-     * made a run of items, which the waiter then takes in one claim.
-     */
-    public static final int BACKOFF_OVERSUBSCRIBED_SPINS =
-            Integer.getInteger("spdl4j.backoff.oversubscribedSpins", 100);
 
     /** First park period of the backoff policy ({@code spdl4j.backoff.minParkNanos}, 1 µs). */
     public static final long BACKOFF_MIN_PARK_NANOS = Long.getLong("spdl4j.backoff.minParkNanos", 1_000L);

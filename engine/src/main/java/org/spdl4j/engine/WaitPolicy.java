@@ -11,9 +11,7 @@ public enum WaitPolicy {
     YIELDING,
     /**
      * Spin, yield, then park with a doubling period up to {@link EngineConfiguration#BACKOFF_MAX_PARK_NANOS}: the
-     * default, since idle stages then cost next to nothing on a small machine. A pipeline with more threads than
-     * {@link EngineConfiguration#CORES} spins less and parks without yielding
-     * ({@link EngineConfiguration#BACKOFF_OVERSUBSCRIBED_SPINS}).
+     * default, since idle stages then cost next to nothing on a small machine.
      */
     BACKOFF,
     /**

@@ -2,14 +2,12 @@ package org.spdl4j.engine.record;
 
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
-import com.lmax.disruptor.WaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
@@ -52,23 +50,16 @@ public final class RecordPipeline implements AutoCloseable {
     private final CountDownLatch done = new CountDownLatch(1);
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** More threads than cores: backoff waits park rather than spin and yield ({@link WaitStrategies}). */
-    private final boolean crowded;
 
     RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
                    List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer) {
         this.control = new PipelineControl(name);
-        int threads = 2; // the source and the consumer
-        for (RecordPipelineBuilder.Stage s : stages) {
-            threads += s.concurrency();
-        }
-        this.crowded = WaitStrategies.oversubscribed(threads);
         int[] ends = endsPerRing(stages);
         RecordRing ring = newRing(capacity, recordLength, false, policy);
         StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
         stats.add(sourceStats);
         add(SOURCE, 0, new RecordSourceWorker(control, SOURCE, ring, source, sourceStats.worker(0),
-                idle(policy), ends[0]));
+                WaitStrategies.idle(policy), ends[0]));
 
         Sequence[] previous = new Sequence[0];
         int segment = 0;
@@ -80,7 +71,7 @@ public final class RecordPipeline implements AutoCloseable {
                 Sequence[] transfer = addStage(name, s.name(), from, ends[segment], previous, s.concurrency(),
                         s.budget(), policy, (i, reader, st, failures, end) -> new RecordTransferWorker(control,
                                 s.name(), from, next, reader, s.mapper(), st.worker(i), failures, end,
-                                idle(policy), idle(policy), nextEnds));
+                                WaitStrategies.idle(policy), WaitStrategies.idle(policy), nextEnds));
                 ring.gateProducerOn(transfer);
                 ring = next;
                 previous = new Sequence[0];
@@ -90,14 +81,14 @@ public final class RecordPipeline implements AutoCloseable {
                 previous = addStage(name, s.name(), ring, ends[segment], previous, s.concurrency(), s.budget(),
                         policy, (i, reader, st, failures, end) -> new RecordStageWorker(control, s.name(), current,
                                 reader, s.transform(), null, st.worker(i), failures, end,
-                                idle(policy), null));
+                                WaitStrategies.idle(policy), null));
             }
         }
         RecordRing last = ring;
         Sequence[] consumerSequences = addStage(name, CONSUMER, ring, ends[segment], previous, 1,
                 FailureBudget.UNLIMITED, policy, (i, reader, st, failures, end) -> new RecordStageWorker(control,
                         CONSUMER, last, reader, null, consumer, st.worker(i), failures, end,
-                        idle(policy), done));
+                        WaitStrategies.idle(policy), done));
         ring.gateProducerOn(consumerSequences);
     }
 
@@ -118,7 +109,7 @@ public final class RecordPipeline implements AutoCloseable {
     }
 
     private RecordRing newRing(int capacity, int recordLength, boolean multiProducer, WaitPolicy policy) {
-        RecordRing ring = new RecordRing(capacity, recordLength, multiProducer, consumerWait(policy));
+        RecordRing ring = new RecordRing(capacity, recordLength, multiProducer, WaitStrategies.consumer(policy));
         rings.add(ring);
         return ring;
     }
@@ -271,15 +262,5 @@ public final class RecordPipeline implements AutoCloseable {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    /** {@return the idle strategy of one thread by the policy, for this pipeline's thread count} */
-    private IdleStrategy idle(WaitPolicy policy) {
-        return WaitStrategies.idle(policy, crowded);
-    }
-
-    /** {@return the consumer wait strategy of one ring by the policy, for this pipeline's thread count} */
-    private WaitStrategy consumerWait(WaitPolicy policy) {
-        return WaitStrategies.consumer(policy, crowded);
     }
 }

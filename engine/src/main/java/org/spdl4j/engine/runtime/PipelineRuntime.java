@@ -1,6 +1,5 @@
 package org.spdl4j.engine.runtime;
 
-import com.lmax.disruptor.WaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -9,7 +8,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.agrona.concurrent.IdleStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
@@ -18,7 +16,6 @@ import org.spdl4j.engine.PipelineSpec;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.StageSpec;
-import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
@@ -49,8 +46,6 @@ public final class PipelineRuntime implements AutoCloseable {
     private final SinkReader sink;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
-    /** More threads than cores: backoff waits park rather than spin and yield ({@link WaitStrategies}). */
-    private final boolean crowded;
 
     /**
      * Allocates the pipeline's rings, workers and stats; starts nothing.
@@ -62,11 +57,6 @@ public final class PipelineRuntime implements AutoCloseable {
         this.control = new PipelineControl(name);
         List<StageSpec> stages = spec.stages();
         int n = stages.size();
-        int threads = 2; // the source and the consumer
-        for (StageSpec stage : stages) {
-            threads += consumersOf(stage);
-        }
-        this.crowded = WaitStrategies.oversubscribed(threads);
         ItemLink[] links = new ItemLink[n + 1];
         for (int i = 0; i <= n; i++) {
             boolean toSink = i == n;
@@ -74,7 +64,7 @@ public final class PipelineRuntime implements AutoCloseable {
             links[i] = new ItemLink(toSink ? PipelineSpec.SINK_NAME : stages.get(i).name(),
                     toSink ? spec.sinkBuffer() : stages.get(i).options().ringCapacity(), producers > 1,
                     toSink ? 1 : consumersOf(stages.get(i)),
-                    consumerWait(toSink ? spec.sinkWaitPolicy() : stages.get(i).options().waitPolicy()));
+                    WaitStrategies.consumer(toSink ? spec.sinkWaitPolicy() : stages.get(i).options().waitPolicy()));
         }
         control.links(List.of(links));
 
@@ -82,7 +72,7 @@ public final class PipelineRuntime implements AutoCloseable {
         stats.add(sourceStats);
         this.source = spec.source().get();
         workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source,
-                links[0].publisher(idle(spec.sourceWaitPolicy()), control.running()),
+                links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()), control.running()),
                 new EndOfStream(1, links[0].consumerCount())));
         for (int i = 0; i < n; i++) {
             addStage(name, stages.get(i), links[i], links[i + 1]);
@@ -90,7 +80,7 @@ public final class PipelineRuntime implements AutoCloseable {
         ItemLink last = links[n];
         StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy, last.capacity());
         stats.add(sinkStats);
-        this.sink = new SinkReader(new SingleConsumerPoller(last), idle(spec.sinkWaitPolicy()),
+        this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
                 control, sinkStats.worker(0));
     }
 
@@ -119,28 +109,28 @@ public final class PipelineRuntime implements AutoCloseable {
                         guards.add(guard);
                     }
                     workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w),
-                            out.publisher(idle(o.waitPolicy()), control.running()), m.fn(), window,
-                            idle(o.waitPolicy()), failures, guard, end));
+                            out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), m.fn(), window,
+                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end));
                 }
             }
             case StageSpec.AsyncStage a -> workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0),
-                    new SingleConsumerPoller(in), out.publisher(idle(o.waitPolicy()), control.running()),
-                    a.fn(), null, o.order(), o.concurrency(), idle(o.waitPolicy()), failures,
+                    new SingleConsumerPoller(in), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
+                    a.fn(), null, o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
                     timeoutNanos, end));
             case StageSpec.VirtualThreadStage v -> {
                 ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
                         .name("spdl4j-" + pipeline + "-" + stage.name() + "-vt-", 0).factory());
                 virtualThreadExecutors.add(executor);
                 workers.add(new AsyncDispatcher(control, stage.name(), st.worker(0), new SingleConsumerPoller(in),
-                        out.publisher(idle(o.waitPolicy()), control.running()), v.fn(), executor,
-                        o.order(), o.concurrency(), idle(o.waitPolicy()), failures, timeoutNanos,
+                        out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), v.fn(), executor,
+                        o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures, timeoutNanos,
                         end));
             }
             case StageSpec.AggregateStage g -> workers.add(new AggregateWorker(control, stage.name(), st.worker(0),
-                    in.reader(0), out.publisher(idle(o.waitPolicy()), control.running()),
+                    in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
                     g.aggregator().get(), failures, end));
             case StageSpec.DisaggregateStage d -> workers.add(new DisaggregateWorker(control, stage.name(),
-                    st.worker(0), in.reader(0), out.publisher(idle(o.waitPolicy()),
+                    st.worker(0), in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()),
                     control.running()), failures, end));
         }
     }
@@ -262,15 +252,5 @@ public final class PipelineRuntime implements AutoCloseable {
             sb.append("\n\tat ").append(e);
         }
         return sb.toString();
-    }
-
-    /** {@return the idle strategy of one thread by the policy, for this pipeline's thread count} */
-    private IdleStrategy idle(WaitPolicy policy) {
-        return WaitStrategies.idle(policy, crowded);
-    }
-
-    /** {@return the consumer wait strategy of one ring by the policy, for this pipeline's thread count} */
-    private WaitStrategy consumerWait(WaitPolicy policy) {
-        return WaitStrategies.consumer(policy, crowded);
     }
 }
