@@ -15,6 +15,15 @@ public final class EngineConfiguration {
     public static final WaitPolicy DEFAULT_WAIT_POLICY =
             WaitPolicy.valueOf(System.getProperty("spdl4j.waitPolicy", WaitPolicy.BACKOFF.name()));
 
+    /**
+     * The most input sequences a worker takes per claim ({@code spdl4j.maxRun}, 64), further bounded by a quarter of
+     * the ring. A single-worker stage takes every published item up to this many without a CAS and releases their
+     * slots once per run; a shared stage claims {@code min(maxRun, published / workers)} with one CAS. Larger runs
+     * cost fewer claims and release stores per item; smaller ones hand slots back to the producer sooner. 1 restores
+     * one claim and one release per item.
+     */
+    public static final int MAX_RUN = Math.max(1, Integer.getInteger("spdl4j.maxRun", 64));
+
     /** Spins before yielding in the backoff policy ({@code spdl4j.backoff.spins}, 100). */
     public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 100);
 

@@ -14,6 +14,7 @@ import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.PaddedClaimSequence;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.runtime.PipelineControl;
@@ -136,7 +137,8 @@ public final class RecordPipeline implements AutoCloseable {
         StageFailures failures = new StageFailures(control, stage, budget, st);
         RecordStageEnd end = new RecordStageEnd(own, ring, ends);
         for (int i = 0; i < concurrency; i++) {
-            add(stage, i, factory.create(i, WorkSharingReader.overBarrier(barrier, claim, own[i], shared), st,
+            add(stage, i, factory.create(i, WorkSharingReader.overBarrier(barrier, claim, own[i], shared,
+                    ItemLink.maxRun(ring.capacity())), st,
                     failures, end));
         }
         return own;

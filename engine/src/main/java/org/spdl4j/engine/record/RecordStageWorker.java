@@ -7,13 +7,16 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.runtime.PipelineControl;
 import org.spdl4j.engine.runtime.StageFailures;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * A worker of an in-place record stage, or the consumer: claims the next sequence (shared with its stage), waits until
  * the stage before has released it, runs the transform (or the consumer) on a flyweight over the slot, and releases
  * the sequence only after, so the next stage sees the transformed bytes. Dropped and failed records are marked
- * {@link RecordDescriptor#KIND_DROPPED} and skipped downstream. Slots stay in source order throughout.
+ * {@link RecordDescriptor#KIND_DROPPED} and skipped downstream. Slots stay in source order throughout. A single
+ * worker releases once per run of sequences it found published ({@link WorkSharingReader}). Task times are sampled
+ * for short tasks ({@link SampledTaskTimer}).
  *
  * <p><b>Allocation:</b> none per record (a failure allocates its log message).
  */
@@ -25,6 +28,7 @@ final class RecordStageWorker implements Runnable {
     private final RecordTransform transform;
     private final RecordConsumer consumer;
     private final WorkerStats stats;
+    private final SampledTaskTimer timer;
     private final StageFailures failures;
     private final RecordStageEnd end;
     private final IdleStrategy idle;
@@ -41,6 +45,7 @@ final class RecordStageWorker implements Runnable {
         this.transform = transform;
         this.consumer = consumer;
         this.stats = stats;
+        this.timer = new SampledTaskTimer(stats);
         this.failures = failures;
         this.end = end;
         this.idle = idle;
@@ -61,7 +66,18 @@ final class RecordStageWorker implements Runnable {
     }
 
     private void work() throws AlertException, InterruptedException {
+        try {
+            loop();
+        } finally {
+            timer.settle(); // closed or failed mid-run: still count every task that ran
+        }
+    }
+
+    private void loop() throws AlertException, InterruptedException {
         for (;;) {
+            if (!in.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             long s = in.nextSequence(); // acquire: the previous stage's writes to this slot are visible
             long waited = in.lastWaitNanos();
             if (waited > 0) {
@@ -70,6 +86,7 @@ final class RecordStageWorker implements Runnable {
             int kind = ring.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
                 in.release();
+                timer.settle(); // before the stage's end: whoever sees it may read exact counts
                 if (end.workerFinished(s, ring.endOrdinal(s), idle, control.running()) && done != null) {
                     done.countDown();
                 }
@@ -85,7 +102,7 @@ final class RecordStageWorker implements Runnable {
     private void process(long s) {
         stats.onItemIn();
         ring.wrapRecord(record, s);
-        long start = System.nanoTime();
+        long start = timer.start(); // 0 when this task is not timed
         boolean keep;
         try {
             if (transform != null) {
@@ -98,7 +115,7 @@ final class RecordStageWorker implements Runnable {
             keep = false;
             failures.onFailure(stats, "record at sequence " + s, e);
         }
-        stats.onTask(System.nanoTime() - start);
+        timer.stop(start);
         if (keep) {
             stats.onItemOut();
         } else {

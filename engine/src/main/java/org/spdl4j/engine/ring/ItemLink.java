@@ -5,10 +5,12 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
 import java.util.function.Consumer;
+import org.spdl4j.engine.EngineConfiguration;
 
 /**
  * A link between two stages: a preallocated Disruptor {@link RingBuffer} of {@link ItemSlot}s, written by the
- * upstream stage's workers and shared out among the downstream stage's workers.
+ * upstream stage's workers and shared out among the downstream stage's workers in runs (see
+ * {@link WorkSharingReader}).
  *
  * <p>The sequencer is single-producer when the upstream stage has one publishing thread and multi-producer otherwise.
  * Each downstream worker owns one gating {@link Sequence}; the ring never lets a producer overwrite a slot until every
@@ -67,9 +69,10 @@ public final class ItemLink {
 
     /**
      * Items published and not yet claimed by a consumer: the ring's cursor minus the highest claimed sequence (the
-     * shared claim counter, or the single consumer's sequence). Items a worker has claimed and is working on are not
-     * counted; slots the slowest worker still gates are not either. With several producers the cursor counts claimed
-     * slots still being written, so this may run up to one per producer ahead. Any thread; a racy but bounded reading.
+     * shared claim counter, or the single consumer's sequence). Items in a shared stage's claimed runs are not counted
+     * (a single consumer's current run is, until it releases the run); slots the slowest worker still gates are not
+     * either. With several producers the cursor counts claimed slots still being written, so this may run up to one
+     * per producer ahead. Any thread; a racy but bounded reading.
      *
      * @return the occupancy, 0 to capacity
      */
@@ -94,7 +97,8 @@ public final class ItemLink {
      * @return the reader
      */
     public WorkSharingReader reader(int index) {
-        return new WorkSharingReader(ring, barrier, claim, consumerSequences[index], consumerSequences.length > 1);
+        return new WorkSharingReader(ring, barrier, claim, consumerSequences[index], consumerSequences.length,
+                maxRun(ring.getBufferSize()));
     }
 
     /**
@@ -130,10 +134,16 @@ public final class ItemLink {
     }
 
     /**
-     * Reads a slot directly; for the single consumer of a sink that polls without a barrier.
+     * {@return the longest run a reader takes per claim: {@link EngineConfiguration#MAX_RUN}, at most a quarter of
+     * the ring, so a producer is never kept waiting for a whole ring's worth of slots}
      *
-     * @return the underlying ring
+     * @param capacity the ring's capacity
      */
+    public static int maxRun(int capacity) {
+        return Math.max(1, Math.min(EngineConfiguration.MAX_RUN, capacity / 4));
+    }
+
+    /** {@return the underlying ring, for a single consumer that polls without a barrier} */
     RingBuffer<ItemSlot> ring() {
         return ring;
     }

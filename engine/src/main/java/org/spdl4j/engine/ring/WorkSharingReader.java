@@ -7,14 +7,19 @@ import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.TimeoutException;
 
 /**
- * One worker's view of an {@link ItemLink}: claims the next input sequence (shared with the stage's other workers),
- * waits until it is published, hands out its slot, and releases the slot after the item was taken.
+ * One worker's view of an {@link ItemLink}: claims runs of published input sequences (shared with the stage's other
+ * workers), hands out their slots one at a time, and releases the run's slots once its last item was taken.
  *
- * <p>Protocol per item: {@link #next()} claims sequence {@code s} (a CAS on the stage's {@link PaddedClaimSequence},
- * or a plain increment when the worker is the link's only consumer) and waits on the barrier until {@code s} is
- * published; the caller takes what it needs from the returned slot ({@link ItemSlot#take()} clears the reference);
- * {@link #release()} stores {@code s} into this worker's gating sequence so the producer may reuse the slot. The
- * worker keeps the item while it runs the task, so the slot returns to the producer before the task, not after.
+ * <p>Protocol: {@link #next()} hands out the next sequence of the worker's current run. When the run is used up it
+ * claims a new one: a single consumer takes every published sequence up to {@code maxRun} (no CAS, like Disruptor's
+ * batch event processor); a worker of a shared stage claims, with one CAS on the stage's {@link PaddedClaimSequence},
+ * {@code min(maxRun, published / workers)} (at least one) of the sequences already published past the claim counter
+ * (small runs while the ring is nearly empty keep the workers evenly loaded), or, when none is, the next sequence
+ * alone, and waits for it.
+ * A shared run never extends past an end-of-stream marker, so each worker still takes exactly one. The caller takes
+ * what it needs from the slot ({@link ItemSlot#take()} clears the reference) and calls {@link #release()}, which
+ * stores the run's last sequence into the worker's gating sequence after the run's last item: one release store per
+ * run, not per item. A run's slots go back to the producer when its last item was taken, before that item's task.
  *
  * <p><b>Threading:</b> one thread only (the owning worker). <b>Blocking:</b> {@link #next()} waits by the link's wait
  * strategy and throws {@link AlertException} when the link is alerted (close or failure). <b>Allocation:</b> none.
@@ -25,23 +30,46 @@ public final class WorkSharingReader {
     private final PaddedClaimSequence claim;
     private final Sequence own;
     private final boolean shared;
+    private final int workers;
+    private final int maxRun;
     private long sequence = -1L;
+    private long runEnd = -1L;
     private long cachedAvailable = -1L;
     private long lastWaitNanos;
 
     WorkSharingReader(RingBuffer<ItemSlot> ring, SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
-                      boolean shared) {
+                      int workers, int maxRun) {
         this.ring = ring;
         this.barrier = barrier;
         this.claim = claim;
         this.own = own;
-        this.shared = shared;
+        this.shared = workers > 1;
+        this.workers = workers;
+        this.maxRun = Math.max(1, maxRun);
     }
 
     /**
-     * Claims the next sequence and waits until it is published.
+     * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlot}s (record
+     * rings). Only {@link #nextSequence()}, {@link #release()} and {@link #sequence()} apply. A shared reader claims
+     * one sequence at a time here (it cannot see the record ring's end markers, of which each worker must take one);
+     * a single consumer still releases once per run.
      *
-     * @return the slot of the claimed sequence; read it, then call {@link #release()}
+     * @param barrier the barrier the worker waits on (the cursor, or the sequences of the stage before)
+     * @param claim   the claim counter shared by the worker's stage
+     * @param own     the worker's own sequence, gating the producer or the next stage
+     * @param shared  whether the stage has more than one worker
+     * @param maxRun  the most sequences a single consumer takes per run (1: release every item at once)
+     * @return the reader, for the owning worker's thread only
+     */
+    public static WorkSharingReader overBarrier(SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
+                                                boolean shared, int maxRun) {
+        return new WorkSharingReader(null, barrier, claim, own, shared ? 2 : 1, shared ? 1 : maxRun);
+    }
+
+    /**
+     * Hands out the next sequence and waits until it is published.
+     *
+     * @return the slot of the sequence; read it, then call {@link #release()}
      * @throws AlertException when the link was alerted (the pipeline closes or failed)
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
@@ -50,47 +78,103 @@ public final class WorkSharingReader {
     }
 
     /**
-     * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlot}s (record
-     * rings). Only {@link #nextSequence()}, {@link #release()} and {@link #sequence()} apply.
+     * Hands out the next sequence of the current run, claiming a new run (and waiting for it) when this one is used.
      *
-     * @param barrier the barrier the worker waits on (the cursor, or the sequences of the stage before)
-     * @param claim   the claim counter shared by the worker's stage
-     * @param own     the worker's own sequence, gating the producer or the next stage
-     * @param shared  whether the stage has more than one worker
-     * @return the reader, for the owning worker's thread only
-     */
-    public static WorkSharingReader overBarrier(SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
-                                                boolean shared) {
-        return new WorkSharingReader(null, barrier, claim, own, shared);
-    }
-
-    /**
-     * Claims the next sequence and waits until it is available; the caller reads the slot by sequence.
-     *
-     * @return the claimed sequence
+     * @return the sequence; the caller reads the slot by sequence
      * @throws AlertException when the barrier was alerted (the pipeline closes or failed)
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
     public long nextSequence() throws AlertException, InterruptedException {
-        // A volatile read per item: once alerted, stop even while input is still available (close must not wait
-        // for a full ring to drain through a slow stage function).
+        // A volatile read per item: once alerted, stop even inside a run (close must not wait for a full ring to
+        // drain through a slow stage function).
         barrier.checkAlert();
-        long s = shared ? claim.claimNext(own) : sequence + 1;
-        sequence = s;
         lastWaitNanos = 0;
-        if (s > cachedAvailable) {
-            long start = System.nanoTime();
-            try {
-                // With several producers waitFor may return below s (claimed but not yet published): retry.
-                while (cachedAvailable < s) {
-                    cachedAvailable = barrier.waitFor(s); // acquire: slot contents written before publish are visible
-                }
-            } catch (TimeoutException e) {
-                throw AlertException.INSTANCE; // only timeout strategies throw this; the engine uses none
-            }
-            lastWaitNanos = System.nanoTime() - start;
+        long s = sequence + 1;
+        if (s > runEnd) {
+            s = shared ? claimSharedRun() : openRun(s);
         }
+        sequence = s;
         return s;
+    }
+
+    /** Single consumer: the run is every published sequence from {@code s}, at most {@code maxRun}. */
+    private long openRun(long s) throws AlertException, InterruptedException {
+        awaitPublished(s);
+        runEnd = Math.min(cachedAvailable, s + maxRun - 1);
+        return s;
+    }
+
+    /**
+     * Shared stage: when sequences past the claim counter are published already, claims a run of them; otherwise
+     * claims exactly the next sequence and waits for it (a waiting worker owns what it waits for, so no worker's
+     * gating sequence goes stale while it waits and the producer is never held back by a parked worker).
+     */
+    private long claimSharedRun() throws AlertException, InterruptedException {
+        for (;;) {
+            long current = claim.prepareClaim(own);
+            long first = current + 1;
+            long last = first;
+            if (maxRun > 1 && isPublished(first)) {
+                long n = Math.max(1, Math.min(maxRun, (cachedAvailable - current) / workers));
+                last = lastBeforeEnd(first, first + n - 1);
+            }
+            if (claim.tryClaim(current, last)) {
+                runEnd = last;
+                awaitPublished(first); // returns at once when the run was published already
+                return first;
+            }
+        }
+    }
+
+    /** Whether {@code s} is published, refreshing the cached bound without waiting. */
+    private boolean isPublished(long s) throws AlertException, InterruptedException {
+        if (s <= cachedAvailable) {
+            return true;
+        }
+        if (barrier.getCursor() < s) { // volatile read: nothing claimed up to s yet, so nothing to take
+            return false;
+        }
+        try {
+            // The cursor is past s, so the wait strategy returns at once; with several producers the barrier answers
+            // the highest contiguous published sequence (acquire), which may still be below s.
+            cachedAvailable = Math.max(cachedAvailable, barrier.waitFor(s));
+        } catch (TimeoutException e) {
+            throw AlertException.INSTANCE;
+        }
+        return s <= cachedAvailable;
+    }
+
+    /**
+     * The last sequence of {@code [first, last]} to claim so that the run holds at most one end marker, as its first
+     * sequence. The slots are published and cannot be overwritten (our gating sequence is below {@code first}), and
+     * their end flag is written only before publication, so reading it before the claim is safe.
+     */
+    private long lastBeforeEnd(long first, long last) {
+        if (ring.get(first).isEnd()) {
+            return first;
+        }
+        for (long s = first + 1; s <= last; s++) {
+            if (ring.get(s).isEnd()) {
+                return s - 1;
+            }
+        }
+        return last;
+    }
+
+    private void awaitPublished(long s) throws AlertException, InterruptedException {
+        if (s <= cachedAvailable) {
+            return;
+        }
+        long start = System.nanoTime();
+        try {
+            // With several producers waitFor may return below s (claimed but not yet published): retry.
+            while (cachedAvailable < s) {
+                cachedAvailable = barrier.waitFor(s); // acquire: slot contents written before publish are visible
+            }
+        } catch (TimeoutException e) {
+            throw AlertException.INSTANCE; // only timeout strategies throw this; the engine uses none
+        }
+        lastWaitNanos += System.nanoTime() - start;
     }
 
     /** {@return nanoseconds the last {@link #next()} waited for publication, 0 when the sequence was ready} */
@@ -104,6 +188,14 @@ public final class WorkSharingReader {
     }
 
     /**
+     * {@return whether the next {@link #next()} is served from the current run, without claiming or waiting}
+     * Workers use it to settle per-run bookkeeping (sampled stats) before they may wait.
+     */
+    public boolean hasRunLeft() {
+        return sequence < runEnd;
+    }
+
+    /**
      * Gives back the end marker's slot and stops gating the producer for good. A worker that has left must not hold
      * the ring back: the other workers still need their end markers, and with fewer slots than workers the
      * producer could otherwise never publish them (the departed workers' sequences would pin the ring).
@@ -113,9 +205,15 @@ public final class WorkSharingReader {
         ring.removeGatingSequence(own); // CAS on the ring's gating array; producers read it as a volatile array
     }
 
-    /** Gives the slot returned by the last {@link #next()} back to the producer. Call after taking the item. */
+    /**
+     * Called after taking the item of the last {@link #next()}: gives the run's slots back to the producer once the
+     * run's last item was taken (before that, a no-op).
+     */
     public void release() {
-        // Release store: our reads of the slot (and the cleared reference) happen before the producer reuses it.
-        own.set(sequence);
+        if (sequence == runEnd) {
+            // Release store: our reads of the run's slots (and the cleared references) happen before the producer
+            // reuses them.
+            own.set(sequence);
+        }
     }
 }

@@ -5,9 +5,10 @@
  * <ul>
  *   <li>{@link org.spdl4j.engine.ring.ItemLink}: one ring, single- or multi-producer, with one gating sequence per
  *       downstream worker and a shared, padded claim sequence ({@link org.spdl4j.engine.ring.PaddedClaimSequence}).</li>
- *   <li>{@link org.spdl4j.engine.ring.WorkSharingReader}: a worker's claim-wait-take-release cycle. Disruptor 4 has no
- *       {@code WorkerPool}; this is ours. A claimer raises its gating sequence to the last claimed sequence before
- *       its CAS, so neither can the producer overwrite a claimed slot nor can an idle worker stall the producer.</li>
+ *   <li>{@link org.spdl4j.engine.ring.WorkSharingReader}: a worker's claim-wait-take-release cycle, by runs of
+ *       published sequences (one CAS and one release store per run). Disruptor 4 has no {@code WorkerPool}; this is
+ *       ours. A claimer raises its gating sequence to the last claimed sequence before its CAS, so neither can the
+ *       producer overwrite a claimed slot nor can an idle worker stall the producer.</li>
  *   <li>{@link org.spdl4j.engine.ring.BoundedPublisher}: {@code tryNext()} in a loop with an idle strategy, giving up
  *       when the pipeline stops (Disruptor's {@code next()} would spin forever on a full ring).</li>
  *   <li>{@link org.spdl4j.engine.ring.SingleConsumerPoller}: non-blocking reads for a link's only consumer.</li>

@@ -5,6 +5,7 @@ import org.spdl4j.engine.Aggregator;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -12,6 +13,7 @@ import org.spdl4j.engine.stats.WorkerStats;
  * at end of stream publishes the aggregator's flush. An aggregate carries the epoch of the item that completed it.
  * A throwing aggregator counts as a failed task (the item is dropped). An aggregate that cannot be published because
  * the pipeline stopped goes to the {@link Discarder}; what the aggregator still holds is its owner's to clean up.
+ * Task times are sampled for short tasks ({@link SampledTaskTimer}).
  */
 final class AggregateWorker extends StageWorker {
     private final WorkSharingReader in;
@@ -21,6 +23,7 @@ final class AggregateWorker extends StageWorker {
     private final EndOfStream end;
     private final Discarder discarder;
     private boolean flushed; // written by the worker thread; read by the closing thread after joining it
+    private final SampledTaskTimer timer;
 
     AggregateWorker(PipelineControl control, String stage, WorkerStats stats, WorkSharingReader in,
                     BoundedPublisher out, Aggregator<Object, ?> aggregator, StageFailures failures, EndOfStream end,
@@ -32,32 +35,45 @@ final class AggregateWorker extends StageWorker {
         this.failures = failures;
         this.end = end;
         this.discarder = discarder;
+        this.timer = new SampledTaskTimer(stats);
     }
 
     @Override
     void work() throws AlertException, InterruptedException {
+        try {
+            aggregate();
+        } finally {
+            timer.settle(); // the end, or closed mid-run: count every task that ran
+        }
+    }
+
+    private void aggregate() throws AlertException, InterruptedException {
         long lastEpoch = 0;
         for (;;) {
+            if (!in.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             if (slot.isEnd()) {
                 in.releaseAndRetire();
+                timer.settle(); // before the end goes downstream: whoever sees it may read exact counts
                 break;
             }
             lastEpoch = slot.epoch();
             Object item = slot.take();
             in.release();
             stats.onItemIn();
-            long start = System.nanoTime();
+            long start = timer.start(); // 0 when this task is not timed
             Object aggregate;
             try {
                 aggregate = aggregator.add(item);
             } catch (RuntimeException e) {
-                stats.onTask(System.nanoTime() - start);
+                timer.stop(start);
                 failures.onFailure(stats, item, e);
                 continue;
             }
-            stats.onTask(System.nanoTime() - start);
+            timer.stop(start);
             if (aggregate != null) {
                 if (!out.publish(aggregate, lastEpoch)) {
                     discarder.discard(aggregate);

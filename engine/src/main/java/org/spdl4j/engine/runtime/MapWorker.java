@@ -9,6 +9,7 @@ import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.RunFlag;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -16,6 +17,9 @@ import org.spdl4j.engine.stats.WorkerStats;
  * order) or hands it to the stage's {@link ReorderWindow} (input order). A {@code null} result drops the item; a
  * throwing or timed-out task is counted against the stage's budget and drops the item. A result that cannot be
  * published because the pipeline stopped, or that a task returned after its timeout, goes to the {@link Discarder}.
+ *
+ * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the worker settles the counts whenever its
+ * input run is used up (before it may wait) and when it leaves.
  *
  * <p><b>Allocation:</b> none per item on this path (the function may allocate; a failure allocates its log message).
  */
@@ -29,6 +33,7 @@ final class MapWorker extends StageWorker {
     private final TaskTimeoutGuard guard;
     private final EndOfStream end;
     private final Discarder discarder;
+    private final SampledTaskTimer timer;
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, Function<Object, ?> fn, ReorderWindow window, IdleStrategy idle,
@@ -43,6 +48,8 @@ final class MapWorker extends StageWorker {
         this.guard = guard;
         this.end = end;
         this.discarder = discarder;
+        // A timeout guard needs every task's start time, so such stages time every task.
+        this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
     }
 
     @Override
@@ -51,12 +58,24 @@ final class MapWorker extends StageWorker {
             guard.bind(Thread.currentThread());
         }
         RunFlag running = control.running();
+        try {
+            loop(running);
+        } finally {
+            timer.settle(); // closed or failed mid-run: still count every task that ran
+        }
+    }
+
+    private void loop(RunFlag running) throws AlertException, InterruptedException {
         for (;;) {
+            if (!in.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             long seq = in.sequence();
             if (slot.isEnd()) {
                 in.releaseAndRetire();
+                timer.settle();
                 finish(seq, running);
                 return;
             }
@@ -90,7 +109,7 @@ final class MapWorker extends StageWorker {
     }
 
     private Object apply(Object item) {
-        long start = System.nanoTime();
+        long start = timer.start(); // 0 when this task is not timed (never with a guard)
         if (guard != null) {
             guard.begin(start);
         }
@@ -103,7 +122,7 @@ final class MapWorker extends StageWorker {
             error = e;
         }
         boolean inTime = guard == null || guard.end();
-        stats.onTask(System.nanoTime() - start);
+        timer.stop(start);
         if (!inTime) {
             discarder.discard(result); // returned (not thrown) after the deadline: nobody will take it
             failures.onFailure(stats, item, new TimeoutException("task ran longer than its timeout of "

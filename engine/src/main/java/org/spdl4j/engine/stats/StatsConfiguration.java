@@ -17,6 +17,10 @@ import java.time.Duration;
  *       <td>a stage must be at least this busy to be called the bottleneck</td></tr>
  *   <tr><td>{@code spdl4j.stats.bottleneckStarvedPercent}</td><td>25</td>
  *       <td>...and the stage after it at least this starved (or back-pressure at the sink: the consumer)</td></tr>
+ *   <tr><td>{@code spdl4j.stats.timingSamplePeriod}</td><td>64</td>
+ *       <td>short tasks are timed 1 in this many ({@link SampledTaskTimer}); 1 times every task</td></tr>
+ *   <tr><td>{@code spdl4j.stats.timingSampleBelowNanos}</td><td>2000</td>
+ *       <td>a task is short when the last timed task took less than this; longer tasks are all timed</td></tr>
  * </table>
  *
  * <p><b>Threading:</b> constants only; immutable.
@@ -39,6 +43,19 @@ public final class StatsConfiguration {
      * {@code spdl4j.stats.bottleneckStarvedPercent}. Also the back-pressure of a last stage that blames the consumer. */
     public static final double BOTTLENECK_STARVED_PERCENT =
             doubleProperty("spdl4j.stats.bottleneckStarvedPercent", 25);
+
+    /**
+     * Short tasks are timed one in this many; property {@code spdl4j.stats.timingSamplePeriod} (1 = time every task).
+     * A clock read costs 25-50 ns on common VMs, which is more than a trivial task; see {@link SampledTaskTimer}.
+     */
+    public static final int TIMING_SAMPLE_PERIOD =
+            Math.max(1, Integer.getInteger("spdl4j.stats.timingSamplePeriod", 64));
+
+    /**
+     * A task counts as short when the last timed task of its worker took less than this many nanoseconds; property
+     * {@code spdl4j.stats.timingSampleBelowNanos}. Stages of longer tasks time every task (the clock is then noise).
+     */
+    public static final long TIMING_SAMPLE_BELOW_NANOS = Long.getLong("spdl4j.stats.timingSampleBelowNanos", 2_000L);
 
     private StatsConfiguration() {
     }

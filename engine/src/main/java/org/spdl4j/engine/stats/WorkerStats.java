@@ -89,9 +89,20 @@ public final class WorkerStats {
      *              {@link StageStats#HIGHEST_TRACKABLE_NANOS}) are clamped into it
      */
     public void onTask(long nanos) {
-        taskNanos.recordValue(Math.min(Math.max(nanos, 1), highestTrackableNanos));
-        add(TASKS, 1);
-        add(BUSY_NS, Math.max(nanos, 0));
+        onTasks(nanos, 1);
+    }
+
+    /**
+     * {@code count} tasks represented by one measured duration (a sample, see {@link SampledTaskTimer}): recorded
+     * with that count in the histogram, added to the task count, and {@code count * nanos} to busy time.
+     *
+     * @param nanos the measured duration, clamped into the histogram's range as in {@link #onTask(long)}
+     * @param count how many tasks the measurement stands for, at least 1
+     */
+    public void onTasks(long nanos, long count) {
+        taskNanos.recordValueWithCount(Math.min(Math.max(nanos, 1), highestTrackableNanos), count);
+        add(TASKS, count);
+        add(BUSY_NS, Math.max(nanos, 0) * count);
     }
 
     /**
@@ -122,7 +133,10 @@ public final class WorkerStats {
         return read(OUT);
     }
 
-    /** {@return tasks this worker recorded with {@link #onTask(long)} so far (any thread)} */
+    /**
+     * {@return tasks this worker recorded with {@link #onTask(long)} or {@link #onTasks(long, long)} so far (any
+     * thread); a sampling worker's count trails by its untimed tasks until it settles them}
+     */
     public long tasks() {
         return read(TASKS);
     }

@@ -32,7 +32,8 @@
  *   <tr><td>{@code workers}</td><td>workers (or async task slots) of the stage</td></tr>
  *   <tr><td>{@code items_in}, {@code items_out}</td><td>items taken from the input / published, cumulative</td></tr>
  *   <tr><td>{@code failures}</td><td>tasks that threw, cumulative</td></tr>
- *   <tr><td>{@code tasks}</td><td>tasks timed, cumulative (the accumulated histogram's count)</td></tr>
+ *   <tr><td>{@code tasks}</td><td>tasks run, cumulative (the accumulated histogram's count; short tasks are
+ *       sampled with weights, see {@link org.spdl4j.engine.stats.SampledTaskTimer})</td></tr>
  *   <tr><td>{@code task_p50_ns}, {@code task_p90_ns}, {@code task_p99_ns}, {@code task_max_ns}</td>
  *       <td>task-time percentiles since the start</td></tr>
  *   <tr><td>{@code items_out_per_s}</td><td>output rate over the last interval</td></tr>

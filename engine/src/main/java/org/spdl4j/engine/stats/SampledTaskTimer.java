@@ -1,0 +1,98 @@
+package org.spdl4j.engine.stats;
+
+/**
+ * Times a worker's tasks into its {@link WorkerStats}, reading the clock for only one in {@code period} tasks while
+ * tasks are short: for a trivial task the two {@link System#nanoTime()} reads (25-50 ns each on common VMs) would
+ * cost more than the task.
+ *
+ * <p><b>Sampling:</b> a task is timed when the last timed task took at least {@code shortBelowNanos}, or when
+ * {@code period - 1} tasks have run untimed since the last timed one; the first task is always timed. A timed task is
+ * recorded with a count of one plus the untimed tasks before it ({@code recordValueWithCount}): it stands for them.
+ * {@link #settle()} records the untimed tasks left over with the last timed duration; workers call it before they
+ * may wait and when they finish, so at every quiet point (and at the end of a run) the histogram's total count, the
+ * task count and the items taken agree exactly. While items flow, the counts trail by fewer than {@code period}
+ * tasks per worker. Whether a task is timed depends only on earlier tasks, never on its own duration, so the
+ * histogram is a systematic sample of the task times with each sample weighted by the tasks it stands for: its
+ * percentiles estimate the true ones (exact when every task is timed, as for tasks of {@code shortBelowNanos} or
+ * more); busy time is the same estimate summed.
+ *
+ * <p><b>Threading:</b> single writer, the worker that owns the {@link WorkerStats}. <b>Allocation:</b> none.
+ */
+public final class SampledTaskTimer {
+    private final WorkerStats stats;
+    private final int period;
+    private final long shortBelowNanos;
+    private int untimed;
+    private long lastNanos = Long.MAX_VALUE; // nothing timed yet: time the first task
+    private boolean timing;
+
+    /**
+     * Creates a timer with the configured sampling ({@link StatsConfiguration#TIMING_SAMPLE_PERIOD},
+     * {@link StatsConfiguration#TIMING_SAMPLE_BELOW_NANOS}).
+     *
+     * @param stats the worker's stats
+     */
+    public SampledTaskTimer(WorkerStats stats) {
+        this(stats, StatsConfiguration.TIMING_SAMPLE_PERIOD, StatsConfiguration.TIMING_SAMPLE_BELOW_NANOS);
+    }
+
+    /**
+     * Creates a timer.
+     *
+     * @param stats           the worker's stats
+     * @param period          time one in this many short tasks (1: every task)
+     * @param shortBelowNanos tasks are sampled only while the last timed one took less than this
+     */
+    public SampledTaskTimer(WorkerStats stats, int period, long shortBelowNanos) {
+        this.stats = stats;
+        this.period = Math.max(1, period);
+        this.shortBelowNanos = shortBelowNanos;
+    }
+
+    /**
+     * {@return a timer that times every task (for workers that need each task's start time anyway)}
+     *
+     * @param stats the worker's stats
+     */
+    public static SampledTaskTimer everyTask(WorkerStats stats) {
+        return new SampledTaskTimer(stats, 1, 0);
+    }
+
+    /**
+     * A task starts.
+     *
+     * @return the task's start ({@link System#nanoTime()}) when it is timed, otherwise 0
+     */
+    public long start() {
+        if (untimed + 1 < period && lastNanos < shortBelowNanos) {
+            timing = false;
+            return 0L;
+        }
+        timing = true;
+        return System.nanoTime();
+    }
+
+    /**
+     * The task begun by the last {@link #start()} ended: records it (timed) or counts it (untimed).
+     *
+     * @param start what {@link #start()} returned
+     */
+    public void stop(long start) {
+        if (!timing) {
+            untimed++;
+            return;
+        }
+        long nanos = System.nanoTime() - start;
+        stats.onTasks(nanos, untimed + 1L);
+        untimed = 0;
+        lastNanos = nanos;
+    }
+
+    /** Records the untimed tasks since the last timed one with the last timed duration, so the counts are exact. */
+    public void settle() {
+        if (untimed > 0) {
+            stats.onTasks(lastNanos, untimed);
+            untimed = 0;
+        }
+    }
+}

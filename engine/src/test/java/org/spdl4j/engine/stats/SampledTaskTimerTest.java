@@ -1,0 +1,58 @@
+package org.spdl4j.engine.stats;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.HdrHistogram.Histogram;
+import org.junit.jupiter.api.Test;
+
+class SampledTaskTimerTest {
+
+    private static Histogram histogram(StageStats s) {
+        Histogram h = new Histogram(StageStats.HIGHEST_TRACKABLE_NANOS, 2);
+        s.addIntervalTaskHistogram(h);
+        return h;
+    }
+
+    @Test
+    void shouldCountEveryShortTaskOnceAfterSettling() {
+        StageStats s = new StageStats("p", "map", 1, () -> 0, 16);
+        SampledTaskTimer timer = new SampledTaskTimer(s.worker(0), 16, Long.MAX_VALUE);
+        int tasks = 1_000;
+        for (int i = 0; i < tasks; i++) {
+            timer.stop(timer.start());
+        }
+        // 1,000 = the first task + 62 samples of 16 tasks + 7 untimed: the untimed ones wait for settle()
+        assertThat(s.tasks()).isEqualTo(993);
+        timer.settle();
+        assertThat(s.tasks()).isEqualTo(tasks);
+        assertThat(histogram(s).getTotalCount()).isEqualTo(tasks);
+        timer.settle();
+        assertThat(s.tasks()).as("settling twice counts nothing twice").isEqualTo(tasks);
+    }
+
+    @Test
+    void shouldTimeEveryTaskOnceTasksAreLong() throws Exception {
+        StageStats s = new StageStats("p", "decode", 1, () -> 0, 16);
+        SampledTaskTimer timer = new SampledTaskTimer(s.worker(0), 64, 1_000);
+        for (int i = 0; i < 5; i++) {
+            long start = timer.start();
+            assertThat(start).as("task %d is timed", i).isNotZero();
+            Thread.sleep(1); // far above the 1 µs threshold
+            timer.stop(start);
+        }
+        assertThat(s.tasks()).isEqualTo(5);
+        Histogram h = histogram(s);
+        assertThat(h.getTotalCount()).isEqualTo(5);
+        assertThat(h.getMinValue()).isGreaterThanOrEqualTo(900_000L);
+    }
+
+    @Test
+    void shouldTimeEveryTaskWithAPeriodOfOne() {
+        StageStats s = new StageStats("p", "guarded", 1, () -> 0, 16);
+        SampledTaskTimer timer = SampledTaskTimer.everyTask(s.worker(0));
+        for (int i = 0; i < 100; i++) {
+            timer.stop(timer.start());
+            assertThat(s.tasks()).isEqualTo(i + 1);
+        }
+    }
+}
