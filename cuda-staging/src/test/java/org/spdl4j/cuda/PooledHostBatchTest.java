@@ -49,7 +49,8 @@ class PooledHostBatchTest {
             device.gate.countDown(); // the "DMA" completes
             out.get(0).awaitReady();
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (pool.inUse() != 0 && System.nanoTime() < deadline) {
+            // the completion thread returns the lease, then counts the release: wait for both
+            while ((pool.inUse() != 0 || transfer.releasedHostBatches() != 1) && System.nanoTime() < deadline) {
                 Thread.onSpinWait();
             }
             assertThat(pool.inUse()).as("lease back once the copy's event completed").isZero();
