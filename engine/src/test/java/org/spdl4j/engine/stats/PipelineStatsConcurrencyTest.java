@@ -36,6 +36,7 @@ class PipelineStatsConcurrencyTest {
         stats.addListener((stage, h) -> listened.addAndGet(h.getTotalCount()));
 
         CountDownLatch start = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicInteger snapshots = new java.util.concurrent.atomic.AtomicInteger();
         List<Thread> writers = new ArrayList<>();
         for (int w = 0; w < WORKERS; w++) {
             WorkerStats ws = map.worker(w);
@@ -43,6 +44,14 @@ class PipelineStatsConcurrencyTest {
             writers.add(Thread.ofPlatform().name("writer-" + w).start(() -> {
                 awaitQuietly(start);
                 for (int i = 0; i < tasksPerWorker; i++) {
+                    if (i == tasksPerWorker / 2) {
+                        // halfway, make sure the reader really interleaves (fast writers could otherwise finish
+                        // before it took a second snapshot)
+                        long until = System.nanoTime() + 10_000_000_000L;
+                        while (snapshots.get() < 3 && System.nanoTime() < until) {
+                            Thread.onSpinWait();
+                        }
+                    }
                     ws.onItemIn();
                     ws.onTask(100 + (i & 1023));
                     ws.onItemOut();
@@ -59,6 +68,7 @@ class PipelineStatsConcurrencyTest {
             while (!done.get()) {
                 PipelineSnapshot s = stats.snapshot();
                 seenTasks.add(s.stage("map").tasks());
+                snapshots.incrementAndGet();
             }
         });
         Thread sampler = Thread.ofPlatform().name("sampler").start(() -> { // a second reader, as an .hlog writer's close
