@@ -27,6 +27,10 @@ final class ProgressLine {
     }
 
     void update(long done, double ratePerSecond, long nowNanos) {
+        draw(done, ratePerSecond, nowNanos, false);
+    }
+
+    private void draw(long done, double ratePerSecond, long nowNanos, boolean force) {
         String eta = ratePerSecond > 0 && total > 0
             ? String.format(Locale.ROOT, "ETA %.1fs", Math.max(0, total - done) / ratePerSecond) : "ETA -";
         String line;
@@ -40,14 +44,21 @@ final class ProgressLine {
         if (terminal) {
             err.print("\r" + line + "   ");
             err.flush();
-        } else if (nowNanos - lastPlainNanos >= PLAIN_EVERY_NANOS) {
+        } else if (force || nowNanos - lastPlainNanos >= PLAIN_EVERY_NANOS) {
             lastPlainNanos = nowNanos;
             err.println(line);
             err.flush();
         }
     }
 
-    void finish() {
+    /**
+     * Draws the final state (all done, the run's average rate) and ends the line.
+     *
+     * @param done          items done
+     * @param ratePerSecond the run's average rate
+     */
+    void finish(long done, double ratePerSecond) {
+        draw(done, ratePerSecond, System.nanoTime(), true);
         if (terminal) {
             err.println();
             err.flush();

@@ -138,7 +138,7 @@ final class RunCommand implements Callable<Integer> {
             metrics.end(images, batches);
             PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
-                progress.finish();
+                progress.finish(images, metrics.imagesPerSecond());
             }
             if (hlog != null) {
                 hlog.close();
