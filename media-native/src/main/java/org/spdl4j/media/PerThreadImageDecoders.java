@@ -2,7 +2,9 @@ package org.spdl4j.media;
 
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
 
+import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -24,14 +26,28 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * Creates the (empty) set of per-thread decoders, and loads FFmpeg's native libraries now, on the calling thread,
-     * so that a pipeline's first images do not wait for the libraries (a few hundred milliseconds) once it starts.
+     * Creates the (empty) set of per-thread decoders, and warms FFmpeg up now, on the calling thread: its native
+     * libraries are loaded and a tiny JPEG is decoded and scaled once (with a decoder closed straight after), so that
+     * a pipeline's first images do not pay for library loading, the decoder's one-time set-up and the JIT's first
+     * pass (together a few hundred milliseconds) once it starts.
      *
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         FFmpeg.preload();
+        warmUp(limits);
+    }
+
+    private static void warmUp(final MediaLimits limits) {
+        final byte[] jpeg = WarmUpImage.jpeg();
+        final UnsafeBuffer src = new UnsafeBuffer(ByteBuffer.allocateDirect(jpeg.length));
+        src.putBytes(0, jpeg);
+        final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+        final UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(spec.bytes()));
+        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits)) {
+            decoder.decode(src, 0, jpeg.length, "warm-up image", spec, dst, 0);
+        }
     }
 
     private SingleThreadImageDecoder create() {
