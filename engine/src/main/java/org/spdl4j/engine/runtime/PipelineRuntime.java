@@ -127,6 +127,7 @@ public final class PipelineRuntime implements AutoCloseable {
                     a.fn(), null, o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
                     timeoutNanos, end, discarder));
             case StageSpec.VirtualThreadStage v -> {
+                warmUpVirtualThreads();
                 ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
                         .name("spdl4j-" + pipeline + "-" + stage.name() + "-vt-", 0).factory());
                 virtualThreadExecutors.add(executor);
@@ -271,6 +272,19 @@ public final class PipelineRuntime implements AutoCloseable {
             LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
         }
         if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Starts (and joins) one virtual thread at build time, so the JVM's virtual-thread scheduler and its carrier
+     * threads exist before the pipeline starts, rather than being created during its first items (tens of ms).
+     * Once per JVM in effect: later calls cost one short-lived virtual thread.
+     */
+    private static void warmUpVirtualThreads() {
+        try {
+            Thread.ofVirtual().start(() -> { }).join();
+        } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
     }
