@@ -91,7 +91,7 @@ class CommandLineTest {
             org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
         Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to decode");
+        assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to read or decode");
     }
 
     @Test
