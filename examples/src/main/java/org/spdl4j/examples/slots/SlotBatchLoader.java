@@ -63,8 +63,9 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     public SlotBatchLoader(String name, Iterable<? extends I> items, BatchDescriptor layout,
                            SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
                            Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
-        this(PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy()), name, layout,
-            writer, labelOf, release, options, allocator);
+        this(PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy())
+                .onDiscard(new UndeliveredSlotReleaser<I>(null, release)), name, layout, writer, labelOf, release,
+            options, allocator);
     }
 
     /**
@@ -88,11 +89,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
                                ToIntFunction<? super I> labelOf, Consumer<? super I> release,
                                SlotLoaderOptions options, MemoryAllocator allocator) {
         this(PipelineBuilder.<S>fromIterable(inputs).named(name).sourceWaitPolicy(options.waitPolicy())
-                .onDiscard(undelivered -> { // a fetched item the engine drops at close: give back its memory
-                    if (fetch.itemType().isInstance(undelivered)) {
-                        release.accept(fetch.itemType().cast(undelivered));
-                    }
-                })
+                .onDiscard(new UndeliveredSlotReleaser<>(fetch.itemType(), release))
                 .<I>pipeAsync(FetchStage.STAGE, fetch.fetch(), StageOptions.defaults()
                     .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())),
             name, layout, writer, labelOf, release, options, allocator);
