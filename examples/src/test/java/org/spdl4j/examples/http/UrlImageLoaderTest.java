@@ -10,12 +10,17 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(120)
+@ExtendWith(NoLeftoversExtension.class)
 class UrlImageLoaderTest {
     @TempDir
     static Path images;
@@ -57,6 +62,7 @@ class UrlImageLoaderTest {
                 assertThat(loader.leasesInUse()).isZero();
                 assertThat(loader.attemptsMade()).isEqualTo(served + 1); // a 404 is not retried
             }
+            assertNoLivePools("urls");
             assertThat(server.notFound.get()).isEqualTo(1);
             assertThat(server.peakConcurrent.get()).isBetween(2, 4); // requests overlap, never more than asked
         }
@@ -71,9 +77,17 @@ class UrlImageLoaderTest {
             try (loader) {
                 Batch first = loader.iterator().next();
                 first.close();
+                Thread.sleep(100); // let fetches land in the rings and batches in the consumer's buffer
             }
             assertThat(loader.leasesInUse()).isZero();
+            assertNoLivePools("early");
         }
+    }
+
+    /** A pool whose memory is still allocated after close had a lease that never came back. */
+    private static void assertNoLivePools(String loader) {
+        assertThat(PoolRegistry.livePools().stream().map(BufferPool::name).filter(n -> n.startsWith(loader + "-"))
+            .toList()).as("pools still allocated after close: a lease was not returned").isEmpty();
     }
 
     @Test
