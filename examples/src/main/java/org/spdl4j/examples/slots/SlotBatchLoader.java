@@ -32,8 +32,10 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
  *
  * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must
  * {@link Batch#close()} it; at most {@code batchesInFlight} exist, so a consumer that keeps them stalls the loader.
- * Each item is released exactly once, by the fill stage (or by {@link #close()} if the loader stops early).
- * {@link #close()} stops the pipeline and frees the batch pool. <b>Threading:</b> iterate from one thread.
+ * Each item is released exactly once, by the fill stage (or, if the loader stops early, by {@link #close()} from the
+ * slot table, or by the {@link UndeliveredSlotReleaser} discard hook for a fetched item that never got a slot).
+ * {@link #close()} stops the pipeline (batches and unfilled slots it drops are closed or failed by that hook) and
+ * frees the batch pool. <b>Threading:</b> iterate from one thread.
  *
  * @param <I> the item type
  */
