@@ -8,17 +8,23 @@ import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.PerThreadImageDecoders;
 
 /**
- * Decodes a WebDataset sample's image member, already in off-heap memory, straight into its batch slot (FFmpeg
+ * Decodes a WebDataset sample's image member (or an HTTP-fetched object's {@code bytes} field), already in off-heap memory, straight into its batch slot (FFmpeg
  * reads the bytes in place by address; one scaler pass writes resized, cropped RGB into the slot).
  *
  * <p><b>Threading:</b> any number of threads, each with its own FFmpeg contexts ({@link PerThreadImageDecoders}).
  * <b>Allocation:</b> none per sample (the member lookup walks the sample's field list).
  */
-final class SampleImageWriter implements SlotWriter<Sample> {
+public final class SampleImageWriter implements SlotWriter<Sample> {
     private final PerThreadImageDecoders decoders;
     private final ImageSpec spec;
 
-    SampleImageWriter(PerThreadImageDecoders decoders, ImageSpec spec) {
+    /**
+     * Creates the writer.
+     *
+     * @param decoders per-thread FFmpeg decoders, owned (and closed) by the caller
+     * @param spec     resize, crop and pixel format of the slot
+     */
+    public SampleImageWriter(PerThreadImageDecoders decoders, ImageSpec spec) {
         this.decoders = decoders;
         this.spec = spec;
     }
@@ -33,7 +39,7 @@ final class SampleImageWriter implements SlotWriter<Sample> {
     private static SampleField imageField(Sample sample) {
         for (SampleField f : sample.fields()) {
             switch (f.name()) {
-                case "jpg", "jpeg", "png", "webp", "bmp" -> {
+                case "jpg", "jpeg", "png", "webp", "bmp", "bytes" -> { // "bytes": an HTTP-fetched object
                     return f;
                 }
                 default -> {
@@ -42,7 +48,7 @@ final class SampleImageWriter implements SlotWriter<Sample> {
             }
         }
         throw new IllegalArgumentException("sample '" + sample.key() + "' from " + sample.origin()
-            + " has no jpg/jpeg/png/webp/bmp member; members: " + sample.fields().stream().map(SampleField::name)
+            + " has no jpg/jpeg/png/webp/bmp/bytes member; members: " + sample.fields().stream().map(SampleField::name)
             .toList());
     }
 }

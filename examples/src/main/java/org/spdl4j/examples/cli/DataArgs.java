@@ -11,13 +11,15 @@ import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.SampledSource;
+import org.spdl4j.examples.http.UrlList;
 import org.spdl4j.examples.sample.SampleImages;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
  * Turns {@code --data} into this rank's images for some epochs: a folder (class sub-folders become labels), a list
- * file ({@code .txt}: one path per line, optional tab and label), or nothing: the built-in sample, generated on first
+ * file ({@code .txt}: one path per line, optional tab and label), a URL list (one http(s) URL per line, optional tab
+ * and label: fetched by {@link org.spdl4j.examples.http.UrlImageLoader}), or nothing: the built-in sample, generated on first
  * use under {@code ~/.cache/spdl4j}. Ranks and world size come from RANK / WORLD_SIZE when set.
  */
 final class DataArgs {
@@ -50,6 +52,21 @@ final class DataArgs {
             }
         }
         return java.util.List.of();
+    }
+
+    /**
+     * The URLs {@code data} lists when it is a URL list (first non-empty line an http(s) URL), repeated for
+     * {@code epochs}; else an empty list.
+     */
+    static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data) {
+        if (data == null || !UrlList.isUrlList(data)) {
+            return java.util.List.of();
+        }
+        try {
+            return UrlList.read(data);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
+            throw new ParameterException(spec.commandLine(), "--data " + e.getMessage());
+        }
     }
 
     /** Where the built-in sample lives. */

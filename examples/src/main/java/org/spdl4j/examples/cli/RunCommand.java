@@ -8,11 +8,14 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
 import org.spdl4j.examples.classify.ShardImageLoader;
+import org.spdl4j.examples.http.UrlImageLoader;
+import org.spdl4j.examples.http.UrlList;
 import org.spdl4j.examples.image.BatchLoader;
 import org.spdl4j.examples.image.ImageBatchLoader;
 import org.spdl4j.examples.image.ImageLoaderOptions;
@@ -41,8 +44,9 @@ final class RunCommand implements Callable<Integer> {
     PipelineArgs pipelineArgs;
 
     @Option(names = "--data", paramLabel = "PATH",
-        description = "a folder of images (class sub-folders = labels), a .txt list, or .tar shards (a file or a folder"
-            + " of them); default: built-in sample")
+        description = "a folder of images (class sub-folders = labels), a .txt list of paths or of http(s) URLs (each"
+            + " optionally followed by a tab and a label), or .tar shards (a file or a folder of them); default: built-in"
+            + " sample")
     Path data;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "1024",
@@ -88,6 +92,7 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
                 + "in one pass; run once per epoch");
         }
+        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data) : List.of();
         if (report != null) {
             Files.createDirectories(report);
         }
@@ -95,7 +100,14 @@ final class RunCommand implements Callable<Integer> {
         RunMetrics metrics = new RunMetrics();
         long total;
         BatchLoader built;
-        if (shards.isEmpty()) {
+        if (!urls.isEmpty()) {
+            total = (long) urls.size() * epochs;
+            built = new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs).boxed()
+                .flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
+                options.decodeConcurrency(), HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency()));
+            out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
+                + " at a time, in list order (no per-task trace for URLs)");
+        } else if (shards.isEmpty()) {
             IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
             total = DataArgs.perEpoch(dataset, seed) * epochs;
             built = new ImageBatchLoader("run", DataArgs.epochs(dataset, seed, !noShuffle, epochs), options,

@@ -53,7 +53,7 @@ final class RunMetrics {
         double cpu = endCpu - startCpu;
         int cores = Runtime.getRuntime().availableProcessors();
         return String.format(Locale.ROOT,
-            "throughput: %d images in %d batches, %.2f s, %.1f img/s; first batch after %.3f s; %d failed to decode%n"
+            "throughput: %d images in %d batches, %.2f s, %.1f img/s; first batch after %.3f s; %d failed to read or decode%n"
                 + "cpu: %.2f s = %.0f%% of one core, %.0f%% of %d cores; %.2f cpu-s per 1,000 images; peak RSS %.0f MiB",
             images, batches, wall, images / wall, firstBatchNanos < 0 ? Double.NaN : (firstBatchNanos - startNanos) / 1e9,
             decodeFailures, cpu, 100 * cpu / wall, 100 * cpu / wall / cores, cores, images == 0 ? 0 : cpu / images * 1000,

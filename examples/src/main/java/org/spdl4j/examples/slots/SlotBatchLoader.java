@@ -19,18 +19,23 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
 /**
  * A zero-copy batch loader for any sample kind: items -> assign (each its batch slot, in order; one thread) -> fill
  * (a {@link SlotWriter} decodes straight into the slot; many threads) -> off-heap batches laid out by a
- * {@link BatchDescriptor}. The video, audio and WebDataset examples are this loader with their own writer.
+ * {@link BatchDescriptor}. The video, audio and WebDataset examples are this loader with their own writer; the URL
+ * loader puts an asynchronous {@link FetchStage} (HTTP) in front of assign.
  *
  * <pre>
  *  source ──ring──> assign ──ring──> fill x N ──ring──> consumer
  *  (items)          claim slot,       writer.write(item, slot address) -> slot.complete(): the last one publishes
  *                   park item+label   the batch; release(item) gives back the item's memory
+ *
+ *  with a fetch stage: source (inputs) ──ring──> fetch (async, N in flight; failed: skipped) ──ring──> assign ...
  * </pre>
  *
  * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must
  * {@link Batch#close()} it; at most {@code batchesInFlight} exist, so a consumer that keeps them stalls the loader.
- * Each item is released exactly once, by the fill stage (or by {@link #close()} if the loader stops early).
- * {@link #close()} stops the pipeline and frees the batch pool. <b>Threading:</b> iterate from one thread.
+ * Each item is released exactly once, by the fill stage (or, if the loader stops early, by {@link #close()} from the
+ * slot table, or by the {@link UndeliveredSlotReleaser} discard hook for a fetched item that never got a slot).
+ * {@link #close()} stops the pipeline (batches and unfilled slots it drops are closed or failed by that hook) and
+ * frees the batch pool. <b>Threading:</b> iterate from one thread.
  *
  * @param <I> the item type
  */
@@ -42,6 +47,8 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     private final FillSlots<I> fill;
     private final Consumer<? super I> release;
     private final Pipeline<Batch> pipeline;
+    /** The fetch stage's stats, or null without one. */
+    private final StageStats fetchStats;
 
     /**
      * Builds (does not start) the loader.
@@ -58,6 +65,41 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     public SlotBatchLoader(String name, Iterable<? extends I> items, BatchDescriptor layout,
                            SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
                            Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
+        this(PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy())
+                .onDiscard(new UndeliveredSlotReleaser<I>(null, release)), name, layout, writer, labelOf, release,
+            options, allocator);
+    }
+
+    /**
+     * Builds (does not start) a loader whose items are fetched asynchronously first: inputs -> {@code fetch}
+     * ({@link FetchStage#concurrency()} in flight) -> assign -> fill. An input whose fetch fails is counted
+     * ({@link #fetchFailures()}) and skipped; it never gets a slot.
+     *
+     * @param name      pipeline name (thread names, stats)
+     * @param inputs    what to fetch, in order, iterated once
+     * @param fetch     the asynchronous fetch of one input
+     * @param layout    the batch layout: batch size and one sample's type and shape
+     * @param writer    writes one item's sample into its slot
+     * @param labelOf   the label of an item (0 when there are none)
+     * @param release   gives back what an item holds once it has been written (or failed, or discarded at close)
+     * @param options   how it runs
+     * @param allocator where batch memory comes from (direct, or pinned for GPU copies)
+     * @param <S>       the input type
+     */
+    public <S> SlotBatchLoader(String name, Iterable<? extends S> inputs, FetchStage<S, I> fetch,
+                               BatchDescriptor layout, SlotWriter<? super I> writer,
+                               ToIntFunction<? super I> labelOf, Consumer<? super I> release,
+                               SlotLoaderOptions options, MemoryAllocator allocator) {
+        this(PipelineBuilder.<S>fromIterable(inputs).named(name).sourceWaitPolicy(options.waitPolicy())
+                .onDiscard(new UndeliveredSlotReleaser<>(fetch.itemType(), release))
+                .<I>pipeAsync(FetchStage.STAGE, fetch.fetch(), StageOptions.defaults()
+                    .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())),
+            name, layout, writer, labelOf, release, options, allocator);
+    }
+
+    private SlotBatchLoader(PipelineBuilder<I> head, String name, BatchDescriptor layout,
+                            SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
+                            Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
         this.release = release;
         this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(allocator).dmaAligned()
             .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600))
@@ -69,11 +111,13 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
         AssignSlots<I> assign = new AssignSlots<>(assembler, table, labelOf, release);
         StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING);
         int sinkBuffer = Integer.highestOneBit(options.batchesInFlight());
-        this.pipeline = PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy())
+        this.pipeline = head
             .aggregate("assign", () -> assign, base.withConcurrency(1))
             .pipe("fill", fill, base.withConcurrency(options.fillConcurrency()))
             .sink(sinkBuffer, options.waitPolicy())
             .build();
+        this.fetchStats = pipeline.stats().stream().filter(s -> s.stage().equals(FetchStage.STAGE)).findFirst()
+            .orElse(null);
     }
 
     /**
@@ -90,6 +134,11 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     /** {@return samples whose writer failed (each dropped from its batch) so far} */
     public long fillFailures() {
         return fill.failures();
+    }
+
+    /** {@return inputs whose fetch failed (each skipped) so far; 0 without a fetch stage} */
+    public long fetchFailures() {
+        return fetchStats == null ? 0 : fetchStats.failures();
     }
 
     /** {@return the running pipeline (stats, next with timeout)} */

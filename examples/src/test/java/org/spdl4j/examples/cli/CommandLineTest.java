@@ -17,6 +17,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.examples.http.ImageFileServer;
 import org.spdl4j.examples.sample.SampleImages;
 
 @Timeout(120)
@@ -91,7 +92,21 @@ class CommandLineTest {
             org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
         Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to decode");
+        assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to read or decode");
+    }
+
+    @Test
+    void shouldRunOverAUrlListCountingANotFoundUrlAsOneFailedImage() throws Exception {
+        try (ImageFileServer server = new ImageFileServer(data, 0)) {
+            Path urls = work.resolve("urls.txt");
+            int served = server.writeList(urls, i -> i % 3, server.url("no/such/image.jpg"));
+            Run r = run("run", "--data", urls.toString(), "--batch-size", "8", "--read-concurrency", "4",
+                "--no-progress");
+            assertThat(r.status()).as(r.err()).isZero();
+            assertThat(r.out()).contains((served + 1) + " URL(s)", "fetch",
+                "throughput: " + served + " images in 5 batches", "1 failed to read or decode");
+            assertThat(server.notFound.get()).isEqualTo(1);
+        }
     }
 
     @Test

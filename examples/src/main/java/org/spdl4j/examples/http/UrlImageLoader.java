@@ -1,0 +1,140 @@
+package org.spdl4j.examples.http;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+import org.spdl4j.engine.source.PooledSampleAllocator;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.engine.source.http.HttpObjectFetcher;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.classify.SampleImageWriter;
+import org.spdl4j.examples.image.BatchLoader;
+import org.spdl4j.examples.slots.FetchStage;
+import org.spdl4j.examples.slots.SlotBatchLoader;
+import org.spdl4j.examples.slots.SlotLoaderOptions;
+import org.spdl4j.media.ImageSpec;
+import org.spdl4j.media.MediaLimits;
+import org.spdl4j.media.PerThreadImageDecoders;
+import org.spdl4j.media.PixelFormat;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+import org.spdl4j.offheap.tensor.DType;
+import org.spdl4j.offheap.tensor.ImageLayout;
+
+/**
+ * Image batches from HTTP(S) URLs: an {@link HttpObjectFetcher} fetches {@link HttpFetchSettings#maxInFlight()}
+ * images at once, asynchronously (no thread per request), each body landing in one pooled off-heap slab; each
+ * fetched image then gets its batch slot in order, and decode workers write resized, center-cropped RGB straight into
+ * it. Batches are {@code [n, crop, crop, 3]} uint8, labels from the list.
+ *
+ * <pre>
+ *  urls --> fetch (async, N in flight, retries; bytes -> pooled slab) --> assign (slot) --> decode x M (-> slot) --> batch
+ * </pre>
+ *
+ * <p><b>Failures:</b> an image that cannot be fetched after the fetcher's retries (or at once, for a 4xx) is counted
+ * and skipped, as is one that cannot be decoded; the run goes on ({@link #failedImages()}). <b>Memory:</b> encoded
+ * bytes in flight are bounded by the pool (slabs for the slot table, the rings, the requests and the decoders); a
+ * body larger than {@link #LARGEST_BODY} fails without retry. <b>Ownership:</b> batches belong to the consumer, which
+ * closes each; {@link #close()} stops the pipeline, waits for requests still in flight, and frees the pools and
+ * FFmpeg contexts. <b>Threading:</b> iterate from one thread.
+ */
+public final class UrlImageLoader implements BatchLoader {
+    /** The largest image accepted, in bytes; property {@code spdl4j.urls.largestBody}. */
+    public static final int LARGEST_BODY = Integer.getInteger("spdl4j.urls.largestBody", 16 << 20);
+    /** Slab size for typical encoded images (a 224-256 px JPEG is 10-60 KiB). */
+    private static final int SMALL_SLAB = 128 * 1024;
+    private static final int MEDIUM_SLAB = 1024 * 1024;
+    /** Slabs of each ring between stages that can hold a fetched image (fetch -> assign, assign -> fill). */
+    private static final int RING_SLOTS = 2 * 16;
+
+    private final BufferPool bodies;
+    private final HttpObjectFetcher fetcher;
+    private final PerThreadImageDecoders decoders;
+    private final SlotBatchLoader<Sample> loader;
+
+    /**
+     * Builds (does not start) the loader over one pass of the URLs, in order.
+     *
+     * @param name      pipeline name
+     * @param urls      the images, iterated once
+     * @param crop      output height and width
+     * @param shortSide short side after resizing, before the center crop
+     * @param batchSize images per batch
+     * @param threads   decode threads
+     * @param settings  requests in flight, retries, timeouts ({@code maxBodyBytes} is capped at {@link #LARGEST_BODY})
+     */
+    public UrlImageLoader(String name, Iterable<UrlList.Entry> urls, int crop, int shortSide, int batchSize,
+                          int threads, HttpFetchSettings settings) {
+        SlotLoaderOptions options = SlotLoaderOptions.defaults().withFillConcurrency(threads);
+        int inFlight = options.batchesInFlight() * batchSize + RING_SLOTS + settings.maxInFlight() + threads + 4;
+        this.bodies = BufferPool.open(PoolConfig.builder(name + "-fetched")
+            .sizeClass(SMALL_SLAB, inFlight)
+            .sizeClass(MEDIUM_SLAB, Math.max(4, inFlight / 4))
+            .sizeClass(LARGEST_BODY, 2)
+            .acquireTimeout(Duration.ofSeconds(60))
+            .build());
+        this.fetcher = new HttpObjectFetcher(new HttpFetchSettings(settings.maxInFlight(), settings.maxAttempts(),
+            settings.attemptTimeout(), settings.connectTimeout(), settings.initialBackoff(), settings.maxBackoff(),
+            Math.min(settings.maxBodyBytes(), LARGEST_BODY)), new PooledSampleAllocator(bodies));
+        this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+        BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
+        FetchStage<UrlList.Entry, Sample> fetch = new FetchStage<>(this::fetch, settings.maxInFlight(), Sample.class);
+        this.loader = new SlotBatchLoader<>(name, urls, fetch, layout,
+            new SampleImageWriter(decoders, ImageSpec.centerCrop(shortSide, crop, PixelFormat.RGB24)), Sample::label,
+            Sample::close, options, DirectMemoryAllocator.INSTANCE);
+    }
+
+    /** Starts one fetch; the delivered sample carries the list's label (a re-wrap that shares the field list). */
+    private CompletionStage<Sample> fetch(UrlList.Entry entry) {
+        return fetcher.apply(entry.uri()).thenApply(s -> entry.label() == Sample.NO_LABEL ? s
+            : new Sample(s.key(), entry.label(), s.origin(), s.fields(), s.allocator()));
+    }
+
+    @Override
+    public int label(Batch batch, int i) {
+        return loader.label(batch, i);
+    }
+
+    /** {@return images that could not be fetched so far (after retries)} */
+    public long fetchFailures() {
+        return loader.fetchFailures();
+    }
+
+    @Override
+    public long failedImages() {
+        return loader.fetchFailures() + loader.fillFailures();
+    }
+
+    @Override
+    public List<StageStats> stats() {
+        return loader.stats();
+    }
+
+    /** {@return fetched-image slabs currently out (0 once every image was decoded and the run ended)} */
+    public int leasesInUse() {
+        return bodies.inUse();
+    }
+
+    /** {@return HTTP attempts made so far, retries included} */
+    public long attemptsMade() {
+        return fetcher.attemptsMade();
+    }
+
+    @Override
+    public Iterator<Batch> iterator() {
+        return loader.iterator();
+    }
+
+    @Override
+    public void close() {
+        loader.close();
+        fetcher.close(); // waits for requests in flight: their bodies are released before the pool closes
+        decoders.close();
+        bodies.close();
+    }
+}

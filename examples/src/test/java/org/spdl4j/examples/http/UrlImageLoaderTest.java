@@ -1,0 +1,107 @@
+package org.spdl4j.examples.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.PoolRegistry;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+@Timeout(120)
+@ExtendWith(NoLeftoversExtension.class)
+class UrlImageLoaderTest {
+    @TempDir
+    static Path images;
+
+    @TempDir
+    Path work;
+
+    @BeforeAll
+    static void sample() throws Exception {
+        SampleImages.generate(images, 21, 5);
+    }
+
+    private static HttpFetchSettings settings(int inFlight) {
+        return HttpFetchSettings.defaults().withMaxInFlight(inFlight)
+            .withRetries(2, Duration.ofSeconds(10), Duration.ofMillis(5));
+    }
+
+    @Test
+    void shouldFetchDecodeAndLabelEveryImageAndSkipOneThatIsNotFound() throws Exception {
+        try (ImageFileServer server = new ImageFileServer(images, 20)) {
+            Path list = work.resolve("urls.txt");
+            int served = server.writeList(list, i -> 100 + i, server.url("missing.jpg") + "\t7");
+            List<UrlList.Entry> urls = UrlList.read(list);
+            long labelSum = 0;
+            long count = 0;
+            try (UrlImageLoader loader = new UrlImageLoader("urls", urls, 32, 40, 4, 2, settings(4))) {
+                for (Batch batch : loader) {
+                    assertThat(batch.descriptor().batchBytes()).isEqualTo(4L * 32 * 32 * 3);
+                    for (int i = 0; i < batch.size(); i++) {
+                        labelSum += loader.label(batch, i);
+                    }
+                    count += batch.size();
+                    batch.close();
+                }
+                assertThat(count).isEqualTo(served);
+                assertThat(labelSum).isEqualTo(served * 100L + (long) served * (served - 1) / 2); // labels 100..
+                assertThat(loader.fetchFailures()).isEqualTo(1);
+                assertThat(loader.failedImages()).isEqualTo(1);
+                assertThat(loader.leasesInUse()).isZero();
+                assertThat(loader.attemptsMade()).isEqualTo(served + 1); // a 404 is not retried
+            }
+            assertNoLivePools("urls");
+            assertThat(server.notFound.get()).isEqualTo(1);
+            assertThat(server.peakConcurrent.get()).isBetween(2, 4); // requests overlap, never more than asked
+        }
+    }
+
+    @Test
+    void shouldReturnEveryLeaseWhenClosedMidRun() throws Exception {
+        try (ImageFileServer server = new ImageFileServer(images, 5)) {
+            Path list = work.resolve("urls.txt");
+            server.writeList(list, i -> i);
+            UrlImageLoader loader = new UrlImageLoader("early", UrlList.read(list), 32, 40, 4, 1, settings(8));
+            try (loader) {
+                Batch first = loader.iterator().next();
+                first.close();
+                Thread.sleep(100); // let fetches land in the rings and batches in the consumer's buffer
+            }
+            assertThat(loader.leasesInUse()).isZero();
+            assertNoLivePools("early");
+        }
+    }
+
+    /** A pool whose memory is still allocated after close had a lease that never came back. */
+    private static void assertNoLivePools(String loader) {
+        assertThat(PoolRegistry.livePools().stream().map(BufferPool::name).filter(n -> n.startsWith(loader + "-"))
+            .toList()).as("pools still allocated after close: a lease was not returned").isEmpty();
+    }
+
+    @Test
+    void shouldDetectAUrlListAndNameTheBadLine() throws Exception {
+        Path urls = work.resolve("urls.txt");
+        Files.writeString(urls, "\n  \nhttps://example.invalid/a.jpg\t3\nhttp://example.invalid/b.jpg\n");
+        Path paths = work.resolve("paths.txt");
+        Files.writeString(paths, "\n/data/a.jpg\t3\n");
+        assertThat(UrlList.isUrlList(urls)).isTrue();
+        assertThat(UrlList.isUrlList(paths)).isFalse();
+        assertThat(UrlList.read(urls)).extracting(UrlList.Entry::label).containsExactly(3, -1);
+        Path bad = work.resolve("bad.txt");
+        Files.writeString(bad, "http://example.invalid/a.jpg\tcat\n");
+        assertThatThrownBy(() -> UrlList.read(bad)).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("bad.txt:1").hasMessageContaining("'cat' is not an integer");
+    }
+}
