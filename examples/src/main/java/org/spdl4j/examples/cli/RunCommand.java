@@ -6,17 +6,23 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.LongSupplier;
+import java.util.function.ToIntFunction;
+import org.spdl4j.cuda.CudaConfiguration;
+import org.spdl4j.cuda.Device;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
+import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
 import org.spdl4j.examples.classify.ShardImageLoader;
 import org.spdl4j.examples.http.UrlImageLoader;
 import org.spdl4j.examples.http.UrlList;
 import org.spdl4j.examples.image.BatchLoader;
+import org.spdl4j.examples.image.DeviceImageLoader;
 import org.spdl4j.examples.image.ImageBatchLoader;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.report.TaskTrace;
@@ -32,7 +38,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j run}: the image pipeline (decode, RGB, short side 256, center crop 224, batches of 32) over the built-in
  * sample or {@code --data}, with a live progress line, a per-stage table at the end, and with {@code --report} an HTML
- * page, PNG plots, {@code .hlog} interval logs and a Perfetto trace.
+ * page, PNG plots, {@code .hlog} interval logs and a Perfetto trace. With {@code --device auto|host|gpu} the batches go
+ * on to the device through the {@value DeviceImageLoader#H2D_STAGE} stage, and the consumer waits for each copy.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run the image pipeline and show where the time goes.")
@@ -73,52 +80,68 @@ final class RunCommand implements Callable<Integer> {
     boolean noProgress;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "cpu",
-        description = "cpu (default) or auto: batches stay in host memory; GPU staging is in cuda-staging")
-    String device;
+        description = "cpu (default): batches stay in host memory; auto: copy to the GPU if one is found, else into"
+            + " host memory; host: copy into host memory; gpu: copy to the GPU or fail")
+    DeviceOption device;
 
     @Override
     public Integer call() throws Exception {
         if (epochs < 1 || sampleImages < 1 || intervalMs < 10) {
             throw new ParameterException(spec.commandLine(), "--epochs and --images must be >= 1 and --interval-ms >= 10");
         }
-        if (!device.equals("cpu") && !device.equals("auto")) {
-            throw new ParameterException(spec.commandLine(), "--device " + device + ": use cpu or auto");
-        }
         ImageLoaderOptions options = pipelineArgs.resolve(spec);
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         List<Path> shards = DataArgs.shards(data);
         if (!shards.isEmpty() && epochs != 1) {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
                 + "in one pass; run once per epoch");
         }
         List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data) : List.of();
+        if ((!shards.isEmpty() || !urls.isEmpty()) && device != DeviceOption.cpu) {
+            throw new ParameterException(spec.commandLine(), "--device " + device + " with tar shards or a URL list: "
+                + "the copy stage runs on the image-folder loader only; use --device cpu");
+        }
+        try (Device target = device.open()) { // null for cpu: no device, no copy stage
+            return run(options, shards, urls, target);
+        }
+    }
+
+    private int run(ImageLoaderOptions options, List<Path> shards, List<UrlList.Entry> urls, Device target)
+        throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
         if (report != null) {
             Files.createDirectories(report);
         }
         TaskTrace trace = report != null ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
         long total;
-        BatchLoader built;
+        Running built;
         if (!urls.isEmpty()) {
             total = (long) urls.size() * epochs;
-            built = new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs).boxed()
+            built = Running.of(new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs).boxed()
                 .flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
-                options.decodeConcurrency(), HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency()));
+                options.decodeConcurrency(), HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency())));
             out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
                 + " at a time, in list order (no per-task trace for URLs)");
         } else if (shards.isEmpty()) {
             IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
             total = DataArgs.perEpoch(dataset, seed) * epochs;
-            built = new ImageBatchLoader("run", DataArgs.epochs(dataset, seed, !noShuffle, epochs), options,
-                DirectMemoryAllocator.INSTANCE, trace);
+            Iterable<FileItem> files = DataArgs.epochs(dataset, seed, !noShuffle, epochs);
+            if (target == null) {
+                built = Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE, trace));
+            } else {
+                int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT, options.batchesInFlight() - 1));
+                built = Running.of(new DeviceImageLoader("run", files, options, target, copies, trace));
+                out.println("spdl4j run: device " + target.name() + (target.isGpu() ? "" : " (no GPU: host memory)")
+                    + ", " + copies + " copies in flight");
+            }
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
-            built = new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(), options.batchSize(),
-                options.decodeConcurrency());
+            built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
+                options.batchSize(), options.decodeConcurrency()));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
-        try (BatchLoader loader = built) {
+        try (Running loader = built) {
             PipelineStats stats = PipelineStats.of(loader.stats());
             StageHistogramLogWriter hlog = report != null ? StageHistogramLogWriter.open(stats, report.resolve("run.hlog"))
                 : null;
@@ -133,29 +156,19 @@ final class RunCommand implements Callable<Integer> {
             metrics.start();
             stats.markStarted();
             sampler.start();
-            long images = 0;
-            long batches = 0;
             try {
-                for (Batch batch : loader) {
-                    if (batches == 0) {
-                        metrics.firstBatch();
-                    }
-                    images += batch.size();
-                    batches++;
-                    batch.close();
-                }
+                loader.drain().run(metrics);
             } finally {
                 sampler.close();
             }
-            metrics.end(images, batches);
             PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
-                progress.finish(images, metrics.imagesPerSecond());
+                progress.finish(metrics.images(), metrics.imagesPerSecond());
             }
             if (hlog != null) {
                 hlog.close();
             }
-            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failedImages());
+            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failedImages().getAsLong());
             out.println(summary);
             if (report != null) {
                 RunReport.write(report, stats, last, summary, sampler.throughputSeries(), trace);
@@ -164,5 +177,58 @@ final class RunCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** Consumes every batch of a loader, counting images and batches into the metrics. */
+    @FunctionalInterface
+    private interface Drain {
+        void run(RunMetrics metrics);
+    }
+
+    /**
+     * A loader as the run loop sees it, whatever its batches are.
+     *
+     * @param stats        its stages' statistics
+     * @param failedImages images dropped so far
+     * @param drain        the consumer loop
+     * @param closer       closes the loader
+     */
+    private record Running(List<StageStats> stats, LongSupplier failedImages, Drain drain, Runnable closer)
+            implements AutoCloseable {
+        static Running of(BatchLoader loader) {
+            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+                try (b) {
+                    return b.size();
+                }
+            }, m), loader::close);
+        }
+
+        static Running of(DeviceImageLoader loader) {
+            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+                try (b) {
+                    b.awaitReady(); // a training step would make its stream wait on the ready event instead
+                    return b.spec().dim(0);
+                }
+            }, m), loader::close);
+        }
+
+        /** Runs the loop: {@code consume} uses and closes each batch and returns its sample count. */
+        private static <B> void drain(Iterable<B> loader, ToIntFunction<B> consume, RunMetrics metrics) {
+            long images = 0;
+            long batches = 0;
+            for (B batch : loader) {
+                if (batches == 0) {
+                    metrics.firstBatch();
+                }
+                images += consume.applyAsInt(batch);
+                batches++;
+            }
+            metrics.end(images, batches);
+        }
+
+        @Override
+        public void close() {
+            closer.run();
+        }
     }
 }

@@ -1,29 +1,14 @@
 package org.spdl4j.examples.image;
 
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
-import java.util.function.Function;
 import org.spdl4j.engine.Pipeline;
-import org.spdl4j.engine.PipelineBuilder;
-import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
-import org.spdl4j.examples.report.JfrTasks;
 import org.spdl4j.examples.report.TaskTrace;
-import org.spdl4j.media.ImageSpec;
-import org.spdl4j.media.MediaLimits;
-import org.spdl4j.media.PerThreadImageDecoders;
-import org.spdl4j.media.PixelFormat;
-import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.MemoryAllocator;
-import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.batch.BatchAssembler;
-import org.spdl4j.offheap.tensor.BatchDescriptor;
-import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.tensor.ImageLayout;
 
 /**
  * The image pipeline: files -> read (virtual threads, bytes into pooled off-heap memory) -> assign (each image its
@@ -44,16 +29,8 @@ import org.spdl4j.offheap.tensor.ImageLayout;
  * <b>Threading:</b> iterate from one thread.
  */
 public final class ImageBatchLoader implements BatchLoader {
-    private static final int RING = 16;
-    private static final String READ_STAGE = "read";
     private final ImageLoaderOptions options;
-    private final BufferPool bytesPool;
-    private final BufferPool batchPool;
-    private final ImageItemPool items;
-    private final LabelRing labels;
-    private final BatchAssembler assembler;
-    private final PerThreadImageDecoders decoders;
-    private final DecodeStage decode;
+    private final ImageStages stages;
     private final Pipeline<Batch> pipeline;
 
     /**
@@ -68,43 +45,13 @@ public final class ImageBatchLoader implements BatchLoader {
     public ImageBatchLoader(String name, Iterable<FileItem> files, ImageLoaderOptions options,
                             MemoryAllocator batchAllocator, TaskTrace trace) {
         this.options = options;
-        int itemsInFlight = options.readConcurrency() + options.decodeConcurrency() + 3 * RING + 4;
-        this.items = new ImageItemPool(itemsInFlight);
-        this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
-            .sizeClass(128 * 1024, itemsInFlight)
-            .sizeClass(1024 * 1024, Math.max(4, itemsInFlight / 4))
-            .sizeClass(4 * 1024 * 1024, 4)
-            .sizeClass(32 * 1024 * 1024, 1)
-            .acquireTimeout(Duration.ofSeconds(60))
-            .build());
-        BatchDescriptor layout = BatchDescriptor.images(options.batchSize(), ImageLayout.NHWC, options.cropSize(),
-            options.cropSize(), 3, DType.U8);
-        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(batchAllocator).dmaAligned()
-            .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build());
-        this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
-            .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
-        this.labels = new LabelRing(options.batchesInFlight() * options.batchSize());
-        this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
-        ImageSpec spec = ImageSpec.centerCrop(options.shortSide(), options.cropSize(), PixelFormat.RGB24);
-        this.decode = new DecodeStage(decoders, spec, items);
-        SlotAssigner assign = new SlotAssigner(assembler, labels, items);
-        StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING)
-            .withOrder(options.order());
-        Function<FileItem, ImageItem> read = new ReadStage(bytesPool, items);
-        Function<ImageItem, Batch> decodeFn = decode;
-        if (trace != null) {
-            read = trace.wrap(READ_STAGE, read);
-            decodeFn = trace.wrap("decode", decodeFn);
+        this.stages = new ImageStages(name, options, batchAllocator);
+        try {
+            this.pipeline = stages.stages(name, files, trace).sink(options.bufferSize(), options.waitPolicy()).build();
+        } catch (RuntimeException e) {
+            stages.close();
+            throw e;
         }
-        read = JfrTasks.wrap(READ_STAGE, read); // a JFR recording shows each task; nearly free when not recording
-        decodeFn = JfrTasks.wrap("decode", decodeFn);
-        this.pipeline = PipelineBuilder.fromIterable(files).named(name).sourceWaitPolicy(options.waitPolicy())
-            .onDiscard(new UndeliveredItemReleaser(items))
-            .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()))
-            .aggregate("assign", () -> assign, base.withConcurrency(1))
-            .pipe("decode", decodeFn, base.withConcurrency(options.decodeConcurrency()))
-            .sink(options.bufferSize(), options.waitPolicy())
-            .build();
     }
 
     /**
@@ -131,19 +78,13 @@ public final class ImageBatchLoader implements BatchLoader {
 
     /** {@return images that failed to decode (each dropped from its batch) so far} */
     public long decodeFailures() {
-        return decode.failures();
+        return stages.decodeFailures();
     }
 
     /** {@return images dropped so far for any reason: unreadable (read stage) or undecodable (decode stage)} */
     @Override
     public long failedImages() {
-        long readFailures = 0;
-        for (StageStats s : pipeline.stats()) {
-            if (s.stage().equals(READ_STAGE)) {
-                readFailures += s.failures();
-            }
-        }
-        return readFailures + decode.failures();
+        return stages.failedImages(pipeline.stats());
     }
 
     /** {@return the options it runs with} */
@@ -160,7 +101,7 @@ public final class ImageBatchLoader implements BatchLoader {
      */
     @Override
     public int label(Batch batch, int i) {
-        return labels.get(batch.sequence(i));
+        return stages.label(batch, i);
     }
 
     @Override
@@ -171,9 +112,6 @@ public final class ImageBatchLoader implements BatchLoader {
     @Override
     public void close() {
         pipeline.close();
-        assembler.close();
-        decoders.close();
-        bytesPool.close();
-        batchPool.close();
+        stages.close();
     }
 }

@@ -2,12 +2,15 @@ package org.spdl4j.examples.image;
 
 import java.util.concurrent.CancellationException;
 import java.util.function.Consumer;
+import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.offheap.batch.Batch;
 
 /**
  * The loader's discard hook: gives back what an item the pipeline will never deliver holds, so closing the loader
  * early (a training loop that breaks out mid-epoch) returns every pooled lease. Per kind of item:
- * a finished {@link Batch} (in the consumer's buffer) is closed; an {@link ImageItem} releases its encoded bytes,
+ * a finished {@link Batch} (in the consumer's buffer or the host-to-device stage's input ring) is closed; a
+ * {@link DeviceBatch} (a copy that completed after close, or one in the consumer's buffer) is closed, which waits for
+ * its copy and returns its device memory and event; an {@link ImageItem} releases its encoded bytes,
  * fails its batch slot (closing the batch if that was its last pending slot) and goes back to the item pool; a
  * source's file entry holds nothing.
  *
@@ -29,6 +32,8 @@ final class UndeliveredItemReleaser implements Consumer<Object> {
     public void accept(Object undelivered) {
         if (undelivered instanceof Batch batch) {
             batch.close();
+        } else if (undelivered instanceof DeviceBatch deviceBatch) {
+            deviceBatch.close();
         } else if (undelivered instanceof ImageItem item) {
             release(item);
         }

@@ -13,6 +13,8 @@ import java.util.Properties;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.EncodableHistogram;
 import org.HdrHistogram.HistogramLogReader;
+import org.spdl4j.cuda.DeviceDiscovery;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -85,6 +87,29 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldCopyEveryBatchToTheHostDeviceAndShowTheH2dStage() {
+        Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--device", "host", "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("device host", "throughput: 40 images in 5 batches", "0 failed to decode");
+        assertThat(r.out().lines().map(String::strip)).as(r.out()).anyMatch(l -> l.startsWith("h2d "));
+
+        Run cpu = run("run", "--data", data.toString(), "--batch-size", "8", "--no-progress");
+        assertThat(cpu.status()).as(cpu.err()).isZero();
+        assertThat(cpu.out().lines().map(String::strip)).as(cpu.out()).noneMatch(l -> l.startsWith("h2d "));
+    }
+
+    @Test
+    void shouldFailWithOneLineWhenAGpuIsAskedForAndThereIsNone() {
+        Assumptions.assumeFalse(DeviceDiscovery.probe().available(), "a GPU is present: --device gpu would succeed");
+        Run r = run("run", "--data", data.toString(), "--device", "gpu", "--no-progress");
+        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+        assertThat(r.err()).startsWith("spdl4j: ").contains("--device gpu", "no usable GPU", "--device auto")
+            .doesNotContain("Exception", "\tat ");
+        assertThat(r.out()).doesNotContain("throughput");
+    }
+
+    @Test
     void shouldRunOverWebDatasetShards() throws Exception {
         Path shards = work.resolve("shards");
         java.nio.file.Files.createDirectories(shards);
@@ -116,6 +141,7 @@ class CommandLineTest {
                 new String[] {"run", "--decode-threads", "0"},
                 new String[] {"run", "--bogus"},
                 new String[] {"run", "--order", "sideways"},
+                new String[] {"run", "--device", "tpu"},
                 new String[] {"probe", work.resolve("nope.jpg").toString()},
                 new String[] {"soak", "--minutes", "0"},
                 new String[] {"frobnicate"})) {
