@@ -90,7 +90,7 @@ class CommandLineTest {
     void shouldCopyEveryBatchToTheHostDeviceAndShowTheH2dStage() {
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--device", "host", "--no-progress");
         assertThat(r.status()).as(r.err()).isZero();
-        assertThat(r.out()).contains("device host", "throughput: 40 images in 5 batches", "0 failed to decode");
+        assertThat(r.out()).contains("device host", "throughput: 40 images in 5 batches", "0 failed to read or decode");
         assertThat(r.out().lines().map(String::strip)).as(r.out()).anyMatch(l -> l.startsWith("h2d "));
 
         Run cpu = run("run", "--data", data.toString(), "--batch-size", "8", "--no-progress");
