@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.runtime.ThreadStopper;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.WaitPolicy;
@@ -240,17 +241,13 @@ public final class RecordPipeline implements AutoCloseable {
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
         boolean interrupted = false;
+        boolean allStopped;
         try {
-            for (Thread t : all) {
-                while (t.isAlive() && System.nanoTime() < deadline) {
-                    t.interrupt();
-                    t.join(Duration.ofMillis(50));
-                }
-            }
+            allStopped = ThreadStopper.interruptAndJoin(all, deadline);
         } catch (InterruptedException e) {
             interrupted = true;
+            allStopped = all.stream().noneMatch(Thread::isAlive);
         }
-        boolean allStopped = all.stream().noneMatch(Thread::isAlive);
         if (allStopped) {
             for (RecordRing ring : rings) {
                 ring.free();

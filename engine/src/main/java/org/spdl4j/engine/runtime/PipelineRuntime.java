@@ -1,6 +1,5 @@
 package org.spdl4j.engine.runtime;
 
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
@@ -34,7 +33,6 @@ import org.spdl4j.engine.stats.StageStats;
  */
 public final class PipelineRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRuntime.class);
-    private static final long REINTERRUPT_MILLIS = 50;
 
     private final PipelineControl control;
     private final Source<?> source;
@@ -234,12 +232,7 @@ public final class PipelineRuntime implements AutoCloseable {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
         boolean interrupted = false;
         try {
-            for (Thread t : all) {
-                while (t.isAlive() && System.nanoTime() < deadline) {
-                    t.interrupt();
-                    t.join(Duration.ofMillis(REINTERRUPT_MILLIS));
-                }
-            }
+            ThreadStopper.interruptAndJoin(all, deadline);
             for (ExecutorService executor : virtualThreadExecutors) {
                 long left = deadline - System.nanoTime();
                 if (left > 0 && !executor.awaitTermination(left, TimeUnit.NANOSECONDS)) {
@@ -257,7 +250,7 @@ public final class PipelineRuntime implements AutoCloseable {
                 LOG.error("pipeline '{}': thread {} still alive after close ({}); its stage function ignores "
                         + "interrupts. It is at:{}", control.pipeline(), t.getName(),
                         interrupted ? "close was interrupted" : EngineConfiguration.CLOSE_TIMEOUT_MILLIS + " ms",
-                        stackOf(t));
+                        ThreadStopper.stackOf(t));
             }
         }
         if (allEnded) {
@@ -287,14 +280,6 @@ public final class PipelineRuntime implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-    }
-
-    private static String stackOf(Thread t) {
-        StringBuilder sb = new StringBuilder();
-        for (StackTraceElement e : t.getStackTrace()) {
-            sb.append("\n\tat ").append(e);
-        }
-        return sb.toString();
     }
 
     /**
