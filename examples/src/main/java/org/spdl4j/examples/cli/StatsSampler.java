@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageSnapshot;
+import org.spdl4j.engine.stats.StageStatsEvent;
 
 /**
  * A daemon thread ({@code spdl4j-run-sampler}) that every interval takes a stats snapshot (which also feeds the
@@ -42,6 +43,7 @@ final class StatsSampler implements AutoCloseable {
                 return;
             }
             PipelineSnapshot snap = stats.snapshot();
+            StageStatsEvent.emit(snap); // one JFR event per stage when a recording wants them
             long now = System.nanoTime();
             long images = imagesIn(snap);
             double rate = (images - lastImages) / ((now - lastNanos) / 1e9);
