@@ -38,6 +38,9 @@ public final class LineChart {
     private final List<double[][]> series = new ArrayList<>();
     private DoubleFunction<String> xTicks = v -> String.format(Locale.ROOT, "%.3g", v);
     private double[] xTickValues;
+    private boolean logY;
+    private double bottomDecade; // log axis range, set by render()
+    private double topDecade;
 
     /**
      * Creates an empty chart.
@@ -62,6 +65,17 @@ public final class LineChart {
     public LineChart xTicks(double[] values, DoubleFunction<String> label) {
         this.xTickValues = values.clone();
         this.xTicks = label;
+        return this;
+    }
+
+    /**
+     * Draws the y axis in decades (log10), for values spanning orders of magnitude such as latency percentiles;
+     * values at or below zero are drawn at the axis' bottom.
+     *
+     * @return this
+     */
+    public LineChart logY() {
+        this.logY = true;
         return this;
     }
 
@@ -97,11 +111,15 @@ public final class LineChart {
         double minX = Double.MAX_VALUE;
         double maxX = -Double.MAX_VALUE;
         double maxY = 0;
+        double minPositiveY = Double.MAX_VALUE;
         for (double[][] s : series) {
             for (int i = 0; i < s[0].length; i++) {
                 minX = Math.min(minX, s[0][i]);
                 maxX = Math.max(maxX, s[0][i]);
                 maxY = Math.max(maxY, s[1][i]);
+                if (s[1][i] > 0) {
+                    minPositiveY = Math.min(minPositiveY, s[1][i]);
+                }
             }
         }
         if (minX > maxX) {
@@ -112,6 +130,13 @@ public final class LineChart {
             maxX = minX + 1;
         }
         maxY = maxY <= 0 ? 1 : maxY * 1.08;
+        if (logY) {
+            bottomDecade = Math.floor(Math.log10(minPositiveY == Double.MAX_VALUE ? maxY / 10 : minPositiveY));
+            topDecade = Math.ceil(Math.log10(maxY));
+            if (topDecade <= bottomDecade) {
+                topDecade = bottomDecade + 1;
+            }
+        }
         BufferedImage image = new BufferedImage(WIDTH, HEIGHT, BufferedImage.TYPE_INT_RGB);
         Graphics2D g = image.createGraphics();
         try {
@@ -127,7 +152,7 @@ public final class LineChart {
                 Path2D.Double path = new Path2D.Double();
                 for (int i = 0; i < s[0].length; i++) {
                     double px = LEFT + (s[0][i] - minX) / (maxX - minX) * plotW;
-                    double py = TOP + plotH - s[1][i] / maxY * plotH;
+                    double py = TOP + plotH - fraction(s[1][i], maxY) * plotH;
                     if (i == 0) {
                         path.moveTo(px, py);
                     } else {
@@ -148,6 +173,17 @@ public final class LineChart {
         return image;
     }
 
+    /** Where {@code y} sits between the axis' bottom (0) and top (1). */
+    private double fraction(double y, double maxY) {
+        if (!logY) {
+            return y / maxY;
+        }
+        if (y <= 0) {
+            return 0;
+        }
+        return Math.max(0, (Math.log10(y) - bottomDecade) / (topDecade - bottomDecade));
+    }
+
     private void drawAxes(Graphics2D g, double minX, double maxX, double maxY, int plotW, int plotH) {
         g.setColor(Color.BLACK);
         g.setFont(new Font(Font.SANS_SERIF, Font.BOLD, 15));
@@ -155,7 +191,7 @@ public final class LineChart {
         g.setFont(new Font(Font.SANS_SERIF, Font.PLAIN, 12));
         g.drawRect(LEFT, TOP, plotW, plotH);
         for (int i = 0; i <= 5; i++) {
-            double v = maxY * i / 5;
+            double v = logY ? Math.pow(10, bottomDecade + (topDecade - bottomDecade) * i / 5) : maxY * i / 5;
             int y = TOP + plotH - (int) (plotH * i / 5.0);
             g.setColor(new Color(0xe0e0e0));
             g.drawLine(LEFT + 1, y, LEFT + plotW - 1, y);

@@ -25,7 +25,7 @@ public final class PercentileCurves {
      * @throws IOException when the file cannot be written
      */
     public static void write(String title, Map<String, Histogram> histograms, Path file) throws IOException {
-        LineChart chart = new LineChart(title, "percentile", "ms")
+        LineChart chart = new LineChart(title, "percentile", "ms (log)").logY()
             .xTicks(new double[] {0, 1, 2, 3, 4, 5}, PercentileCurves::tickLabel);
         histograms.forEach((stage, h) -> {
             double[] xs = new double[PERCENTILES.length];
