@@ -54,15 +54,7 @@ final class RecordStageWorker implements Runnable {
 
     @Override
     public void run() {
-        try {
-            work();
-        } catch (AlertException | InterruptedException stopped) {
-            // closed or failed elsewhere
-        } catch (Throwable t) {
-            if (control.running().isRunning()) {
-                control.fail(stage, "record worker died: " + t, t);
-            }
-        }
+        RecordWorkerBody.runGuarded(control, stage, this::work);
     }
 
     private void work() throws AlertException, InterruptedException {

@@ -6,7 +6,7 @@ import java.util.Locale;
 /**
  * Renders a {@link PipelineSnapshot} as an aligned plain-text table, the one the reporter logs and the CLI prints:
  * <pre>
- * pipeline demo: wall 1.0 s, 1496 items/s out since start; last 1.0 s:
+ * pipeline demo: wall 1.0 s, 1496/s out of the last stage since start; shares over the last 1.0 s:
  * stage   workers    in   out  failed  items/s     p50     p90     p99     max  busy%  starved%  backp%       ring
  * source        1  2817  2816       0     2816   231ns   631ns   1.4us  30.5us    0.1       0.0    97.2          -
  * decode        2  1793  1791       0     1791  1.07ms  1.09ms  1.41ms  7.05ms   97.6       0.0     0.0  1023/1024  &lt;- bottleneck
@@ -50,8 +50,8 @@ public final class StatsTable {
             }
         }
         StringBuilder b = new StringBuilder(128 * cells.length);
-        b.append(fmt("pipeline %s: wall %.1f s, %.0f items/s out since start; last %.1f s:\n", snapshot.pipeline(),
-                snapshot.wallNanos() / 1e9, snapshot.throughput(), snapshot.intervalNanos() / 1e9));
+        b.append(fmt("pipeline %s: wall %.1f s, %.0f/s out of the last stage since start; shares over the last %.1f s:\n",
+                snapshot.pipeline(), snapshot.wallNanos() / 1e9, snapshot.throughput(), snapshot.intervalNanos() / 1e9));
         for (int r = 0; r < cells.length; r++) {
             for (int c = 0; c < HEADER.length; c++) {
                 if (c > 0) {

@@ -20,7 +20,7 @@ class StatsTableTest {
         String table = StatsTable.render(snap);
         List<String> lines = table.lines().toList();
         assertThat(lines).hasSize(6);
-        assertThat(lines.get(0)).contains("train", "12.0 s", "5012 items/s");
+        assertThat(lines.get(0)).contains("train", "12.0 s", "5012/s out of the last stage");
         assertThat(lines.get(1)).startsWith("stage").contains("p99", "starved%", "ring");
         assertThat(lines.get(2)).startsWith("source ").endsWith("-");
         assertThat(lines.get(3)).startsWith("decode-and-resize").contains("1.5us", "12.3us", "4.56ms", "2.00s", "5/64")
