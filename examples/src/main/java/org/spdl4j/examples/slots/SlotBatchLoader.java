@@ -33,7 +33,8 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
  * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must
  * {@link Batch#close()} it; at most {@code batchesInFlight} exist, so a consumer that keeps them stalls the loader.
  * Each item is released exactly once, by the fill stage (or, if the loader stops early, by {@link #close()} from the
- * slot table, or by the {@link UndeliveredSlotReleaser} discard hook for a fetched item that never got a slot).
+ * slot table, or by the {@link UndeliveredSlotReleaser} discard hook for an item still in a ring that never got a
+ * slot).
  * {@link #close()} stops the pipeline (batches and unfilled slots it drops are closed or failed by that hook) and
  * frees the batch pool. <b>Threading:</b> iterate from one thread.
  *
@@ -66,7 +67,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
                            SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
                            Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
         this(PipelineBuilder.<I>fromIterable(items).named(name).sourceWaitPolicy(options.waitPolicy())
-                .onDiscard(new UndeliveredSlotReleaser<I>(null, release)), name, layout, writer, labelOf, release,
+                .onDiscard(UndeliveredSlotReleaser.<I>forSourceItems(release)), name, layout, writer, labelOf, release,
             options, allocator);
     }
 
@@ -91,7 +92,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
                                ToIntFunction<? super I> labelOf, Consumer<? super I> release,
                                SlotLoaderOptions options, MemoryAllocator allocator) {
         this(PipelineBuilder.<S>fromIterable(inputs).named(name).sourceWaitPolicy(options.waitPolicy())
-                .onDiscard(new UndeliveredSlotReleaser<>(fetch.itemType(), release))
+                .onDiscard(UndeliveredSlotReleaser.forFetchedItems(fetch.itemType(), release))
                 .<I>pipeAsync(FetchStage.STAGE, fetch.fetch(), StageOptions.defaults()
                     .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())),
             name, layout, writer, labelOf, release, options, allocator);

@@ -10,7 +10,8 @@ import org.spdl4j.offheap.batch.Slot;
  * so closing the loader mid-run returns every pooled lease. A finished {@link Batch} (in the consumer's buffer, or the
  * sealed last one) is closed; a {@link Slot} never filled is failed, closing its batch when that was its last pending
  * slot (its item stays in the {@link InFlightTable}, which the loader drains); a fetched item (when the item type is
- * known) is released. Inputs not yet fetched hold nothing.
+ * known) is released, and so is a source item still in the source's ring (a loader without a fetch stage: there,
+ * everything that is neither a batch nor a slot is an item). Inputs not yet fetched hold nothing.
  *
  * <p><b>Threading:</b> any thread (the engine calls it on the closing thread, and on an async task's thread for a
  * fetch that completes after the stop). Only on the close path: allocates nothing.
@@ -22,17 +23,36 @@ final class UndeliveredSlotReleaser<I> implements Consumer<Object> {
     private static final CancellationException CLOSED =
         new CancellationException("the loader closed before this sample was written");
 
+    /** The class of fetched items; null when the source emits the items themselves. */
     private final Class<I> itemType;
     private final Consumer<? super I> release;
 
-    /**
-     * @param itemType the class of fetched items, or null when items come straight from the source (holding nothing
-     *                 the engine could drop before they reach the slot table)
-     * @param release  gives back what an item holds
-     */
-    UndeliveredSlotReleaser(Class<I> itemType, Consumer<? super I> release) {
+    private UndeliveredSlotReleaser(Class<I> itemType, Consumer<? super I> release) {
         this.itemType = itemType;
         this.release = release;
+    }
+
+    /**
+     * {@return the hook of a loader whose source emits the items: an undelivered object that is neither a batch nor
+     * a slot is an item still in the source's ring, and is released}
+     *
+     * @param release gives back what an item holds
+     * @param <I>     the item type
+     */
+    static <I> UndeliveredSlotReleaser<I> forSourceItems(Consumer<? super I> release) {
+        return new UndeliveredSlotReleaser<>(null, release);
+    }
+
+    /**
+     * {@return the hook of a loader with a fetch stage: fetched items (of {@code itemType}) are released; the source's
+     * inputs, not yet fetched, hold nothing}
+     *
+     * @param itemType the class of fetched items
+     * @param release  gives back what an item holds
+     * @param <I>      the item type
+     */
+    static <I> UndeliveredSlotReleaser<I> forFetchedItems(Class<I> itemType, Consumer<? super I> release) {
+        return new UndeliveredSlotReleaser<>(itemType, release);
     }
 
     @Override
@@ -44,8 +64,16 @@ final class UndeliveredSlotReleaser<I> implements Consumer<Object> {
             if (done != null) {
                 done.close();
             }
-        } else if (itemType != null && itemType.isInstance(undelivered)) {
+        } else if (itemType == null) {
+            release.accept(sourceItem(undelivered));
+        } else if (itemType.isInstance(undelivered)) {
             release.accept(itemType.cast(undelivered));
         }
+    }
+
+    /** Without a fetch stage only the source emits objects other than slots and batches, and it emits items. */
+    @SuppressWarnings("unchecked")
+    private static <I> I sourceItem(Object undelivered) {
+        return (I) undelivered;
     }
 }
