@@ -30,8 +30,15 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * block has grown to the largest image seen. {@link #free()} frees the frame; the planes go with the GC's cleaner.
  */
 final class JpegDcDecoder {
-    private static final long DATA_OFFSET = Pointer.offsetof(AVFrame.class, "data");
-    private static final long LINESIZE_OFFSET = Pointer.offsetof(AVFrame.class, "linesize");
+    private static final long DATA_OFFSET;
+    private static final long LINESIZE_OFFSET;
+
+    static {
+        FFmpeg.init(); // loads avutil's natives, which offsetof needs
+        DATA_OFFSET = Pointer.offsetof(AVFrame.class, "data");
+        LINESIZE_OFFSET = Pointer.offsetof(AVFrame.class, "linesize");
+    }
+
     private static final int ADOBE_TRANSFORM_OFFSET = 11;
 
     private final JpegHuffmanTable[] dcTables = tables();

@@ -178,6 +178,11 @@ final class JpegDcScanDecoder {
                             (byte) pixel);
                 }
             }
+            if (n < fakeBits) {
+                // Zeros past the data decode as valid codes: stop a truncated image at the row, not at the end.
+                throw new MediaException(label, "JPEG entropy-coded data truncated at MCU row " + my + " of "
+                        + mcusY);
+            }
         }
         pos = p;
         bitCount = n;
