@@ -41,8 +41,8 @@ final class JpegDcDecoder {
 
     private static final int ADOBE_TRANSFORM_OFFSET = 11;
 
-    private final JpegHuffmanTable[] dcTables = tables();
-    private final JpegHuffmanTable[] acTables = tables();
+    private final JpegHuffmanTable[] dcTables = tables(false);
+    private final JpegHuffmanTable[] acTables = tables(true);
     private final boolean[] dcDefined = new boolean[4];
     private final boolean[] acDefined = new boolean[4];
     private final int[] quantDc = new int[4];
@@ -65,9 +65,9 @@ final class JpegDcDecoder {
         NativeResourceCounter.allocated(Kind.FRAME);
     }
 
-    private static JpegHuffmanTable[] tables() {
+    private static JpegHuffmanTable[] tables(final boolean ac) {
         return new JpegHuffmanTable[] {
-            new JpegHuffmanTable(), new JpegHuffmanTable(), new JpegHuffmanTable(), new JpegHuffmanTable()};
+            new JpegHuffmanTable(ac), new JpegHuffmanTable(ac), new JpegHuffmanTable(ac), new JpegHuffmanTable(ac)};
     }
 
     /**
@@ -188,7 +188,7 @@ final class JpegDcDecoder {
                 throw new MediaException(label, "JPEG DHT segment corrupt (class " + tc + ", table " + th + ")");
             }
             final boolean ac = tc == 1;
-            s += 1 + (ac ? acTables : dcTables)[th].define(s + 1, to - s - 1, ac, label);
+            s += 1 + (ac ? acTables : dcTables)[th].define(s + 1, to - s - 1, label);
             (ac ? acDefined : dcDefined)[th] = true;
         }
     }

@@ -20,7 +20,8 @@ final class JpegDcScanDecoder {
     static final int MAX_BLOCKS_PER_MCU = 10;
     private static final long ONES = 0x0101_0101_0101_0101L;
     private static final long HIGHS = 0x8080_8080_8080_8080L;
-    private static final int FAST_SHIFT = 64 - JpegHuffmanTable.FAST_BITS;
+    private static final int DC_SHIFT = 64 - JpegHuffmanTable.DC_FAST_BITS;
+    private static final int AC_SHIFT = 64 - JpegHuffmanTable.AC_FAST_BITS;
     /** 128 x 8: the sample level shift in the DC domain; every predictor starts there (and after each restart). */
     private static final int LEVEL_SHIFT = 1024;
 
@@ -106,7 +107,7 @@ final class JpegDcScanDecoder {
                     }
                     final JpegHuffmanTable dcTable = blockDc[i];
                     int diff;
-                    final int dc = dcTable.fast[(int) (b >>> FAST_SHIFT)];
+                    final int dc = dcTable.dcFast[(int) (b >>> DC_SHIFT)];
                     if (dc != 0) {
                         final int used = dc & 0xFF;
                         b <<= used;
@@ -124,7 +125,7 @@ final class JpegDcScanDecoder {
                         b <<= category;
                         n -= codeLength + category;
                     }
-                    final int[] ac = blockAc[i].fast;
+                    final char[] ac = blockAc[i].acFast;
                     int k = 1;
                     while (k < 64) {
                         if (p <= lastWord && (((w = Long.reverseBytes(UnsafeApi.getLong(p))) ^ -1L) - ONES & w
@@ -141,10 +142,13 @@ final class JpegDcScanDecoder {
                             n = bitCount;
                             p = pos;
                         }
-                        final int e = ac[(int) (b >>> FAST_SHIFT)];
-                        final int next = k + ((e >>> 8) & 0xFF);
-                        if (next <= e >>> 16) { // a zero entry fails here: k >= 1 > limit 0
-                            final int used = e & 0xFF;
+                        final int e = ac[(int) (b >>> AC_SHIFT)];
+                        final int next = k + ((e >>> 4) & 127);
+                        final int eob = e >>> 11;
+                        // Usable if the run stays inside the block: ends by 64, or by 63 + 64 when it ends with an
+                        // end-of-block (its advance carries +64). AC_NO_SYMBOL's advance of 127 never passes.
+                        if (next <= 64 + (eob << 6) - eob) {
+                            final int used = e & 15;
                             b <<= used;
                             n -= used;
                             k = next; // > 64 after an end-of-block: the loop ends
