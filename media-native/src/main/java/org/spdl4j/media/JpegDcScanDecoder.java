@@ -142,17 +142,31 @@ final class JpegDcScanDecoder {
                             n = bitCount;
                             p = pos;
                         }
-                        final int e = ac[(int) (b >>> AC_SHIFT)];
-                        final int next = k + ((e >>> 4) & 127);
-                        final int eob = e >>> 11;
+                        int e = ac[(int) (b >>> AC_SHIFT)];
+                        int next = k + ((e >>> 4) & 127);
+                        int eob = e >>> 11;
                         // Usable if the run stays inside the block: ends by 64, or by 63 + 64 when it ends with an
                         // end-of-block (its advance carries +64). AC_NO_SYMBOL's advance of 127 never passes.
                         if (next <= 64 + (eob << 6) - eob) {
-                            final int used = e & 15;
+                            int used = e & 15;
                             b <<= used;
                             n -= used;
                             k = next; // > 64 after an end-of-block: the loop ends
-                            continue;
+                            if (k >= 64) {
+                                break;
+                            }
+                            // A second lookup on the same refill: >= 56 - 14 bits are left, enough for it and, if it
+                            // fails, for the slow decode below (<= 31 bits).
+                            e = ac[(int) (b >>> AC_SHIFT)];
+                            next = k + ((e >>> 4) & 127);
+                            eob = e >>> 11;
+                            if (next <= 64 + (eob << 6) - eob) {
+                                used = e & 15;
+                                b <<= used;
+                                n -= used;
+                                k = next;
+                                continue;
+                            }
                         }
                         final int sym = blockAc[i].decode(b);
                         if (sym < 0) {
