@@ -9,7 +9,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
  * Decodes a sequential (baseline or extended, Huffman, 8-bit) JPEG at 1/8 scale from its DC coefficients alone: one
- * pixel per 8x8 block, bit for bit what FFmpeg's mjpeg decoder gives with {@code lowres = 3}, at about 60% of its
+ * pixel per 8x8 block, bit for bit what FFmpeg's mjpeg decoder gives with {@code lowres = 3}, at under half its
  * cost. At 1/8 scale both spend nearly all their time in Huffman decoding; this one decodes several AC codes per table
  * lookup and never dequantizes, stores or transforms a coefficient (see {@link JpegDcScanDecoder}).
  *
