@@ -5,12 +5,17 @@ import org.agrona.UnsafeApi;
 /**
  * Entropy-decodes one baseline JPEG scan keeping only each block's DC coefficient, written as one pixel per 8x8 block:
  * {@code clamp((dc * q0 + 1024 + 4) >> 3)}, exactly what an inverse DCT at 1/8 scale produces (FFmpeg's lowres 3,
- * bit for bit; libjpeg's {@code scale_denom = 8}). AC coefficients are Huffman-decoded only to find where the next block starts,
- * several at a time through {@link JpegHuffmanTable#fast}; none is dequantized or stored.
+ * bit for bit; libjpeg's {@code scale_denom = 8}). AC coefficients are Huffman-decoded only to find where the next
+ * block starts, several at a time through {@link JpegHuffmanTable#acFast} (two lookups per refill); none is
+ * dequantized or stored.
  *
- * <p>Bit reader: a 64-bit register filled from native memory eight bytes at a time when none of them is 0xFF, byte
- * by byte (removing the 0xFF00 stuffing, stopping at markers) otherwise. Past a marker or the end of the input it feeds
- * zeros and counts them; a scan that consumed any of those zeros is truncated.
+ * <p>Bit reader: a 64-bit register topped up to 56..63 bits before each lookup, branch-free from the next eight bytes
+ * when none of them is 0xFF, byte by byte otherwise (removing the 0xFF00 stuffing, stopping at markers). Past a marker
+ * or the end of the input it feeds zeros and counts them; a scan that consumed any of those zeros is truncated (checked
+ * at each restart, each MCU row and the end of the scan).
+ *
+ * <p>The hot loop is one method on purpose: the bit register, count and input position live in locals (registers);
+ * the rare paths (byte-wise refill, restart) run on the fields, synchronised around the call.
  *
  * <p>Not thread safe: owned by one {@link JpegDcDecoder}. Allocates nothing. Reads only inside
  * {@code [start, end)}; writes only inside the planes it is given (sized by the caller for the frame's MCUs).
@@ -92,7 +97,8 @@ final class JpegDcScanDecoder {
                     // marker) and advance by the whole bytes that fit. The bits below the count are the stream's
                     // next bits (or zeros), so OR-ing the same bytes again later changes nothing.
                     long w;
-                    if (p <= lastWord && (((w = Long.reverseBytes(UnsafeApi.getLong(p))) ^ -1L) - ONES & w & HIGHS) == 0) {
+                    if (p <= lastWord && (((w = Long.reverseBytes(UnsafeApi.getLong(p))) ^ -1L) - ONES & w
+                            & HIGHS) == 0) { // "has a zero byte" on ~w: none of the eight bytes is 0xFF
                         b |= w >>> n;
                         p += (63 - n) >>> 3;
                         n |= 56;
