@@ -12,7 +12,8 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * A decoder thread's growable native buffer for inputs that are not already in native memory: files (read with a
- * FileChannel straight into it, no heap copy) and heap-backed buffers (copied once).
+ * FileChannel straight into it, no heap copy) and heap-backed buffers (copied once); also used as plain working memory
+ * ({@link #reserve}).
  *
  * <p>Not thread safe: owned by one decoder. Grows to the next power of two when an input does not fit (an allocation
  * only while the largest input seen so far grows); the old buffer is left to the GC's cleaner.
@@ -24,6 +25,18 @@ final class ScratchBuffer {
 
     /** {@return the address of the first byte} */
     long address() {
+        return view.addressOffset();
+    }
+
+    /**
+     * Makes room for {@code length} bytes (contents not kept when it grows).
+     *
+     * @param length bytes needed
+     * @param label the input, for errors
+     * @return the address of the first byte
+     */
+    long reserve(final long length, final String label) {
+        ensure(Math.max(1, length), label);
         return view.addressOffset();
     }
 

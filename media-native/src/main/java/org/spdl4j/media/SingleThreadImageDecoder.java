@@ -24,8 +24,13 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * <p><b>Threading:</b> confined to the thread that created it (checked; other threads get IllegalStateException).
  * For many threads use {@link PerThreadImageDecoders}, which keeps one of these per thread.
  *
- * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor and the codec contexts (one per codec and
- * DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
+ * <p><b>Reduced decoding:</b> a JPEG whose output needs no more than 1/8 of its pixels per side is decoded from its DC
+ * coefficients by {@link JpegDcDecoder} (bit for bit FFmpeg's lowres 3, about twice as fast); one needing 1/2 or 1/4
+ * goes to FFmpeg's mjpeg decoder with {@code lowres}; see {@link ScalePlan#chooseLowres}. A JPEG outside the DC
+ * decoder's scope (progressive, CMYK, ...) or one it finds corrupt goes to FFmpeg, whose verdict is final.
+ *
+ * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, DC decoder and the codec contexts (one
+ * per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
  * context and the decoded frame's buffers; all are freed before the call returns, on success and on failure.
  *
  * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
@@ -48,9 +53,12 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private final ScalePlan plan = new ScalePlan();
     private final AVPacket packet;
     private final AVFrame frame;
+    /** Null when DC-only decoding is off ({@link MediaConfiguration#JPEG_DC_DECODE}). */
+    private final JpegDcDecoder dcDecoder;
     private int lastWidth;
     private int lastHeight;
     private int lastLowres;
+    private boolean lastDcOnly;
     private boolean closed;
 
     /**
@@ -59,7 +67,18 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * @param limits the limits every input is checked against
      */
     public SingleThreadImageDecoder(final MediaLimits limits) {
+        this(limits, MediaConfiguration.JPEG_DC_DECODE);
+    }
+
+    /**
+     * Creates a decoder owned by the calling thread, choosing whether 1/8-scale JPEGs use the DC-only decoder.
+     *
+     * @param limits the limits every input is checked against
+     * @param jpegDcDecode true to decode 1/8-scale JPEGs with {@link JpegDcDecoder}, false to leave them to FFmpeg
+     */
+    SingleThreadImageDecoder(final MediaLimits limits, final boolean jpegDcDecode) {
         this.limits = limits;
+        this.dcDecoder = jpegDcDecode ? new JpegDcDecoder() : null;
         this.codecs = new CodecContextCache(limits.maxPixels());
         this.packet = avcodec.av_packet_alloc();
         NativeResourceCounter.allocated(Kind.PACKET);
@@ -161,8 +180,21 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
                     + " bytes: truncated or corrupt");
         }
+        MediaException dcFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
             lowres = ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            if (lowres == ScalePlan.MAX_LOWRES && dcDecoder != null) {
+                try {
+                    final AVFrame dc = dcDecoder.decode(srcAddress, srcLength, limits, label);
+                    if (dc != null) {
+                        scale(dc, spec, dstAddress, label);
+                        remember(headerWidth, headerHeight, dc, lowres, true);
+                        return spec.bytes();
+                    }
+                } catch (final MediaException e) {
+                    dcFailure = e; // FFmpeg decides below: it decodes the input or fails with its own error text
+                }
+            }
         }
         try {
             final AVFormatContext format = input.open(srcAddress, srcLength, label, demuxer);
@@ -178,21 +210,36 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             }
             final AVCodecContext codec = codecs.get(par.codec_id(), lowres, label);
             receiveFrame(format, codec, label);
-            final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(frame.format());
-            if (desc == null || desc.isNull()) {
-                throw new MediaException(label, "decoder produced no pixel format");
-            }
-            plan.compute(spec, frame.width(), frame.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
-            scaler.scale(frame, plan, spec, dstAddress, label);
-            lastWidth = headerWidth > 0 ? headerWidth : frame.width();
-            lastHeight = headerHeight > 0 ? headerHeight : frame.height();
-            lastLowres = lowres;
+            scale(frame, spec, dstAddress, label);
+            remember(headerWidth, headerHeight, frame, lowres, false);
             return spec.bytes();
+        } catch (final MediaException e) {
+            if (dcFailure != null) {
+                e.addSuppressed(dcFailure);
+            }
+            throw e;
         } finally {
             avutil.av_frame_unref(frame);
             avcodec.av_packet_unref(packet);
             input.close();
         }
+    }
+
+    private void scale(final AVFrame decoded, final ImageSpec spec, final long dstAddress, final String label) {
+        final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(decoded.format());
+        if (desc == null || desc.isNull()) {
+            throw new MediaException(label, "decoder produced no pixel format");
+        }
+        plan.compute(spec, decoded.width(), decoded.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
+        scaler.scale(decoded, plan, spec, dstAddress, label);
+    }
+
+    private void remember(final int headerWidth, final int headerHeight, final AVFrame decoded, final int lowres,
+                          final boolean dcOnly) {
+        lastWidth = headerWidth > 0 ? headerWidth : decoded.width();
+        lastHeight = headerHeight > 0 ? headerHeight : decoded.height();
+        lastLowres = lowres;
+        lastDcOnly = dcOnly;
     }
 
     /** Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures. */
@@ -248,6 +295,11 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         return lastLowres;
     }
 
+    /** {@return whether the last image was decoded by the DC-only JPEG decoder rather than by FFmpeg} */
+    boolean lastDcOnly() {
+        return lastDcOnly;
+    }
+
     private static long nativeAddress(final MutableDirectBuffer dst, final int offset, final String label) {
         if (dst.byteArray() != null) {
             throw new MediaException(label, "destination must be native memory (an off-heap lease), not a heap array");
@@ -278,6 +330,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         input.free();
         codecs.free();
         scaler.free();
+        if (dcDecoder != null) {
+            dcDecoder.free();
+        }
         avcodec.av_packet_free(packet);
         NativeResourceCounter.freed(Kind.PACKET);
         avutil.av_frame_free(frame);

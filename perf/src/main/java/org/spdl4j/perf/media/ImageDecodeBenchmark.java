@@ -16,6 +16,7 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.spdl4j.media.ImageSpec;
+import org.spdl4j.media.MediaConfiguration;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PixelFormat;
 import org.spdl4j.media.SingleThreadImageDecoder;
@@ -32,14 +33,18 @@ import java.util.concurrent.TimeUnit;
 /**
  * Decode one JPEG + Resize(256) + CenterCrop(224) to RGB, images per second, per photo size:
  * <ul>
- *   <li>{@code spdl4j}: FFmpeg decode (lowres when it helps) + one swscale pass into an off-heap destination;</li>
- *   <li>{@code spdl4jFullScale}: the same with reduced-scale decoding off (the lowres gain is the ratio);</li>
+ *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 scale spdl4j's DC-only JPEG decoder, at 1/2 and
+ *       1/4 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
+ *   <li>{@code spdl4jFfmpegLowres}: the same with the DC-only decoder off (a JVM forked with
+ *       {@code -Dspdl4j.media.jpegDcDecode=false}), so 1/8 scale is FFmpeg's lowres 3, the previous path;</li>
+ *   <li>{@code spdl4jFullScale}: the same with reduced-scale decoding off (the reduced-decode gain is the ratio);</li>
  *   <li>{@code imageIo}: what a Java developer writes today: ImageIO.read + Graphics2D bilinear drawImage of the
  *       crop region into a 224x224 image;</li>
  *   <li>{@code spdl4jTwoThreads}: {@code spdl4j} on two threads, each with its own decoder (scaling = ratio to
  *       {@code spdl4j}).</li>
  * </ul>
- * Photos are generated at setup ({@link PhotoJpegs}); input bytes sit in native memory as an off-heap lease would.
+ * Photos are generated at setup ({@link PhotoJpegs}; {@code 12mp-dense} has a camera photo's 2.3 bits per pixel, the
+ * others are lighter); input bytes sit in native memory as an off-heap lease would.
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -48,7 +53,7 @@ import java.util.concurrent.TimeUnit;
 @Fork(1)
 @State(Scope.Thread)
 public class ImageDecodeBenchmark {
-    @Param({"small", "medium", "12mp"})
+    @Param({"small", "medium", "12mp", "12mp-dense"})
     public String photo;
 
     private byte[] jpeg;
@@ -61,8 +66,7 @@ public class ImageDecodeBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        final int[] size = PhotoJpegs.size(photo);
-        jpeg = PhotoJpegs.jpeg(size[0], size[1], 42);
+        jpeg = PhotoJpegs.named(photo, 42);
         input = new UnsafeBuffer(ByteBuffer.allocateDirect(jpeg.length));
         input.putBytes(0, jpeg);
         output = new UnsafeBuffer(ByteBuffer.allocateDirect(spec.bytes()));
@@ -82,6 +86,12 @@ public class ImageDecodeBenchmark {
     @Benchmark
     @Threads(2)
     public int spdl4jTwoThreads() {
+        return decoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.JPEG_DC_DECODE_PROP + "=false")
+    public int spdl4jFfmpegLowres() {
         return decoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
     }
 

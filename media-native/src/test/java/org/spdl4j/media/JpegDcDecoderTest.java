@@ -1,0 +1,240 @@
+package org.spdl4j.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+import java.awt.image.BufferedImage;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+/**
+ * The DC-only JPEG decoder used for 1/8-scale targets: the same output bytes as FFmpeg's lowres 3 for every sampling
+ * it accepts, close to an independent reference (ImageIO decode, 8x8 box average), FFmpeg for everything else, and
+ * corrupt data rejected with a {@link MediaException} (never a crash or another exception), nothing native left over.
+ */
+@ExtendWith(NoLeftoversExtension.class)
+class JpegDcDecoderTest {
+    /** 512x384 (and 517x389) sources to 64x48: ScalePlan picks 1/8 scale. */
+    private static final ImageSpec EIGHTH = ImageSpec.exact(64, 48, PixelFormat.RGB24);
+
+    @AfterEach
+    void shouldLeaveNoNativeResources() {
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    private static byte[] photoJpeg(final int w, final int h, final int lumaH, final int lumaV, final int restart) {
+        return TestJpegs.jpeg(TestJpegs.grainy(TestImages.photo(w, h, 41), 6, 42), 0.9f, lumaH, lumaV, restart);
+    }
+
+    @Test
+    void shouldProduceTheBytesFfmpegLowres3ProducesForEverySupportedLayout() {
+        final BufferedImage noise = TestImages.noise(512, 384, BufferedImage.TYPE_3BYTE_BGR, 43);
+        final List<byte[]> jpegs = List.of(
+                photoJpeg(512, 384, 2, 2, 0), // 4:2:0
+                photoJpeg(517, 389, 2, 2, 0), // partial MCUs at the right and bottom
+                photoJpeg(512, 384, 1, 1, 0), // 4:4:4
+                photoJpeg(512, 384, 2, 1, 5), // 4:2:2, restart every 5 MCUs
+                photoJpeg(512, 384, 1, 2, 7), // 4:4:0
+                photoJpeg(520, 384, 4, 1, 3), // 4:1:1
+                TestJpegs.jpeg(noise, 0.95f, 2, 2, 1), // long codes, every restart marker
+                TestJpegs.jpeg(TestJpegs.gray(TestImages.photo(517, 389, 44)), 0.9f, 1, 1, 0));
+        final ImageSpec[] specs = {EIGHTH, ImageSpec.exact(64, 48, PixelFormat.GRAY8),
+            ImageSpec.centerCrop(48, 40, PixelFormat.BGR24).withInterpolation(Interpolation.AREA)};
+        try (SingleThreadImageDecoder dc = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true);
+             SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
+            for (int i = 0; i < jpegs.size(); i++) {
+                for (final ImageSpec spec : specs) {
+                    final byte[] fast = ImageResizeTest.decode(dc, jpegs.get(i), spec);
+                    assertThat(dc.lastDcOnly()).as("jpeg %d took the DC path", i).isTrue();
+                    assertThat(dc.lastLowres()).isEqualTo(3);
+                    final byte[] reference = ImageResizeTest.decode(ffmpeg, jpegs.get(i), spec);
+                    assertThat(ffmpeg.lastDcOnly()).isFalse();
+                    assertThat(ffmpeg.lastLowres()).isEqualTo(3);
+                    assertThat(fast).as("jpeg %d, %s", i, spec).isEqualTo(reference);
+                }
+            }
+        }
+    }
+
+    @Test
+    void shouldStayCloseToAnIndependentBoxAverageOfImageIoPixels() {
+        final byte[] jpeg = TestJpegs.jpeg(TestImages.photo(512, 384, 45), 0.9f, 2, 2, 0);
+        // Independent reference: ImageIO's full decode, each 8x8 block averaged (a block's DC is its mean).
+        final byte[] rgb = TestImages.rgb(TestImages.read(jpeg));
+        final byte[] luma = new byte[512 * 384];
+        for (int i = 0; i < luma.length; i++) {
+            luma[i] = (byte) Math.round(0.299 * (rgb[3 * i] & 0xFF) + 0.587 * (rgb[3 * i + 1] & 0xFF)
+                    + 0.114 * (rgb[3 * i + 2] & 0xFF));
+        }
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
+            final double[] gray = TestImages.diff(ImageResizeTest.decode(d, jpeg,
+                    ImageSpec.exact(64, 48, PixelFormat.GRAY8)), boxAverage(luma, 512, 384, 1));
+            assertThat(d.lastDcOnly()).isTrue();
+            // Luma: the DC is the block mean, so only rounding separates them (measured: mean 0.02, max 1).
+            assertThat(gray[0]).as("luma mean |diff|").isLessThan(0.25);
+            assertThat(gray[1]).as("luma max |diff|").isLessThanOrEqualTo(2);
+            final double[] color = TestImages.diff(ImageResizeTest.decode(d, jpeg, EIGHTH),
+                    boxAverage(rgb, 512, 384, 3));
+            // Chroma at 1/8 of a 4:2:0 image is one sample per 16x16 pixels, upsampled by the scaler: colour edges
+            // differ from a per-8x8 average of fully upsampled chroma (measured: mean 1.75, max 36; FFmpeg's lowres 3
+            // gives the same bytes, see above).
+            assertThat(color[0]).as("RGB mean |diff|").isLessThan(2.5);
+            assertThat(color[1]).as("RGB max |diff|").isLessThanOrEqualTo(48);
+        }
+    }
+
+    /** 8x8 block means of an interleaved image. */
+    private static byte[] boxAverage(final byte[] src, final int w, final int h, final int channels) {
+        final byte[] out = new byte[(w / 8) * (h / 8) * channels];
+        for (int by = 0; by < h / 8; by++) {
+            for (int bx = 0; bx < w / 8; bx++) {
+                for (int c = 0; c < channels; c++) {
+                    int sum = 0;
+                    for (int y = 0; y < 8; y++) {
+                        for (int x = 0; x < 8; x++) {
+                            sum += src[((by * 8 + y) * w + bx * 8 + x) * channels + c] & 0xFF;
+                        }
+                    }
+                    out[(by * (w / 8) + bx) * channels + c] = (byte) Math.round(sum / 64.0);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void shouldLeaveProgressiveJpegsAndLargerScalesToFfmpeg() {
+        final byte[] progressive = TestImages.jpeg(TestImages.photo(512, 384, 46), 0.9f, true);
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
+            ImageResizeTest.decode(d, progressive, EIGHTH);
+            assertThat(d.lastDcOnly()).isFalse();
+            assertThat(d.lastLowres()).isEqualTo(3);
+            ImageResizeTest.decode(d, photoJpeg(512, 384, 2, 2, 0), ImageSpec.exact(128, 96, PixelFormat.RGB24));
+            assertThat(d.lastDcOnly()).as("1/4 scale is FFmpeg's").isFalse();
+            assertThat(d.lastLowres()).isEqualTo(2);
+        }
+        final JpegDcDecoder dc = new JpegDcDecoder();
+        try {
+            final UnsafeBuffer src = TestImages.offHeap(progressive);
+            assertThat(dc.decode(src.addressOffset(), progressive.length, MediaLimits.DEFAULT, "p")).isNull();
+        } finally {
+            dc.free();
+        }
+    }
+
+    @Test
+    void shouldRejectTruncatedEntropyData() {
+        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
+        assertDcRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3), "truncated");
+        assertPipelineRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3));
+    }
+
+    @Test
+    void shouldRejectInvalidHuffmanCodes() {
+        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
+        final int at = TestJpegs.scanData(jpeg) + 2000;
+        for (int i = 0; i < 16; i += 2) { // stuffed 0xFF bytes: a run of 1 bits, which no JPEG code is
+            jpeg[at + i] = (byte) 0xFF;
+            jpeg[at + i + 1] = 0;
+        }
+        assertDcRejects(jpeg, "Huffman code");
+        assertPipelineRejects(jpeg);
+    }
+
+    @Test
+    void shouldRejectARestartMarkerOutOfSequence() {
+        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 4);
+        final int rst1 = TestJpegs.find(jpeg, 0xD1, TestJpegs.scanData(jpeg));
+        jpeg[rst1 + 1] = (byte) 0xD5;
+        assertDcRejects(jpeg, "RST1 expected");
+    }
+
+    @Test
+    void shouldRejectCorruptTablesAndHeaders() {
+        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
+        final int dht = TestJpegs.find(jpeg, 0xC4, 2);
+        final byte[] overfull = jpeg.clone();
+        assertThat(overfull[dht + 7]).as("codes of length 3 in the first table").isGreaterThanOrEqualTo((byte) 3);
+        overfull[dht + 5] += 3; // three codes of length 1 (taken from length 3): more than the code space holds
+        overfull[dht + 7] -= 3;
+        assertDcRejects(overfull, "code space");
+        final byte[] undefinedTable = jpeg.clone();
+        final int sos = TestJpegs.find(jpeg, 0xDA, 2);
+        undefinedTable[sos + 6] = 0x33; // component 1 uses DC and AC tables 3, never defined
+        assertDcRejects(undefinedTable, "undefined");
+        final byte[] oversized = jpeg.clone();
+        assertThat(catchThrowableOfType(MediaException.class, () -> decodeDirect(oversized,
+                new MediaLimits(512L * 383, 1, 1, 1 << 20)))).hasMessageContaining("512x384");
+    }
+
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void shouldDecodeOrRejectEveryMutantAndStayUsable() {
+        final List<byte[]> seeds = List.of(photoJpeg(512, 384, 2, 2, 3), photoJpeg(256, 200, 1, 1, 0),
+                TestJpegs.jpeg(TestJpegs.gray(TestImages.photo(256, 200, 47)), 0.8f, 1, 1, 2));
+        final Mutator mutator = new Mutator(20261121L, seeds);
+        final FuzzRun direct = new FuzzRun("jpeg-dc", 2_000);
+        final FuzzRun pipeline = new FuzzRun("jpeg-dc-pipeline", 2_000);
+        final UnsafeBuffer src = TestImages.nativeBuffer(1 << 20);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(64 * 48 * 3);
+        final ImageSpec spec = ImageSpec.exact(32, 25, PixelFormat.RGB24);
+        final JpegDcDecoder dc = new JpegDcDecoder();
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
+            for (int i = 0; i < 3_000; i++) {
+                final Mutator.Mutant m = mutator.next();
+                src.putBytes(0, m.bytes());
+                direct.check(i, m, (bytes, label) -> dc.decode(src.addressOffset(), bytes.length,
+                        MediaLimits.DEFAULT, label));
+                pipeline.check(i, m, (bytes, label) -> d.decode(src, 0, bytes.length, label, spec, dst, 0));
+            }
+            assertThat(direct.problems()).as(direct.summary()).isEmpty();
+            assertThat(pipeline.problems()).as(pipeline.summary()).isEmpty();
+            assertThat(direct.rejected()).as(direct.summary()).isPositive();
+            // Still correct after thousands of failures and table rebuilds.
+            final byte[] good = photoJpeg(512, 384, 2, 2, 0);
+            try (SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
+                assertThat(ImageResizeTest.decode(d, good, EIGHTH))
+                        .isEqualTo(ImageResizeTest.decode(ffmpeg, good, EIGHTH));
+            }
+        } finally {
+            dc.free();
+        }
+    }
+
+    private static AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
+        final JpegDcDecoder dc = new JpegDcDecoder();
+        try {
+            return dc.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, limits, "bad.jpg");
+        } finally {
+            dc.free();
+        }
+    }
+
+    private static void assertDcRejects(final byte[] jpeg, final String text) {
+        assertThatThrownBy(() -> decodeDirect(jpeg, MediaLimits.DEFAULT))
+                .isInstanceOf(MediaException.class)
+                .hasMessageStartingWith("bad.jpg")
+                .hasMessageContaining(text);
+    }
+
+    /** The pipeline gives FFmpeg the last word: its error, with the DC decoder's as a suppressed exception. */
+    private static void assertPipelineRejects(final byte[] jpeg) {
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
+            final MediaException e = catchThrowableOfType(MediaException.class,
+                    () -> ImageResizeTest.decode(d, jpeg, EIGHTH));
+            assertThat(e).as("FFmpeg rejects it too").isNotNull();
+            assertThat(e.getSuppressed()).hasSize(1);
+            assertThat(e.getSuppressed()[0]).isInstanceOf(MediaException.class);
+        }
+    }
+}
