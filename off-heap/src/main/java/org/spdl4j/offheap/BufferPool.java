@@ -122,7 +122,7 @@ public final class BufferPool implements AutoCloseable {
     public Lease tryAcquire(int size) {
         final SizeClass c = classFor(size);
         final Lease lease = c.poll();
-        return lease == null ? null : handOut(lease, size);
+        return lease == null ? null : handOut(c, lease, size);
     }
 
     private Lease acquireNanos(int size, long timeoutNanos) {
@@ -131,10 +131,18 @@ public final class BufferPool implements AutoCloseable {
         if (lease == null) {
             lease = await(c, size, timeoutNanos);
         }
-        return handOut(lease, size);
+        return handOut(c, lease, size);
     }
 
-    private Lease handOut(Lease lease, int size) {
+    private Lease handOut(SizeClass c, Lease lease, int size) {
+        // Volatile read after the poll (a CAS): pairs with close()'s write of `closed` before it counts leases. If
+        // close() saw this lease free and freed the memory, `closed` is visible here; if this read still sees the
+        // pool open, close() counts this lease as held and keeps the memory. Either way no lease over freed memory.
+        if (closed) {
+            c.offer(lease);
+            freeIfIdle();
+            throw new IllegalStateException("pool '" + name + "' is closed");
+        }
         AcquisitionSite site = null;
         // OFF: one predictable branch on a final field, nothing else on the hot path.
         if (tracking && (paranoid || ThreadLocalRandom.current().nextInt(config.samplingInterval()) == 0)) {
