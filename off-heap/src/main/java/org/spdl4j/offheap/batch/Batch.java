@@ -26,6 +26,11 @@ import org.spdl4j.offheap.tensor.Tensor;
  * <p><b>Ownership:</b> the {@link BatchConsumer} owns a published batch and must {@link #close()} it, which releases
  * the lease (retain the lease first to keep the memory longer) and returns the batch object to its assembler.
  * Reading a published batch is safe from any thread the consumer hands it to safely.
+ *
+ * <p><b>Reuse (as with pooled buffers elsewhere):</b> a closed batch object goes back to its assembler and is handed
+ * out again for a later batch, so no new object is allocated per batch. A reference kept past {@link #close()} is
+ * therefore stale: a second close is caught ({@link IllegalStateException}) only until the object is reused; after
+ * that it would close the later batch. Drop the reference when you close the batch (try-with-resources does).
  */
 public final class Batch implements AutoCloseable {
     private static final VarHandle PENDING;
