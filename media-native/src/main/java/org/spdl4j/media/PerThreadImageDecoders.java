@@ -17,12 +17,20 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * threads share nothing but the native-resource counters. {@link #close()} frees every thread's decoder and must be
  * called once decoding has stopped (for a pipeline: after its decode stage has shut down).
  *
- * <p><b>Allocation:</b> a thread's first call creates its decoder (a ThreadLocal lookup per call after that).
+ * <p><b>Virtual threads</b> (a {@code pipeVirtual} stage starts one per task) do not get a decoder each, which would
+ * open FFmpeg contexts per item and keep them until close: they borrow an idle decoder from a shared queue for the
+ * length of one call and give it back, so there are at most as many of those decoders as virtual threads ever decoded
+ * at once.
+ *
+ * <p><b>Allocation:</b> a thread's first call creates its decoder (a ThreadLocal lookup per call after that); a virtual
+ * thread's call allocates the queue node of its give-back (the virtual thread itself costs far more).
  */
 public final class PerThreadImageDecoders implements AutoCloseable {
     private final MediaLimits limits;
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::create);
+    /** Idle decoders lent to virtual threads, one call at a time (unbounded: as many as decoded at once). */
+    private final ConcurrentLinkedQueue<SingleThreadImageDecoder> idle = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
 
     /**
@@ -57,13 +65,50 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     }
 
     /**
-     * {@return the calling thread's decoder, created on first use}
+     * {@return the calling platform thread's decoder, created on first use}
+     *
+     * @throws IllegalStateException when closed, or when called on a virtual thread (use the decode methods, which
+     *                               lend a decoder for one call)
      */
     public SingleThreadImageDecoder current() {
+        checkOpen();
+        if (Thread.currentThread().isVirtual()) {
+            throw new IllegalStateException("a virtual thread has no decoder of its own (it would live for one task); "
+                    + "call the decode methods of PerThreadImageDecoders, which lend one for the call");
+        }
+        return local.get();
+    }
+
+    private void checkOpen() {
         if (closed) {
             throw new IllegalStateException("PerThreadImageDecoders closed");
         }
-        return local.get();
+    }
+
+    /** The decoder for one call: the thread's own, or, on a virtual thread, an idle one lent for the call. */
+    private SingleThreadImageDecoder borrow() {
+        checkOpen();
+        final Thread self = Thread.currentThread();
+        if (!self.isVirtual()) {
+            return local.get();
+        }
+        SingleThreadImageDecoder d = idle.poll();
+        if (d == null) {
+            d = create();
+        }
+        d.handOffTo(self);
+        return d;
+    }
+
+    private void giveBack(final SingleThreadImageDecoder d) {
+        if (Thread.currentThread().isVirtual()) {
+            idle.offer(d); // release: the next borrower sees every write of this call
+        }
+    }
+
+    /** {@return decoders created so far: one per platform thread that decoded, plus those lent to virtual threads} */
+    public int decoderCount() {
+        return all.size();
     }
 
     /**
@@ -76,7 +121,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      * @return bytes written
      */
     public int decodeFile(final Path path, final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
-        return current().decodeFile(path, spec, dst, dstOffset);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decodeFile(path, spec, dst, dstOffset);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /**
@@ -89,7 +139,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      * @return bytes written
      */
     public int decodeFile(final Path path, final ImageSpec spec, final long dstAddress, final long dstCapacity) {
-        return current().decodeFile(path, spec, dstAddress, dstCapacity);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decodeFile(path, spec, dstAddress, dstCapacity);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /**
@@ -106,7 +161,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      */
     public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
                       final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
-        return current().decode(src, srcOffset, srcLength, label, spec, dst, dstOffset);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decode(src, srcOffset, srcLength, label, spec, dst, dstOffset);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /**
@@ -122,7 +182,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      */
     public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
                       final long dstAddress, final long dstCapacity) {
-        return current().decode(srcAddress, srcLength, label, spec, dstAddress, dstCapacity);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decode(srcAddress, srcLength, label, spec, dstAddress, dstCapacity);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /** Frees every thread's decoder. Call only when no thread is decoding; later calls throw IllegalStateException. */

@@ -44,7 +44,11 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
     private static final int AV_FRAME_FLAG_CORRUPT = 1;
 
-    private final Thread owner = Thread.currentThread();
+    /**
+     * The one thread allowed to decode. Moved only by {@link #handOffTo}, whose caller publishes the decoder to the
+     * new thread through a concurrent queue (happens-before), so a plain field suffices.
+     */
+    private Thread owner = Thread.currentThread();
     private final MediaLimits limits;
     private final MemoryAvioInput input = new MemoryAvioInput();
     private final CodecContextCache codecs;
@@ -308,6 +312,15 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             throw new MediaException(label, "destination offset " + offset + " outside capacity " + dst.capacity());
         }
         return dst.addressOffset() + offset;
+    }
+
+    /**
+     * Moves the decoder to another thread, for a pool that lends decoders to short-lived (virtual) threads. Called by
+     * the current owner, or by the pool while no thread uses the decoder; the pool's queue hand-off orders this write
+     * before the new owner's first call.
+     */
+    void handOffTo(final Thread next) {
+        owner = next;
     }
 
     private void checkOwner() {

@@ -61,6 +61,51 @@ class PerThreadImageDecodersTest {
     }
 
     @Test
+    @Timeout(60)
+    void shouldLendDecodersToVirtualThreadsInsteadOfOpeningOnePerThread() throws Exception {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(320, 240, 43), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.centerCrop(128, 112, PixelFormat.RGB24);
+        final byte[] expected;
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+            d.decode(src, 0, jpeg.length, "ref", spec, dst, 0);
+            expected = TestImages.bytes(dst, spec.bytes());
+        }
+        final int tasks = 300;
+        final int atOnce = 3;
+        final java.util.concurrent.Semaphore permits = new java.util.concurrent.Semaphore(atOnce);
+        final java.util.concurrent.atomic.AtomicInteger same = new java.util.concurrent.atomic.AtomicInteger();
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+             ExecutorService virtual = Executors.newVirtualThreadPerTaskExecutor()) {
+            final List<Future<?>> done = new ArrayList<>();
+            for (int t = 0; t < tasks; t++) {
+                done.add(virtual.submit(() -> {
+                    permits.acquireUninterruptibly();
+                    try {
+                        final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+                        decoders.decode(src, 0, jpeg.length, "virtual", spec, dst, 0);
+                        if (java.util.Arrays.equals(TestImages.bytes(dst, spec.bytes()), expected)) {
+                            same.incrementAndGet();
+                        }
+                    } finally {
+                        permits.release();
+                    }
+                }));
+            }
+            for (final Future<?> f : done) {
+                f.get();
+            }
+            assertThat(same.get()).as("virtual-thread decodes equal to the reference").isEqualTo(tasks);
+            assertThat(decoders.decoderCount()).as("decoders opened for %d virtual threads, %d at once", tasks,
+                    atOnce).isBetween(1, atOnce);
+            assertThatThrownBy(() -> virtual.submit(decoders::current).get())
+                    .hasCauseInstanceOf(IllegalStateException.class).hasMessageContaining("virtual thread");
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    @Test
     @Timeout(10)
     void shouldRefuseUseOfASingleThreadDecoderFromAnotherThread() throws Exception {
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
