@@ -290,9 +290,20 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             Thread.currentThread().interrupt();
         }
         if (completer.isAlive()) {
-            LOG.error("{} did not finish within {} ms; interrupting it", completer.getName(),
-                    CudaConfiguration.SUBMIT_TIMEOUT_MS);
             completer.interrupt();
+            try {
+                completer.join(CudaConfiguration.SUBMIT_TIMEOUT_MS / 4);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (completer.isAlive()) {
+            // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
+            // destroying them under it is undefined behaviour in the driver. Leak them instead, loudly.
+            LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); its streams and "
+                    + "events are left allocated rather than destroyed under it", completer.getName(),
+                    CudaConfiguration.SUBMIT_TIMEOUT_MS);
+            return;
         }
         closeSlots();
         events.close();
