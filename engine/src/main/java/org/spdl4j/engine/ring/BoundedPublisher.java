@@ -10,6 +10,11 @@ import org.agrona.concurrent.IdleStrategy;
  * blocking unboundedly: Disruptor's {@code next()} spins forever on a full ring, so this uses {@code tryNext()} in a
  * loop with an {@link IdleStrategy} and gives up as soon as the pipeline's {@link RunFlag} is stopped.
  *
+ * <p>One item at a time ({@link #publish}), or a batch as claimed ranges ({@code publishAll}, used by
+ * {@link BatchingPublisher}): one {@code tryNext(n)} and one {@code publish(lo, hi)} for as many items as the ring
+ * has room for, so a single-producer ring stores its cursor once per range and a multi-producer ring CASes its cursor
+ * once per range (it still sets one availability flag per slot).
+ *
  * <p><b>Threading:</b> one thread only (the idle strategy keeps per-thread state). <b>Allocation:</b> none;
  * {@link InsufficientCapacityException} is Disruptor's preallocated singleton without a stack trace.
  */
@@ -19,6 +24,7 @@ public final class BoundedPublisher {
     private final IdleStrategy idle;
     private final RunFlag running;
     private long waitNanos;
+    private int claimed; // how many sequences the last claimUpTo took
 
     BoundedPublisher(RingBuffer<ItemSlot> ring, IdleStrategy idle, RunFlag running) {
         this(ring, ring, idle, running);
@@ -78,6 +84,48 @@ public final class BoundedPublisher {
     }
 
     /**
+     * Publishes {@code items[0, count)} with their epochs in order, as few claimed ranges as the ring's room allows
+     * (one when it has room for all); waits while the ring is full. Each range's slots are written, then the range
+     * is published once. Does not clear the arrays.
+     *
+     * @param items  the items, none {@code null}
+     * @param epochs their epochs
+     * @param count  how many, at least 1
+     * @return how many were published: {@code count}, or fewer (a prefix) if the pipeline stopped while waiting
+     */
+    int publishAll(Object[] items, long[] epochs, int count) {
+        int done = 0;
+        while (done < count) {
+            long hi = claimUpTo(count - done);
+            if (hi < 0) {
+                break;
+            }
+            long lo = hi - claimed + 1;
+            for (long s = lo; s <= hi; s++, done++) {
+                ring.get(s).set(items[done], epochs[done]);
+            }
+            // Single producer: one release store of the cursor for the range. Several producers: one release store
+            // of each slot's availability flag, then one signal. Either way the slots' fields are visible first.
+            // Each range is published before the next claim: the single-producer sequencer's tryNext stores the
+            // cursor up to its last claimed sequence when it rereads the consumers, so no claimed range may still be
+            // unwritten then.
+            ring.publish(lo, hi);
+        }
+        return done;
+    }
+
+    /**
+     * {@return whether the ring has room for {@code n} more items now, without claiming them} With one producer
+     * (the only caller that relies on it) the answer stays true until this thread claims: consumers only free slots.
+     * Reads the consumers' sequences only when the cached minimum does not already show the room.
+     *
+     * @param n how many slots, at least 1
+     */
+    public boolean hasRoomFor(int n) {
+        return sequenced.hasAvailableCapacity(n); // never stores the cursor (unlike the sequencer's tryNext)
+    }
+
+    /**
      * Returns the nanoseconds spent waiting for room (back-pressure) since the last call, and resets the count.
      *
      * @return nanoseconds waited, 0 when every publish found room at once
@@ -101,20 +149,48 @@ public final class BoundedPublisher {
         try {
             return sequenced.tryNext();
         } catch (InsufficientCapacityException full) {
-            return claimWhenFull();
+            return claimWhenFull(1);
         }
     }
 
-    private long claimWhenFull() {
+    /** Claims between 1 and {@code n} sequences (all if there is room); leaves the count in {@link #claimed}. */
+    private long claimUpTo(int n) {
+        try {
+            long hi = sequenced.tryNext(n);
+            claimed = n;
+            return hi;
+        } catch (InsufficientCapacityException full) {
+            long hi = tryClaimWhatIsFree(n); // part of a batch fits: no wait to count
+            return hi >= 0 ? hi : claimWhenFull(n);
+        }
+    }
+
+    /** Claims {@code min(n, free slots)} if any slot is free, else returns -1. */
+    private long tryClaimWhatIsFree(int n) {
+        long free = n == 1 ? 1 : sequenced.remainingCapacity(); // reads the consumers' sequences
+        if (free <= 0) {
+            return -1L;
+        }
+        int k = (int) Math.min(n, free);
+        try {
+            long hi = sequenced.tryNext(k);
+            claimed = k;
+            return hi;
+        } catch (InsufficientCapacityException full) {
+            return -1L; // still full, or another producer took the room first
+        }
+    }
+
+    private long claimWhenFull(int n) {
         long start = System.nanoTime();
         idle.reset();
         try {
             while (running.isRunning()) {
-                try {
-                    return sequenced.tryNext();
-                } catch (InsufficientCapacityException full) {
-                    idle.idle();
+                long hi = tryClaimWhatIsFree(n);
+                if (hi >= 0) {
+                    return hi;
                 }
+                idle.idle();
             }
             return -1L;
         } finally {
