@@ -23,13 +23,14 @@ public enum PublishBatching {
      * run (the items it took at once from its input ring, at most {@link EngineConfiguration#MAX_RUN}) and publishes
      * them as one claimed range when the run is used up, before it may wait for more input. A result then waits at
      * most for the rest of its run, a few short tasks; slower tasks (decoding, I/O) are published one by one. The
-     * source batches up to the same number of items while its calls are short and its ring has room, and publishes
-     * them when the batch is full or a call turns slow, or at the source's end.
+     * source, when asked to ({@link PipelineBuilder#sourcePublishBatching}), stages up to the same number of items
+     * while its calls are short and its ring has room for them, and publishes them when the batch is full, before an
+     * item that came from a slow call or finds no room, and at the source's end or failure.
      *
      * <p>Whether a task is short is read from the last <em>timed</em> task (tasks under 2 µs are timed one in 64,
-     * see {@link org.spdl4j.engine.stats.SampledTaskTimer}): a task that turns slow without warning holds the results
-     * staged before it in the same run back for its own duration, once; the timer then sees it and the stage
-     * publishes per item again. A function or source that <em>waits for the pipeline's consumer</em> (a credit or
+     * see {@link org.spdl4j.engine.stats.SampledTaskTimer}): when tasks turn slow without warning, the results
+     * staged before them wait until their run ends; a timed task sees the change within
+     * {@code spdl4j.stats.timingSamplePeriod} (64) tasks, and the runs that start after it publish per item. A function or source that <em>waits for the pipeline's consumer</em> (a credit or
      * request/response protocol, a feedback loop) must use {@link #PER_ITEM}: a result it holds back may be what the
      * consumer needs before it sends the signal the function waits for. That is why the source defaults to
      * {@link #PER_ITEM} ({@link EngineConfiguration#DEFAULT_SOURCE_PUBLISH_BATCHING}).

@@ -1,34 +1,49 @@
 package org.spdl4j.engine.ring;
 
+import java.util.Arrays;
 import java.util.function.Consumer;
 
 /**
- * One producing thread's batch in front of a {@link BoundedPublisher}: the thread stages results as they are ready
- * and publishes them together ({@link #flush()}) as claimed ranges of the output ring, one claim and one cursor
- * release per range instead of per item: what a Disruptor handler does when it flushes at {@code endOfBatch}.
+ * One producing thread's batch in front of a {@link BoundedPublisher}: the thread adds results as they are ready and
+ * publishes them together ({@link #flush()}), what a Disruptor handler does when it flushes at {@code endOfBatch}.
+ * When to flush (the latency rule) is the caller's: map workers at the end of each input run, the source when the
+ * batch is full or a call was slow (see {@link org.spdl4j.engine.PublishBatching}). Two ways, by the ring's
+ * sequencer:
  *
- * <p>Staged items are not in the ring: no slot is claimed until {@link #flush()}, and flush publishes each range it
- * claims before it claims the next, so a stop never leaves a claimed but unwritten slot (a hole that would stall a
- * multi-producer ring's consumers), and a dropped result ({@code null}) is simply never staged. What a stop leaves
- * staged belongs to the thread, which hands it to the discard hook with {@link #discardStaged} when it leaves; the
- * close-time sweep of the rings never sees it, so each item is discarded exactly once.
+ * <ul>
+ *   <li><b>Single producer: in place.</b> {@link #add} claims the next slot ({@code tryNext()}, a plain field update
+ *   while the sequencer's cached view of the consumers shows room) and writes the item into it at once; {@link #flush}
+ *   publishes the claimed range with one release store of the cursor. Nothing is copied; the per-item cost is the
+ *   per-item publisher's minus its cursor store, and the consumer misses on the cursor's cache line once per batch.
+ *   Each claimed slot is written before the next claim, because Disruptor's single-producer {@code tryNext} stores
+ *   the cursor up to its last claim when it rereads the consumers: a range may so become visible before the flush,
+ *   never after it. A full ring flushes first (the consumers cannot free slots past an unpublished one), then waits.
+ *   On a stop, results in claimed, unpublished slots stay in the ring, where the close-time sweep takes each once.</li>
+ *   <li><b>Several producers: staged.</b> {@link #add} keeps the item in this thread's arrays; {@link #flush} claims
+ *   them with {@code tryNext(n)} (one CAS on the shared cursor per range instead of per item), writes the range and
+ *   publishes it before claiming the next. Nothing is claimed before the flush, so a dropped result leaves no hole
+ *   (a claimed slot never published would stall every consumer of the ring) and a stop leaves no half-written
+ *   range. What a stop leaves staged belongs to the thread: {@link #discardStaged} hands it to the discard hook.</li>
+ * </ul>
  *
- * <p>When to flush (the latency rule) is the caller's: map workers at the end of each input run, the source when the
- * batch is full or a call was slow (see {@link org.spdl4j.engine.PublishBatching}).
- *
- * <p><b>Threading:</b> one thread only. <b>Allocation:</b> the staging arrays at construction, none after.
+ * <p><b>Threading:</b> one thread only. <b>Allocation:</b> the staging arrays at construction (several producers
+ * only), none after.
  */
 public final class BatchingPublisher {
     private final BoundedPublisher out;
-    private final Object[] items;
+    private final boolean inPlace;
+    private final int capacity;
+    private final Object[] items; // staged items (several producers); null in place
     private final long[] epochs;
     private int size;
+    private long first; // in place: the first claimed, unpublished sequence (when size > 0)
+    private long last;  // in place: the last one
 
     /**
      * Creates a batch.
      *
-     * @param out      the thread's publisher
-     * @param capacity the most items staged at once, at least 1
+     * @param out      the thread's publisher; a single-producer ring's is used in place
+     * @param capacity the most items held at once, at least 1
      * @throws IllegalArgumentException if capacity is below 1
      */
     public BatchingPublisher(BoundedPublisher out, int capacity) {
@@ -36,89 +51,119 @@ public final class BatchingPublisher {
             throw new IllegalArgumentException("a publish batch needs room for at least one item, got " + capacity);
         }
         this.out = out;
-        this.items = new Object[capacity];
-        this.epochs = new long[capacity];
+        this.inPlace = out.isSingleProducer();
+        this.capacity = capacity;
+        this.items = inPlace ? null : new Object[capacity];
+        this.epochs = inPlace ? null : new long[capacity];
     }
 
     /**
-     * Stages an item.
+     * Adds an item to the batch, flushing first if the batch is full, or (in place) if the ring is; may wait for
+     * room, bounded by the pipeline's run flag.
      *
      * @param item  the item, not {@code null}
      * @param epoch its epoch
-     * @throws IllegalStateException if the batch is full (flush first)
+     * @return {@code true} if added; {@code false} if the pipeline stopped first (the item is still the caller's)
      */
-    public void stage(Object item, long epoch) {
-        if (size == items.length) {
-            throw new IllegalStateException("publish batch full (" + size + " items): flush before staging more");
+    public boolean add(Object item, long epoch) {
+        if (size == capacity) {
+            flush();
+            if (size > 0) {
+                return false; // stopped while flushing
+            }
         }
-        items[size] = item;
-        epochs[size] = epoch;
+        if (!inPlace) {
+            items[size] = item;
+            epochs[size] = epoch;
+            size++;
+            return true;
+        }
+        long seq = out.tryClaim();
+        if (seq < 0) {
+            flush(); // the consumers need what we hold published before they can free a slot
+            seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
+            if (seq < 0) {
+                return false;
+            }
+        }
+        out.slot(seq).set(item, epoch);
+        if (size == 0) {
+            first = seq;
+        }
+        last = seq;
         size++;
+        return true;
     }
 
     /**
-     * Publishes every staged item, in staging order; waits (bounded by the pipeline's run flag) while the ring is
-     * full, publishing whatever part fits as room appears.
+     * Publishes everything in the batch, in the order added. In place this never waits; staged, it waits while the
+     * ring is full, publishing whatever part fits as room appears.
      *
-     * @return how many were published; fewer than were staged only if the pipeline stopped, and the rest stays
-     *         staged (see {@link #discardStaged})
+     * @return how many were published; fewer than were held only if the pipeline stopped, and the rest stays staged
+     *         (see {@link #discardStaged})
      */
     public int flush() {
-        if (size == 0) {
+        int n = size;
+        if (n == 0) {
             return 0;
         }
-        int done = out.publishAll(items, epochs, size);
-        // The published items now belong to the ring: drop our references so the GC can have them once consumed.
-        java.util.Arrays.fill(items, 0, done, null);
-        if (done < size) {
-            System.arraycopy(items, done, items, 0, size - done); // stopped: keep the rest in order for discard
-            System.arraycopy(epochs, done, epochs, 0, size - done);
-            java.util.Arrays.fill(items, size - done, size, null);
+        if (inPlace) {
+            out.publishRange(first, last); // one release store of the cursor for the whole range
+            size = 0;
+            return n;
         }
-        size -= done;
+        int done = out.publishAll(items, epochs, n);
+        // The published items now belong to the ring: drop our references so the GC can have them once consumed.
+        Arrays.fill(items, 0, done, null);
+        if (done < n) { // stopped: keep the rest, in order, for discardStaged
+            System.arraycopy(items, done, items, 0, n - done);
+            System.arraycopy(epochs, done, epochs, 0, n - done);
+            Arrays.fill(items, n - done, n, null);
+        }
+        size = n - done;
         return done;
     }
 
     /**
      * Hands every staged item to {@code sink} and empties the batch: for a thread that leaves without publishing
-     * them (the pipeline stopped).
+     * them (the pipeline stopped). In place there is nothing to hand over: claimed slots are the ring's, swept on
+     * close.
      *
      * @param sink receives each staged item
      * @return how many were handed over
      */
     public int discardStaged(Consumer<Object> sink) {
+        if (inPlace) {
+            size = 0;
+            return 0;
+        }
         int n = size;
+        size = 0;
         for (int i = 0; i < n; i++) {
             Object item = items[i];
             items[i] = null;
             sink.accept(item);
         }
-        size = 0;
         return n;
     }
 
-    /** {@return whether the output ring has room for everything staged plus one more item (see BoundedPublisher)} */
-    public boolean hasRoomForOneMore() {
-        return out.hasRoomFor(size + 1);
-    }
-
-    /** {@return how many items are staged} */
+    /** {@return how many items the batch holds} */
     public int size() {
         return size;
     }
 
-    /** {@return whether no item is staged} */
+    /** {@return whether the batch holds nothing} */
     public boolean isEmpty() {
         return size == 0;
     }
 
-    /** {@return whether the batch is full} */
+    /** {@return whether the batch is full (the next {@link #add} flushes first)} */
     public boolean isFull() {
-        return size == items.length;
+        return size == capacity;
     }
 
-    /** {@return the most items staged at once} */
-    public int capacity() {
-        return items.length;
+    /** {@return whether items are written straight into claimed slots (single producer) rather than staged} */
+    public boolean isInPlace() {
+        return inPlace;
     }
 }

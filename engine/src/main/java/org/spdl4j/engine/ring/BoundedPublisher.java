@@ -23,16 +23,19 @@ public final class BoundedPublisher {
     private final Sequenced sequenced;
     private final IdleStrategy idle;
     private final RunFlag running;
+    private final boolean singleProducer;
     private long waitNanos;
     private int claimed; // how many sequences the last claimUpTo took
 
-    BoundedPublisher(RingBuffer<ItemSlot> ring, IdleStrategy idle, RunFlag running) {
-        this(ring, ring, idle, running);
+    BoundedPublisher(RingBuffer<ItemSlot> ring, boolean singleProducer, IdleStrategy idle, RunFlag running) {
+        this(ring, ring, singleProducer, idle, running);
     }
 
-    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, IdleStrategy idle, RunFlag running) {
+    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, boolean singleProducer,
+                             IdleStrategy idle, RunFlag running) {
         this.ring = ring;
         this.sequenced = sequenced;
+        this.singleProducer = singleProducer;
         this.idle = idle;
         this.running = running;
     }
@@ -48,7 +51,7 @@ public final class BoundedPublisher {
      * @return the publisher, for one thread only
      */
     public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
-        return new BoundedPublisher(null, sequenced, idle, running);
+        return new BoundedPublisher(null, sequenced, false, idle, running);
     }
 
     /**
@@ -114,15 +117,33 @@ public final class BoundedPublisher {
         return done;
     }
 
+    /** {@return whether this thread is the ring's only producer (its sequencer is a single-producer one)} */
+    boolean isSingleProducer() {
+        return singleProducer;
+    }
+
+    /** {@return the next sequence if the ring has room for it now, else -1; never waits} */
+    long tryClaim() {
+        try {
+            return sequenced.tryNext();
+        } catch (InsufficientCapacityException full) {
+            return -1L;
+        }
+    }
+
+    /** {@return the slot of a sequence this thread claimed} */
+    ItemSlot slot(long sequence) {
+        return ring.get(sequence);
+    }
+
     /**
-     * {@return whether the ring has room for {@code n} more items now, without claiming them} With one producer
-     * (the only caller that relies on it) the answer stays true until this thread claims: consumers only free slots.
-     * Reads the consumers' sequences only when the cached minimum does not already show the room.
+     * Publishes a range this thread claimed and wrote.
      *
-     * @param n how many slots, at least 1
+     * @param lo the first sequence
+     * @param hi the last sequence
      */
-    public boolean hasRoomFor(int n) {
-        return sequenced.hasAvailableCapacity(n); // never stores the cursor (unlike the sequencer's tryNext)
+    void publishRange(long lo, long hi) {
+        ring.publish(lo, hi); // release store(s): the range's slot fields are visible first
     }
 
     /**

@@ -111,7 +111,7 @@ public final class ItemLink {
      * @return the publisher, to be used from one thread only
      */
     public BoundedPublisher publisher(org.agrona.concurrent.IdleStrategy backPressure, RunFlag running) {
-        return new BoundedPublisher(ring, backPressure, running);
+        return new BoundedPublisher(ring, !multiProducer, backPressure, running);
     }
 
     /**

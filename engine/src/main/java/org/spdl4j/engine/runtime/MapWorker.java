@@ -24,13 +24,15 @@ import org.spdl4j.engine.stats.WorkerStats;
  * <p><b>Publish batching</b> ({@link PublishBatching#SHORT_TASKS}, without a reorder window): the worker decides at
  * the start of each input run (the items {@link WorkSharingReader} hands it from one claim) whether to batch it.
  * It batches when its last timed task was shorter than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}:
- * then it stages the run's results and publishes them as one claimed range when the run is used up, before it may
- * wait for more input, and only then gives the run's input slots back to the producer (so a batch holds no more
- * items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest of its run,
- * which costs a few microseconds when tasks are short and would cost whole task times when they are not (a decode
- * stage taking milliseconds would hold finished images back for the whole run). Slower runs publish each result as
- * soon as it is ready, and give the run's slots back before the last task, as before. The end marker follows every
- * result staged before it; a stop (close, failure, alert) leaves the staged results to the discarder, once each.
+ * then it adds the run's results to its {@link BatchingPublisher} (written in place into claimed slots when the
+ * stage is the output ring's only producer, staged otherwise) and publishes them as one range when the run is used
+ * up, before it may wait for more input, and only then gives the run's input slots back to the producer (so a batch
+ * holds no more items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest
+ * of its run, which costs a few microseconds when tasks are short and would cost whole task times when they are not
+ * (a decode stage taking milliseconds would hold finished images back for the whole run). Slower runs publish each
+ * result as soon as it is ready, and give the run's slots back before the last task, as before. The end marker
+ * follows every result batched before it. A stop (close, failure, alert) leaves staged results to the discarder
+ * and results in claimed, unpublished slots to the close-time sweep of the ring: once each.
  *
  * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the worker settles the counts whenever its
  * input run is used up (before it may wait) and when it leaves.
@@ -115,8 +117,9 @@ final class MapWorker extends StageWorker {
             stats.onItemIn();
             Object result = apply(item);
             if (batchRun) {
-                if (result != null) {
-                    batch.stage(result, epoch); // a run never outgrows the batch: both are maxRun of the input
+                if (result != null && !batch.add(result, epoch)) {
+                    discarder.discard(result);
+                    return;
                 }
                 if (!in.hasRunLeft()) {
                     if (!flush()) {

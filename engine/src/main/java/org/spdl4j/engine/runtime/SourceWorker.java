@@ -15,12 +15,12 @@ import org.spdl4j.engine.stats.WorkerStats;
  * sampled while calls are short ({@link SampledTaskTimer}).
  *
  * <p><b>Publish batching</b> (only when the builder asked for {@link PublishBatching#SHORT_TASKS}; the default is per
- * item): while the last timed call took less than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS} and the
- * first ring has room for the batch plus the new item, the item is staged; the batch is published when it is full (a
- * quarter of the ring, at most {@link EngineConfiguration#MAX_RUN}), when an item comes after a slow call or finds
- * the ring without room (the batch first, then that item, which keeps the source's order), and at the source's end
- * or failure. Staging only into room the ring has keeps the items in flight within the ring's capacity. A stop
- * leaves the staged items to the discarder.
+ * item): while the last timed call took less than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}, each item is
+ * written straight into a claimed slot of the first ring ({@link BatchingPublisher}, in place: the source is the
+ * ring's only producer), and the claimed range is published when it is full (a quarter of the ring, at most
+ * {@link EngineConfiguration#MAX_RUN}), when the ring is full, before an item that came from a slow call (the batch
+ * first, then that item, which keeps the source's order), and at the source's end or failure. Claimed slots are
+ * ring slots, so the items in flight stay within the ring's capacity, and a stop leaves them to the close-time sweep.
  */
 final class SourceWorker extends StageWorker {
     private final Source<?> source;
@@ -79,9 +79,11 @@ final class SourceWorker extends StageWorker {
             }
             stats.onItemIn();
             long epoch = source.epoch();
-            if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS
-                    && batch.hasRoomForOneMore()) {
-                batch.stage(item, epoch);
+            if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                if (!batch.add(item, epoch)) {
+                    discarder.discard(item);
+                    return false;
+                }
                 if (batch.isFull() && !flush()) {
                     return false;
                 }
