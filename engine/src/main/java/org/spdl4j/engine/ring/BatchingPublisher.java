@@ -38,6 +38,7 @@ public final class BatchingPublisher {
     private int size;
     private long first; // in place: the first claimed, unpublished sequence (when size > 0)
     private long last;  // in place: the last one
+    private int unreported; // published by this batch and not yet returned by flush() or takeUnreported()
 
     /**
      * Creates a batch.
@@ -67,7 +68,7 @@ public final class BatchingPublisher {
      */
     public boolean add(Object item, long epoch) {
         if (size == capacity) {
-            flush();
+            publishHeld();
             if (size > 0) {
                 return false; // stopped while flushing
             }
@@ -80,7 +81,7 @@ public final class BatchingPublisher {
         }
         long seq = out.tryClaim();
         if (seq < 0) {
-            flush(); // the consumers need what we hold published before they can free a slot
+            publishHeld(); // the consumers need what we hold published before they can free a slot
             seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
             if (seq < 0) {
                 return false;
@@ -99,18 +100,33 @@ public final class BatchingPublisher {
      * Publishes everything in the batch, in the order added. In place this never waits; staged, it waits while the
      * ring is full, publishing whatever part fits as room appears.
      *
-     * @return how many were published; fewer than were held only if the pipeline stopped, and the rest stays staged
+     * @return how many items were published since the last {@code flush()} or {@link #takeUnreported()}: this
+     *         flush's and those {@link #add} published when the batch or the ring was full, so a caller that counts
+     *         what flush returns counts each item once. If the pipeline stopped, what could not be published stays
      *         (see {@link #discardStaged})
      */
     public int flush() {
+        publishHeld();
+        return takeUnreported();
+    }
+
+    /** {@return how many items were published since the last call or {@link #flush()}, and resets the count} */
+    public int takeUnreported() {
+        int n = unreported;
+        unreported = 0;
+        return n;
+    }
+
+    private void publishHeld() {
         int n = size;
         if (n == 0) {
-            return 0;
+            return;
         }
         if (inPlace) {
             out.publishRange(first, last); // one release store of the cursor for the whole range
             size = 0;
-            return n;
+            unreported += n;
+            return;
         }
         int done = out.publishAll(items, epochs, n);
         // The published items now belong to the ring: drop our references so the GC can have them once consumed.
@@ -121,7 +137,7 @@ public final class BatchingPublisher {
             Arrays.fill(items, n - done, n, null);
         }
         size = n - done;
-        return done;
+        unreported += done;
     }
 
     /**

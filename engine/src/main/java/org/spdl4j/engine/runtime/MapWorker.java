@@ -85,6 +85,7 @@ final class MapWorker extends StageWorker {
         } finally {
             timer.settle(); // closed or failed mid-run: still count every task that ran
             if (batch != null) {
+                stats.onItemsOut(batch.takeUnreported()); // published by a flush of add() before the stop
                 batch.discardStaged(discarder::discard); // stopped mid-run: results nobody will publish
             }
         }

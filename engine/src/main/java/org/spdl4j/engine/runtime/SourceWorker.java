@@ -49,6 +49,7 @@ final class SourceWorker extends StageWorker {
         } finally {
             timer.settle(); // the end, or closed mid-run: count every call that returned
             if (batch != null) {
+                stats.onItemsOut(batch.takeUnreported()); // published by a flush of add() before the stop
                 batch.discardStaged(discarder::discard); // stopped: items nobody will publish
             }
         }

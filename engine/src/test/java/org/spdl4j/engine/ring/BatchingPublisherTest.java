@@ -130,7 +130,7 @@ class BatchingPublisherTest {
             for (int i = 0; i < 30; i++) {
                 assertThat(batch.add(i, 0)).isTrue(); // in place: a full ring flushes, then waits for room
             }
-            batch.flush();
+            assertThat(batch.flush()).as("every item counted once, also those add() flushed").isEqualTo(30);
             consumer.join(10_000);
 
             assertThat(consumer.isAlive()).isFalse();
