@@ -30,10 +30,12 @@ public enum PublishBatching {
      * <p>Whether a task is short is read from the last <em>timed</em> task (tasks under 2 µs are timed one in 64,
      * see {@link org.spdl4j.engine.stats.SampledTaskTimer}): when tasks turn slow without warning, the results
      * staged before them wait until their run ends; a timed task sees the change within
-     * {@code spdl4j.stats.timingSamplePeriod} (64) tasks, and the runs that start after it publish per item. A function or source that <em>waits for the pipeline's consumer</em> (a credit or
-     * request/response protocol, a feedback loop) must use {@link #PER_ITEM}: a result it holds back may be what the
-     * consumer needs before it sends the signal the function waits for. That is why the source defaults to
-     * {@link #PER_ITEM} ({@link EngineConfiguration#DEFAULT_SOURCE_PUBLISH_BATCHING}).
+     * {@code spdl4j.stats.timingSamplePeriod} (64) tasks, and the runs that start after it publish per item.
+     *
+     * <p>A function or source that <em>waits for the pipeline's consumer</em> (a credit or request/response protocol,
+     * a feedback loop) must use {@link #PER_ITEM}: a result held back may be what the consumer needs before it sends
+     * the signal the function waits for. That is why the source defaults to {@link #PER_ITEM}
+     * ({@link EngineConfiguration#DEFAULT_SOURCE_PUBLISH_BATCHING}).
      */
     SHORT_TASKS
 }
