@@ -24,6 +24,28 @@ public final class EngineConfiguration {
      */
     public static final int MAX_RUN = Math.max(1, Integer.getInteger("spdl4j.maxRun", 64));
 
+    /**
+     * How sync stages publish unless their options say otherwise ({@code spdl4j.publishBatching}, SHORT_TASKS): the
+     * results of short tasks once per input run, others per item (see {@link PublishBatching}).
+     */
+    public static final PublishBatching DEFAULT_PUBLISH_BATCHING =
+            PublishBatching.valueOf(System.getProperty("spdl4j.publishBatching", PublishBatching.SHORT_TASKS.name()));
+
+    /**
+     * How the source publishes unless the builder says otherwise ({@code spdl4j.source.publishBatching}, PER_ITEM).
+     * Per item by default because a source's {@code next()} may wait for the consumer (request/response sources,
+     * feedback loops), and an item held back across such a call would never reach it.
+     */
+    public static final PublishBatching DEFAULT_SOURCE_PUBLISH_BATCHING = PublishBatching.valueOf(
+            System.getProperty("spdl4j.source.publishBatching", PublishBatching.PER_ITEM.name()));
+
+    /**
+     * A task is short enough to batch its result when the worker's last timed task took less than this
+     * ({@code spdl4j.publishBatch.belowNanos}, 2000 ns). With runs of at most {@link #MAX_RUN} items, a result waits
+     * at most about {@code MAX_RUN} times this for the rest of its run (128 µs at the defaults; typically far less).
+     */
+    public static final long PUBLISH_BATCH_BELOW_NANOS = Long.getLong("spdl4j.publishBatch.belowNanos", 2_000L);
+
     /** Spins before yielding in the backoff policy ({@code spdl4j.backoff.spins}, 100). */
     public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 100);
 

@@ -39,17 +39,19 @@ public final class PipelineBuilder<T> {
     private final String name;
     private final Supplier<? extends Source<?>> source;
     private final WaitPolicy sourceWaitPolicy;
+    private final PublishBatching sourceBatching;
     private final List<StageSpec> stages;
     private final int sinkBuffer;
     private final WaitPolicy sinkWaitPolicy;
     private final Consumer<Object> onDiscard;
 
     private PipelineBuilder(String name, Supplier<? extends Source<?>> source, WaitPolicy sourceWaitPolicy,
-                            List<StageSpec> stages, int sinkBuffer, WaitPolicy sinkWaitPolicy,
-                            Consumer<Object> onDiscard) {
+                            PublishBatching sourceBatching, List<StageSpec> stages, int sinkBuffer,
+                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
         this.name = name;
         this.source = source;
         this.sourceWaitPolicy = sourceWaitPolicy;
+        this.sourceBatching = sourceBatching;
         this.stages = stages;
         this.sinkBuffer = sinkBuffer;
         this.sinkWaitPolicy = sinkWaitPolicy;
@@ -66,8 +68,9 @@ public final class PipelineBuilder<T> {
     public static <T> PipelineBuilder<T> fromSource(Supplier<? extends Source<? extends T>> factory) {
         Objects.requireNonNull(factory, "factory");
         return new PipelineBuilder<>(EngineConfiguration.DEFAULT_PIPELINE_NAME, factory,
-                EngineConfiguration.DEFAULT_WAIT_POLICY, List.of(), EngineConfiguration.DEFAULT_SINK_BUFFER,
-                EngineConfiguration.DEFAULT_WAIT_POLICY, NO_DISCARD);
+                EngineConfiguration.DEFAULT_WAIT_POLICY, EngineConfiguration.DEFAULT_SOURCE_PUBLISH_BATCHING,
+                List.of(), EngineConfiguration.DEFAULT_SINK_BUFFER, EngineConfiguration.DEFAULT_WAIT_POLICY,
+                NO_DISCARD);
     }
 
     /**
@@ -161,8 +164,8 @@ public final class PipelineBuilder<T> {
      * @param pipelineName letters, digits, '.', '_' or '-'
      */
     public PipelineBuilder<T> named(String pipelineName) {
-        return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, stages, sinkBuffer, sinkWaitPolicy,
-                onDiscard);
+        return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
+                sinkWaitPolicy, onDiscard);
     }
 
     /**
@@ -171,8 +174,24 @@ public final class PipelineBuilder<T> {
      * @param policy the policy
      */
     public PipelineBuilder<T> sourceWaitPolicy(WaitPolicy policy) {
-        return new PipelineBuilder<>(name, source, Objects.requireNonNull(policy), stages, sinkBuffer,
-                sinkWaitPolicy, onDiscard);
+        return new PipelineBuilder<>(name, source, Objects.requireNonNull(policy), sourceBatching, stages,
+                sinkBuffer, sinkWaitPolicy, onDiscard);
+    }
+
+    /**
+     * {@return a builder whose source publishes by this batching} The default,
+     * {@link EngineConfiguration#DEFAULT_SOURCE_PUBLISH_BATCHING}, is {@link PublishBatching#PER_ITEM}. Choose
+     * {@link PublishBatching#SHORT_TASKS} for a fast source that never waits for the pipeline's consumer (an
+     * in-memory list, a generator of records): up to a quarter of the first ring's slots (at most
+     * {@link EngineConfiguration#MAX_RUN}) are then published at once, which raises the throughput of pipelines of
+     * tiny items. Never for a source whose {@code next()} waits for something the consumer does after taking an
+     * item (request/response, credits): the item it holds back would be the one the consumer waits for.
+     *
+     * @param batching the batching
+     */
+    public PipelineBuilder<T> sourcePublishBatching(PublishBatching batching) {
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, Objects.requireNonNull(batching), stages,
+                sinkBuffer, sinkWaitPolicy, onDiscard);
     }
 
     /**
@@ -293,8 +312,8 @@ public final class PipelineBuilder<T> {
      * @return the builder
      */
     public PipelineBuilder<T> sink(int bufferSize, WaitPolicy policy) {
-        return new PipelineBuilder<>(name, source, sourceWaitPolicy, stages, bufferSize, Objects.requireNonNull(policy),
-                onDiscard);
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, bufferSize,
+                Objects.requireNonNull(policy), onDiscard);
     }
 
     /**
@@ -313,8 +332,8 @@ public final class PipelineBuilder<T> {
      * @return the builder
      */
     public PipelineBuilder<T> onDiscard(Consumer<Object> hook) {
-        return new PipelineBuilder<>(name, source, sourceWaitPolicy, stages, sinkBuffer, sinkWaitPolicy,
-                Objects.requireNonNull(hook, "hook"));
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
+                sinkWaitPolicy, Objects.requireNonNull(hook, "hook"));
     }
 
     /**
@@ -324,8 +343,8 @@ public final class PipelineBuilder<T> {
      * @throws IllegalArgumentException listing every problem found, each naming its stage
      */
     public PipelineSpec spec() {
-        PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, stages, sinkBuffer,
-                sinkWaitPolicy, onDiscard);
+        PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, sourceBatching, stages,
+                sinkBuffer, sinkWaitPolicy, onDiscard);
         PipelineValidator.validate(spec);
         return spec;
     }
@@ -348,7 +367,7 @@ public final class PipelineBuilder<T> {
     private <R> PipelineBuilder<R> then(StageSpec stage) {
         List<StageSpec> next = new ArrayList<>(stages);
         next.add(stage);
-        return new PipelineBuilder<>(name, source, sourceWaitPolicy, List.copyOf(next), sinkBuffer, sinkWaitPolicy,
-                onDiscard);
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, List.copyOf(next), sinkBuffer,
+                sinkWaitPolicy, onDiscard);
     }
 }

@@ -14,6 +14,7 @@ import java.util.function.Supplier;
  * @param sourceName       the source stage's name
  * @param source           creates the source for one run
  * @param sourceWaitPolicy how the source waits for room
+ * @param sourcePublishBatching whether the source publishes items of short calls in batches or each at once
  * @param stages           the stages in order
  * @param sinkBuffer       capacity of the ring the consumer reads, a power of two
  * @param sinkWaitPolicy   how the consumer waits for items
@@ -21,7 +22,8 @@ import java.util.function.Supplier;
  *                         {@link PipelineBuilder#onDiscard})
  */
 public record PipelineSpec(String name, String sourceName, Supplier<? extends Source<?>> source,
-                           WaitPolicy sourceWaitPolicy, List<StageSpec> stages, int sinkBuffer,
+                           WaitPolicy sourceWaitPolicy, PublishBatching sourcePublishBatching,
+                           List<StageSpec> stages, int sinkBuffer,
                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
     /** The name of the consumer's stage in stats and messages. */
     public static final String SINK_NAME = "sink";
@@ -33,6 +35,7 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
      * @param sourceName       source name
      * @param source           source factory
      * @param sourceWaitPolicy source wait policy
+     * @param sourcePublishBatching source publish batching
      * @param stages           stages
      * @param sinkBuffer       sink ring capacity
      * @param sinkWaitPolicy   consumer wait policy
@@ -41,6 +44,7 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
     public PipelineSpec {
         stages = List.copyOf(stages);
         Objects.requireNonNull(onDiscard, "onDiscard");
+        Objects.requireNonNull(sourcePublishBatching, "sourcePublishBatching");
     }
 
     @Override

@@ -10,6 +10,11 @@ import org.agrona.concurrent.IdleStrategy;
  * blocking unboundedly: Disruptor's {@code next()} spins forever on a full ring, so this uses {@code tryNext()} in a
  * loop with an {@link IdleStrategy} and gives up as soon as the pipeline's {@link RunFlag} is stopped.
  *
+ * <p>One item at a time ({@link #publish}), or a batch as claimed ranges ({@code publishAll}, used by
+ * {@link BatchingPublisher}): one {@code tryNext(n)} and one {@code publish(lo, hi)} for as many items as the ring
+ * has room for, so a single-producer ring stores its cursor once per range and a multi-producer ring CASes its cursor
+ * once per range (it still sets one availability flag per slot).
+ *
  * <p><b>Threading:</b> one thread only (the idle strategy keeps per-thread state). <b>Allocation:</b> none;
  * {@link InsufficientCapacityException} is Disruptor's preallocated singleton without a stack trace.
  */
@@ -18,15 +23,19 @@ public final class BoundedPublisher {
     private final Sequenced sequenced;
     private final IdleStrategy idle;
     private final RunFlag running;
+    private final boolean singleProducer;
     private long waitNanos;
+    private int claimed; // how many sequences the last claimUpTo took
 
-    BoundedPublisher(RingBuffer<ItemSlot> ring, IdleStrategy idle, RunFlag running) {
-        this(ring, ring, idle, running);
+    BoundedPublisher(RingBuffer<ItemSlot> ring, boolean singleProducer, IdleStrategy idle, RunFlag running) {
+        this(ring, ring, singleProducer, idle, running);
     }
 
-    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, IdleStrategy idle, RunFlag running) {
+    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, boolean singleProducer,
+                             IdleStrategy idle, RunFlag running) {
         this.ring = ring;
         this.sequenced = sequenced;
+        this.singleProducer = singleProducer;
         this.idle = idle;
         this.running = running;
     }
@@ -42,7 +51,7 @@ public final class BoundedPublisher {
      * @return the publisher, for one thread only
      */
     public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
-        return new BoundedPublisher(null, sequenced, idle, running);
+        return new BoundedPublisher(null, sequenced, false, idle, running);
     }
 
     /**
@@ -78,6 +87,66 @@ public final class BoundedPublisher {
     }
 
     /**
+     * Publishes {@code items[0, count)} with their epochs in order, as few claimed ranges as the ring's room allows
+     * (one when it has room for all); waits while the ring is full. Each range's slots are written, then the range
+     * is published once. Does not clear the arrays.
+     *
+     * @param items  the items, none {@code null}
+     * @param epochs their epochs
+     * @param count  how many, at least 1
+     * @return how many were published: {@code count}, or fewer (a prefix) if the pipeline stopped while waiting
+     */
+    int publishAll(Object[] items, long[] epochs, int count) {
+        int done = 0;
+        while (done < count) {
+            long hi = claimUpTo(count - done);
+            if (hi < 0) {
+                break;
+            }
+            long lo = hi - claimed + 1;
+            for (long s = lo; s <= hi; s++, done++) {
+                ring.get(s).set(items[done], epochs[done]);
+            }
+            // Single producer: one release store of the cursor for the range. Several producers: one release store
+            // of each slot's availability flag, then one signal. Either way the slots' fields are visible first.
+            // Each range is published before the next claim: the single-producer sequencer's tryNext stores the
+            // cursor up to its last claimed sequence when it rereads the consumers, so no claimed range may still be
+            // unwritten then.
+            ring.publish(lo, hi);
+        }
+        return done;
+    }
+
+    /** {@return whether this thread is the ring's only producer (its sequencer is a single-producer one)} */
+    boolean isSingleProducer() {
+        return singleProducer;
+    }
+
+    /** {@return the next sequence if the ring has room for it now, else -1; never waits} */
+    long tryClaim() {
+        try {
+            return sequenced.tryNext();
+        } catch (InsufficientCapacityException full) {
+            return -1L;
+        }
+    }
+
+    /** {@return the slot of a sequence this thread claimed} */
+    ItemSlot slot(long sequence) {
+        return ring.get(sequence);
+    }
+
+    /**
+     * Publishes a range this thread claimed and wrote.
+     *
+     * @param lo the first sequence
+     * @param hi the last sequence
+     */
+    void publishRange(long lo, long hi) {
+        ring.publish(lo, hi); // release store(s): the range's slot fields are visible first
+    }
+
+    /**
      * Returns the nanoseconds spent waiting for room (back-pressure) since the last call, and resets the count.
      *
      * @return nanoseconds waited, 0 when every publish found room at once
@@ -101,20 +170,48 @@ public final class BoundedPublisher {
         try {
             return sequenced.tryNext();
         } catch (InsufficientCapacityException full) {
-            return claimWhenFull();
+            return claimWhenFull(1);
         }
     }
 
-    private long claimWhenFull() {
+    /** Claims between 1 and {@code n} sequences (all if there is room); leaves the count in {@link #claimed}. */
+    private long claimUpTo(int n) {
+        try {
+            long hi = sequenced.tryNext(n);
+            claimed = n;
+            return hi;
+        } catch (InsufficientCapacityException full) {
+            long hi = tryClaimWhatIsFree(n); // part of a batch fits: no wait to count
+            return hi >= 0 ? hi : claimWhenFull(n);
+        }
+    }
+
+    /** Claims {@code min(n, free slots)} if any slot is free, else returns -1. */
+    private long tryClaimWhatIsFree(int n) {
+        long free = n == 1 ? 1 : sequenced.remainingCapacity(); // reads the consumers' sequences
+        if (free <= 0) {
+            return -1L;
+        }
+        int k = (int) Math.min(n, free);
+        try {
+            long hi = sequenced.tryNext(k);
+            claimed = k;
+            return hi;
+        } catch (InsufficientCapacityException full) {
+            return -1L; // still full, or another producer took the room first
+        }
+    }
+
+    private long claimWhenFull(int n) {
         long start = System.nanoTime();
         idle.reset();
         try {
             while (running.isRunning()) {
-                try {
-                    return sequenced.tryNext();
-                } catch (InsufficientCapacityException full) {
-                    idle.idle();
+                long hi = tryClaimWhatIsFree(n);
+                if (hi >= 0) {
+                    return hi;
                 }
+                idle.idle();
             }
             return -1L;
         } finally {

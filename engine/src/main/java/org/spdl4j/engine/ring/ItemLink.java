@@ -25,6 +25,7 @@ public final class ItemLink {
     private final SequenceBarrier barrier;
     private final PaddedClaimSequence claim = new PaddedClaimSequence();
     private final Sequence[] consumerSequences;
+    private final boolean multiProducer;
 
     /**
      * Creates a link.
@@ -41,6 +42,7 @@ public final class ItemLink {
             throw new IllegalArgumentException("link '" + name + "' needs at least one consumer, got " + consumers);
         }
         this.name = name;
+        this.multiProducer = multiProducer;
         this.ring = multiProducer
                 ? RingBuffer.createMultiProducer(ItemSlot::new, capacity, waitStrategy)
                 : RingBuffer.createSingleProducer(ItemSlot::new, capacity, waitStrategy);
@@ -109,7 +111,7 @@ public final class ItemLink {
      * @return the publisher, to be used from one thread only
      */
     public BoundedPublisher publisher(org.agrona.concurrent.IdleStrategy backPressure, RunFlag running) {
-        return new BoundedPublisher(ring, backPressure, running);
+        return new BoundedPublisher(ring, !multiProducer, backPressure, running);
     }
 
     /**
@@ -146,6 +148,11 @@ public final class ItemLink {
     /** {@return the underlying ring, for a single consumer that polls without a barrier} */
     RingBuffer<ItemSlot> ring() {
         return ring;
+    }
+
+    /** {@return whether several threads publish into the link (its cursor then counts claims, not publications)} */
+    boolean isMultiProducer() {
+        return multiProducer;
     }
 
     /** {@return the gating sequence of consumer 0, for a single polling consumer} */

@@ -14,6 +14,7 @@ import com.lmax.disruptor.Sequence;
 public final class SingleConsumerPoller {
     private final RingBuffer<ItemSlot> ring;
     private final Sequence own;
+    private final boolean singleProducer;
     private long sequence = -1L;
     private long cachedAvailable = -1L;
 
@@ -30,6 +31,7 @@ public final class SingleConsumerPoller {
         }
         this.ring = link.ring();
         this.own = link.firstConsumerSequence();
+        this.singleProducer = !link.isMultiProducer();
     }
 
     /**
@@ -40,10 +42,20 @@ public final class SingleConsumerPoller {
     public ItemSlot poll() {
         long s = sequence + 1;
         if (s > cachedAvailable) {
-            if (!ring.isAvailable(s)) { // acquire load of the cursor / availability flag
-                return null;
+            if (singleProducer) {
+                // Acquire load of the cursor: a single producer publishes by storing it after writing every slot up
+                // to it, so everything to the cursor is ready: one load per published range, not per item.
+                long cursor = ring.getCursor();
+                if (cursor < s) {
+                    return null;
+                }
+                cachedAvailable = cursor;
+            } else {
+                if (!ring.isAvailable(s)) { // acquire load of the slot's availability flag (the cursor counts claims)
+                    return null;
+                }
+                cachedAvailable = s;
             }
-            cachedAvailable = s;
         }
         sequence = s;
         return ring.get(s);

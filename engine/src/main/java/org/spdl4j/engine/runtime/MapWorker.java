@@ -4,6 +4,9 @@ import com.lmax.disruptor.AlertException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.agrona.concurrent.IdleStrategy;
+import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.PublishBatching;
+import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.ReorderWindow;
@@ -18,6 +21,19 @@ import org.spdl4j.engine.stats.WorkerStats;
  * throwing or timed-out task is counted against the stage's budget and drops the item. A result that cannot be
  * published because the pipeline stopped, or that a task returned after its timeout, goes to the {@link Discarder}.
  *
+ * <p><b>Publish batching</b> ({@link PublishBatching#SHORT_TASKS}, without a reorder window): the worker decides at
+ * the start of each input run (the items {@link WorkSharingReader} hands it from one claim) whether to batch it.
+ * It batches when its last timed task was shorter than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}:
+ * then it adds the run's results to its {@link BatchingPublisher} (written in place into claimed slots when the
+ * stage is the output ring's only producer, staged otherwise) and publishes them as one range when the run is used
+ * up, before it may wait for more input, and only then gives the run's input slots back to the producer (so a batch
+ * holds no more items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest
+ * of its run, which costs a few microseconds when tasks are short and would cost whole task times when they are not
+ * (a decode stage taking milliseconds would hold finished images back for the whole run). Slower runs publish each
+ * result as soon as it is ready, and give the run's slots back before the last task, as before. The end marker
+ * follows every result batched before it. A stop (close, failure, alert) leaves staged results to the discarder
+ * and results in claimed, unpublished slots to the close-time sweep of the ring: once each.
+ *
  * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the worker settles the counts whenever its
  * input run is used up (before it may wait) and when it leaves.
  *
@@ -26,6 +42,7 @@ import org.spdl4j.engine.stats.WorkerStats;
 final class MapWorker extends StageWorker {
     private final WorkSharingReader in;
     private final BoundedPublisher out;
+    private final BatchingPublisher batch; // null: publish per item (PER_ITEM, or a reorder window publishes)
     private final Function<Object, ?> fn;
     private final ReorderWindow window;
     private final IdleStrategy idle;
@@ -36,11 +53,16 @@ final class MapWorker extends StageWorker {
     private final SampledTaskTimer timer;
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
-              BoundedPublisher out, Function<Object, ?> fn, ReorderWindow window, IdleStrategy idle,
-              StageFailures failures, TaskTimeoutGuard guard, EndOfStream end, Discarder discarder) {
+              BoundedPublisher out, BatchingPublisher batch, Function<Object, ?> fn, ReorderWindow window,
+              IdleStrategy idle, StageFailures failures, TaskTimeoutGuard guard, EndOfStream end,
+              Discarder discarder) {
         super(control, stage, index, stats);
+        if (batch != null && window != null) {
+            throw new IllegalArgumentException("a reorder window publishes per item; no publish batch with it");
+        }
         this.in = in;
         this.out = out;
+        this.batch = batch;
         this.fn = fn;
         this.window = window;
         this.idle = idle;
@@ -62,18 +84,27 @@ final class MapWorker extends StageWorker {
             loop(running);
         } finally {
             timer.settle(); // closed or failed mid-run: still count every task that ran
+            if (batch != null) {
+                stats.onItemsOut(batch.takeUnreported()); // published by a flush of add() before the stop
+                batch.discardStaged(discarder::discard); // stopped mid-run: results nobody will publish
+            }
         }
     }
 
     private void loop(RunFlag running) throws AlertException, InterruptedException {
+        boolean batchRun = false;
         for (;;) {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
+                batchRun = batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS;
             }
             ItemSlot slot = in.next();
             recordStarved(in.lastWaitNanos());
             long seq = in.sequence();
             if (slot.isEnd()) {
+                if (!flush()) { // the results staged before the end marker go first
+                    return;
+                }
                 in.releaseAndRetire();
                 timer.settle();
                 finish(seq, running);
@@ -81,10 +112,23 @@ final class MapWorker extends StageWorker {
             }
             long epoch = slot.epoch();
             Object item = slot.take();
-            in.release();
+            if (!batchRun) {
+                in.release(); // the run's slots go back once its last item was taken, before that item's task
+            }
             stats.onItemIn();
             Object result = apply(item);
-            if (window == null) {
+            if (batchRun) {
+                if (result != null && !batch.add(result, epoch)) {
+                    discarder.discard(result);
+                    return;
+                }
+                if (!in.hasRunLeft()) {
+                    if (!flush()) {
+                        return;
+                    }
+                    in.release(); // the run's slots go back once its results are published
+                }
+            } else if (window == null) {
                 if (result != null) {
                     if (!out.publish(result, epoch)) {
                         discarder.discard(result);
@@ -106,6 +150,15 @@ final class MapWorker extends StageWorker {
             }
             recordBackPressure(out.takeWaitNanos());
         }
+    }
+
+    /** Publishes the staged results; {@code false} if the pipeline stopped (work() discards what is left). */
+    private boolean flush() {
+        if (batch == null) {
+            return true;
+        }
+        stats.onItemsOut(batch.flush());
+        return batch.isEmpty();
     }
 
     private Object apply(Object item) {

@@ -12,9 +12,12 @@ import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineSpec;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.StageSpec;
+import org.spdl4j.engine.ring.BatchingPublisher;
+import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
@@ -75,8 +78,10 @@ public final class PipelineRuntime implements AutoCloseable {
         StageStats sourceStats = new StageStats(name, spec.sourceName(), 1, () -> 0L, 0);
         stats.add(sourceStats);
         this.source = spec.source().get();
-        workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source,
-                links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()), control.running()),
+        BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
+                control.running());
+        workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
+                batchFor(spec.sourcePublishBatching(), sourceOut, links[0]),
                 new EndOfStream(1, links[0].consumerCount()), discarder));
         for (int i = 0; i < n; i++) {
             addStage(name, stages.get(i), links[i], links[i + 1]);
@@ -115,8 +120,9 @@ public final class PipelineRuntime implements AutoCloseable {
                     if (guard != null) {
                         guards.add(guard);
                     }
-                    workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w),
-                            out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), m.fn(), window,
+                    BoundedPublisher publisher = out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running());
+                    workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w), publisher,
+                            window == null ? batchFor(o.publishBatching(), publisher, in) : null, m.fn(), window,
                             WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder));
                 }
             }
@@ -145,6 +151,15 @@ public final class PipelineRuntime implements AutoCloseable {
                     st.worker(0), in.reader(0), out.publisher(WaitStrategies.idle(o.waitPolicy()),
                     control.running()), failures, end, discarder));
         }
+    }
+
+    /**
+     * The publish batch of a thread that batches, sized to the longest run it takes from {@code in} (for the source,
+     * which has no input, a quarter of its ring): a map worker's batch holds at most one input run.
+     */
+    private static BatchingPublisher batchFor(PublishBatching batching, BoundedPublisher out, ItemLink in) {
+        return batching == PublishBatching.SHORT_TASKS ? new BatchingPublisher(out, ItemLink.maxRun(in.capacity()))
+                : null;
     }
 
     private void addDispatcher(AsyncDispatcher d) {

@@ -88,6 +88,16 @@ public final class SampledTaskTimer {
         lastNanos = nanos;
     }
 
+    /**
+     * {@return how long the last timed task took, {@link Long#MAX_VALUE} before the first} The worker's current
+     * estimate of its task time: at most {@code period - 1} tasks old while tasks are short, the last task's own
+     * time otherwise. Workers use it to decide whether to batch their results (see
+     * {@link org.spdl4j.engine.PublishBatching}).
+     */
+    public long lastTimedNanos() {
+        return lastNanos;
+    }
+
     /** Records the untimed tasks since the last timed one with the last timed duration, so the counts are exact. */
     public void settle() {
         if (untimed > 0) {

@@ -77,6 +77,17 @@ public final class WorkerStats {
         add(OUT, 1);
     }
 
+    /**
+     * {@code n} items were published to the output ring at once (a batch).
+     *
+     * @param n how many, 0 or more
+     */
+    public void onItemsOut(int n) {
+        if (n > 0) {
+            add(OUT, n);
+        }
+    }
+
     /** A task threw (or timed out); the item was dropped. */
     public void onFailure() {
         add(FAILED, 1);

@@ -17,11 +17,20 @@ import org.junit.jupiter.api.Timeout;
  * Work sharing under contention: several producers, many consumers sharing one claim sequence, a tiny ring. Every
  * item must be taken exactly once (a producer overwriting an untaken slot loses one item and duplicates another; a
  * sequence claimed twice duplicates one), and each consumer must see each producer's items in publication order.
+ * The batched variants publish through {@link BatchingPublisher}s with runs of random size, most larger than the
+ * ring: a single producer writes in place and flushes whenever the ring is full; several producers stage and split
+ * each flush into partial claims as room appears, racing the other producers' claims.
  */
 class WorkSharingStressTest {
 
     private static void stress(int producers, int consumers, int capacity, int itemsPerProducer, long waitSeconds)
             throws Exception {
+        stress(producers, consumers, capacity, itemsPerProducer, 1, waitSeconds);
+    }
+
+    /** As above; with {@code maxBatch > 1} each producer flushes batches of 1 to {@code maxBatch} items. */
+    private static void stress(int producers, int consumers, int capacity, int itemsPerProducer, int maxBatch,
+                               long waitSeconds) throws Exception {
         ItemLink link = new ItemLink("stress", capacity, producers > 1, consumers,
                 new BackoffWaitStrategy(100, 10, 1_000, 100_000));
         RunFlag running = new RunFlag();
@@ -34,9 +43,26 @@ class WorkSharingStressTest {
         for (int p = 0; p < producers; p++) {
             int base = p * itemsPerProducer;
             BoundedPublisher out = link.publisher(new BackoffIdleStrategy(), running);
+            BatchingPublisher batch = new BatchingPublisher(out, Math.min(maxBatch, 16)); // larger batches flush early
+            long seed = 0x9E3779B97F4A7C15L * (p + 1);
             threads.add(Thread.ofPlatform().daemon(true).name("stress-producer-" + p).start(() -> {
-                for (int i = 0; i < itemsPerProducer; i++) {
-                    out.publish(base + i, 0); // boxing: test-side allocation only
+                java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+                int i = 0;
+                while (i < itemsPerProducer) {
+                    if (maxBatch == 1) {
+                        out.publish(base + i++, 0); // boxing: test-side allocation only
+                        continue;
+                    }
+                    int n = Math.min(itemsPerProducer - i, 1 + random.nextInt(maxBatch));
+                    for (int k = 0; k < n; k++) {
+                        if (!batch.add(base + i++, 0)) {
+                            errors.add("add refused while running");
+                        }
+                    }
+                    batch.flush();
+                    if (!batch.isEmpty()) {
+                        errors.add("flush left " + batch.size() + " items while running");
+                    }
                 }
                 producersDone.countDown();
             }));
@@ -112,6 +138,18 @@ class WorkSharingStressTest {
     @Timeout(value = 90, unit = TimeUnit.SECONDS)
     void shouldTakeEveryItemExactlyOnceWithASingleProducerAndFourConsumers() throws Exception {
         stress(1, 4, 4, 300_000, 60);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldTakeEveryItemExactlyOnceWhenThreeProducersFlushBatchesLargerThanTheRing() throws Exception {
+        stress(3, 4, 8, 100_000, 20, 60);
+    }
+
+    @Test
+    @Timeout(value = 90, unit = TimeUnit.SECONDS)
+    void shouldTakeEveryItemExactlyOnceWhenASingleProducerFlushesBatchesLargerThanTheRing() throws Exception {
+        stress(1, 4, 4, 200_000, 12, 60);
     }
 
     @Test

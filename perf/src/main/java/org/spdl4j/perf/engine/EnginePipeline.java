@@ -5,13 +5,16 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.WaitPolicy;
 
 /**
  * The spdl4j engine in the benchmark shape: a supplier source handing out pooled {@link Item}s, two one-worker pipes
  * ({@code plus-one}, {@code times-three}), rings of {@link ItemPipeline#CAPACITY} slots, the benchmark thread as the
- * consumer through {@link Pipeline#next(Duration)}. Every stage and the consumer wait by the same policy.
+ * consumer through {@link Pipeline#next(Duration)}. Every stage and the consumer wait by the same policy; the source
+ * and both pipes publish by the same {@link PublishBatching} (the supplier never waits for the consumer, so batching
+ * its items is safe).
  */
 final class EnginePipeline implements ItemPipeline {
     /** Long enough never to expire; a constant so {@link #take()} passes no new object. */
@@ -19,9 +22,11 @@ final class EnginePipeline implements ItemPipeline {
 
     private final Pipeline<Item> pipeline;
 
-    EnginePipeline(WaitPolicy policy) {
-        StageOptions options = StageOptions.defaults().withWaitPolicy(policy).withRingCapacity(CAPACITY);
+    EnginePipeline(WaitPolicy policy, PublishBatching batching) {
+        StageOptions options = StageOptions.defaults().withWaitPolicy(policy).withRingCapacity(CAPACITY)
+                .withPublishBatching(batching);
         pipeline = PipelineBuilder.fromSupplier(new PooledItems()).named("bench").sourceWaitPolicy(policy)
+                .sourcePublishBatching(batching)
                 .pipe("plus-one", Item::plusOne, options)
                 .pipe("times-three", Item::timesThree, options)
                 .sink(CAPACITY, policy)

@@ -15,6 +15,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.WaitPolicy;
 
 /**
@@ -24,8 +25,8 @@ import org.spdl4j.engine.WaitPolicy;
  * The pipeline runs for the whole trial, so the figure is steady-state throughput, start-up excluded.
  *
  * <p>Variants, side by side in one run: {@code blockingQueue} (ExecutorService + ArrayBlockingQueue),
- * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and {@code spdl4j} (the engine, per wait policy). Run with {@code -prof gc} for
- * {@code gc.alloc.rate.norm} (bytes per item).
+ * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and {@code spdl4j} (the engine, per wait policy and
+ * publish batching). Run with {@code -prof gc} for {@code gc.alloc.rate.norm} (bytes per item).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -88,12 +89,19 @@ public class PipelineThroughputBenchmark {
         @Param({"BACKOFF", "YIELDING"})
         public WaitPolicy waitPolicy;
 
+        /**
+         * {@code SHORT_TASKS} publishes each input run's results (and the source's items) as one range, the stages'
+         * default; {@code PER_ITEM} publishes every item on its own, as the engine did before batching.
+         */
+        @Param({"SHORT_TASKS", "PER_ITEM"})
+        public PublishBatching publishBatching;
+
         ItemPipeline pipeline;
 
         /** Builds and starts the pipeline. */
         @Setup(Level.Trial)
         public void start() {
-            pipeline = new EnginePipeline(waitPolicy);
+            pipeline = new EnginePipeline(waitPolicy, publishBatching);
         }
 
         /**

@@ -1,0 +1,142 @@
+package org.spdl4j.engine.ring;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.lmax.disruptor.YieldingWaitStrategy;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.BusySpinIdleStrategy;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 30, unit = TimeUnit.SECONDS)
+class BatchingPublisherTest {
+
+    private static BatchingPublisher batch(ItemLink link, RunFlag running, int capacity) {
+        return new BatchingPublisher(link.publisher(new BusySpinIdleStrategy(), running), capacity);
+    }
+
+    private static List<Object> pollAll(SingleConsumerPoller poller) {
+        List<Object> out = new ArrayList<>();
+        for (ItemSlot slot = poller.poll(); slot != null; slot = poller.poll()) {
+            out.add(slot.take());
+            poller.release();
+        }
+        return out;
+    }
+
+    @Test
+    void shouldWriteInPlaceForASingleProducerAndPublishTheRangeWithOneCursorStore() {
+        ItemLink link = new ItemLink("batch", 16, false, 1, new YieldingWaitStrategy());
+        BatchingPublisher batch = batch(link, new RunFlag(), 8);
+        SingleConsumerPoller poller = new SingleConsumerPoller(link);
+        for (int i = 0; i < 5; i++) {
+            assertThat(batch.add("item-" + i, 7)).isTrue();
+        }
+
+        assertThat(batch.isInPlace()).isTrue();
+        assertThat(link.ring().getCursor()).as("claimed and written, not published").isEqualTo(-1);
+        assertThat(poller.poll()).isNull();
+        assertThat(batch.flush()).isEqualTo(5);
+        assertThat(link.ring().getCursor()).as("one range published").isEqualTo(4);
+        assertThat(pollAll(poller)).containsExactly("item-0", "item-1", "item-2", "item-3", "item-4");
+    }
+
+    @Test
+    void shouldStageForSeveralProducersAndClaimNothingBeforeTheFlush() {
+        ItemLink link = new ItemLink("batch", 16, true, 1, new YieldingWaitStrategy());
+        BatchingPublisher batch = batch(link, new RunFlag(), 8);
+        SingleConsumerPoller poller = new SingleConsumerPoller(link);
+        for (int i = 0; i < 5; i++) {
+            assertThat(batch.add(i, 0)).isTrue();
+        }
+
+        assertThat(batch.isInPlace()).isFalse();
+        assertThat(link.ring().getCursor()).as("nothing claimed: a dropped result could leave no hole").isEqualTo(-1);
+        assertThat(batch.flush()).isEqualTo(5);
+        assertThat(link.ring().getCursor()).as("one claim for the range").isEqualTo(4);
+        assertThat(pollAll(poller)).containsExactly(0, 1, 2, 3, 4);
+    }
+
+    @Test
+    void shouldPublishWhatFitsAndKeepTheRestForTheDiscardHookWhenStoppedWhileFull() {
+        ItemLink link = new ItemLink("batch", 4, true, 1, new YieldingWaitStrategy());
+        RunFlag running = new RunFlag();
+        BatchingPublisher batch = batch(link, running, 8);
+        for (int i = 0; i < 6; i++) {
+            batch.add(i, 0);
+        }
+        running.stop(); // nobody consumes: after the first 4 the flush would wait for room; stopped, it gives up
+
+        assertThat(batch.flush()).as("the part that fits the ring").isEqualTo(4);
+        assertThat(batch.size()).isEqualTo(2);
+        List<Object> discarded = new ArrayList<>();
+        assertThat(batch.discardStaged(discarded::add)).isEqualTo(2);
+        List<Object> swept = new ArrayList<>();
+        link.drainUntaken(swept::add);
+
+        assertThat(discarded).containsExactly(4, 5);
+        assertThat(swept).containsExactlyInAnyOrder(0, 1, 2, 3);
+        assertThat(batch.discardStaged(discarded::add)).as("nothing discarded twice").isZero();
+    }
+
+    @Test
+    void shouldLeaveClaimedUnpublishedItemsInTheRingForTheCloseSweepExactlyOnce() {
+        ItemLink link = new ItemLink("batch", 8, false, 1, new YieldingWaitStrategy());
+        RunFlag running = new RunFlag();
+        BatchingPublisher batch = batch(link, running, 8);
+        SingleConsumerPoller poller = new SingleConsumerPoller(link);
+        batch.add("published", 0);
+        batch.flush();
+        batch.add("claimed-1", 0);
+        batch.add("claimed-2", 0);
+        running.stop();
+
+        assertThat(pollAll(poller)).containsExactly("published");
+        List<Object> discarded = new ArrayList<>();
+        assertThat(batch.discardStaged(discarded::add)).as("in place: nothing outside the ring").isZero();
+        link.drainUntaken(discarded::add);
+        assertThat(discarded).containsExactlyInAnyOrder("claimed-1", "claimed-2");
+    }
+
+    @Test
+    void shouldFlushAFullBatchBeforeAddingTheNextItem() {
+        ItemLink link = new ItemLink("batch", 16, true, 1, new YieldingWaitStrategy());
+        BatchingPublisher batch = batch(link, new RunFlag(), 2);
+        SingleConsumerPoller poller = new SingleConsumerPoller(link);
+        batch.add("a", 0);
+        batch.add("b", 0);
+        assertThat(batch.isFull()).isTrue();
+
+        assertThat(batch.add("c", 0)).isTrue();
+        assertThat(pollAll(poller)).containsExactly("a", "b");
+        assertThat(batch.size()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldSplitARunLargerThanTheRingAsTheConsumerMakesRoom() throws Exception {
+        for (boolean multiProducer : new boolean[] {false, true}) {
+            ItemLink link = new ItemLink("batch", 4, multiProducer, 1, new YieldingWaitStrategy());
+            BatchingPublisher batch = batch(link, new RunFlag(), 32);
+            SingleConsumerPoller poller = new SingleConsumerPoller(link);
+            List<Object> taken = new ArrayList<>();
+            Thread consumer = Thread.ofPlatform().daemon(true).start(() -> {
+                while (taken.size() < 30) {
+                    taken.addAll(pollAll(poller));
+                    Thread.onSpinWait();
+                }
+            });
+            for (int i = 0; i < 30; i++) {
+                assertThat(batch.add(i, 0)).isTrue(); // in place: a full ring flushes, then waits for room
+            }
+            assertThat(batch.flush()).as("every item counted once, also those add() flushed").isEqualTo(30);
+            consumer.join(10_000);
+
+            assertThat(consumer.isAlive()).isFalse();
+            assertThat(batch.isEmpty()).isTrue();
+            assertThat(taken).as("multi-producer: %s", multiProducer)
+                    .containsExactlyElementsOf(java.util.stream.IntStream.range(0, 30).boxed().toList());
+        }
+    }
+}
