@@ -104,6 +104,22 @@ class RandomCropDecodeTest {
         }
     }
 
+    /** GIF: no size parsed from the header, so the crop is chosen from the decoded frame (same rectangle). */
+    @Test
+    void shouldChooseFromTheFrameWhenTheHeaderGivesNoSize() {
+        final byte[] gif = TestImages.encode(TestImages.photo(320, 240, 57), "gif");
+        final byte[] rgb = TestImages.rgb(TestImages.read(gif)); // the GIF's own (palette) pixels
+        final ImageSpec spec = ImageSpec.randomResizedCrop(SIZE, NO_FLIP, PixelFormat.RGB24);
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            for (long seed = 0; seed < 3; seed++) {
+                final CropRect c = NO_FLIP.choose(320, 240, seed);
+                final double[] diff = TestImages.diff(decode(d, gif, spec, seed), reference(rgb, 320, 240, c, SIZE));
+                assertThat(diff[0]).as("mean |diff|, crop %s", c).isLessThan(PNG_MEAN);
+                assertThat(diff[1]).as("max |diff|, crop %s", c).isLessThanOrEqualTo(PNG_MAX);
+            }
+        }
+    }
+
     @Test
     void shouldMirrorExactlyWhenTheFlipIsDrawn() {
         final byte[] png = TestImages.encode(TestImages.photo(300, 200, 53), "png");
