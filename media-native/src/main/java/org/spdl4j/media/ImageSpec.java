@@ -3,8 +3,8 @@ package org.spdl4j.media;
 import java.util.Objects;
 
 /**
- * Immutable description of the pixels a decode must produce: size, layout, resize mode, filter, pad value, and
- * whether reduced-scale JPEG decoding may be used. The output is {@code height} rows of {@code width * channels}
+ * Immutable description of the pixels a decode must produce: size, layout, resize mode, filter, pad value, whether
+ * reduced-scale JPEG decoding may be used, and for the training transform the random crop's ranges. The output is {@code height} rows of {@code width * channels}
  * bytes, tightly packed ({@link #bytes()} in all).
  *
  * <p>Thread safe (immutable). Build one per pipeline with the static factories and reuse it for every item.
@@ -18,9 +18,12 @@ import java.util.Objects;
  * @param interpolation resampling filter
  * @param padValue for {@link ResizeMode#PAD}: the byte written to every channel of the border (0..255)
  * @param lowresAllowed whether large JPEGs may be decoded at 1/2, 1/4 or 1/8 scale when the output needs no more
+ * @param randomCrop for {@link ResizeMode#RANDOM_RESIZED_CROP}: the crop's ranges and flip probability; {@code null}
+ *                   for every other mode
  */
 public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mode, int resizeShortSide,
-                        Interpolation interpolation, int padValue, boolean lowresAllowed) {
+                        Interpolation interpolation, int padValue, boolean lowresAllowed,
+                        RandomResizedCrop randomCrop) {
 
     /**
      * Validates the description.
@@ -33,6 +36,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      * @param interpolation filter
      * @param padValue border byte for the pad mode
      * @param lowresAllowed reduced-scale JPEG decoding allowed
+     * @param randomCrop the random crop, exactly when the mode is the random crop
      */
     public ImageSpec {
         Objects.requireNonNull(format, "format");
@@ -44,6 +48,10 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
         if (mode == ResizeMode.SHORT_SIDE_CENTER_CROP && resizeShortSide < Math.max(width, height)) {
             throw new IllegalArgumentException("resizeShortSide " + resizeShortSide + " must be >= the crop "
                     + width + "x" + height);
+        }
+        if ((mode == ResizeMode.RANDOM_RESIZED_CROP) != (randomCrop != null)) {
+            throw new IllegalArgumentException("randomCrop must be given with mode RANDOM_RESIZED_CROP and only then"
+                    + " (mode " + mode + ", randomCrop " + randomCrop + ")");
         }
         if (padValue < 0 || padValue > 255) {
             throw new IllegalArgumentException("padValue must be 0..255: " + padValue);
@@ -60,7 +68,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec exact(final int width, final int height, final PixelFormat format) {
         return new ImageSpec(width, height, format, ResizeMode.EXACT, 0, Interpolation.BILINEAR, 0,
-                MediaConfiguration.LOWRES_ENABLED);
+                MediaConfiguration.LOWRES_ENABLED, null);
     }
 
     /**
@@ -73,7 +81,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec centerCrop(final int shortSide, final int size, final PixelFormat format) {
         return new ImageSpec(size, size, format, ResizeMode.SHORT_SIDE_CENTER_CROP, shortSide,
-                Interpolation.BILINEAR, 0, MediaConfiguration.LOWRES_ENABLED);
+                Interpolation.BILINEAR, 0, MediaConfiguration.LOWRES_ENABLED, null);
     }
 
     /**
@@ -86,7 +94,23 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec pad(final int width, final int height, final PixelFormat format) {
         return new ImageSpec(width, height, format, ResizeMode.PAD, 0, Interpolation.BILINEAR, 0,
-                MediaConfiguration.LOWRES_ENABLED);
+                MediaConfiguration.LOWRES_ENABLED, null);
+    }
+
+    /**
+     * The training transform: torchvision's {@code RandomResizedCrop(size)} + {@code RandomHorizontalFlip}, e.g.
+     * {@code randomResizedCrop(224, RandomResizedCrop.imagenet(), RGB24)}. Each image's crop and flip come from the
+     * seed passed with it ({@link SingleThreadImageDecoder#decode(long, long, String, ImageSpec, long, long, long)}).
+     *
+     * @param size the square output's side
+     * @param crop the crop's ranges and flip probability
+     * @param format pixel layout
+     * @return the spec (bilinear, as torchvision's default; lowres allowed, chosen per crop)
+     */
+    public static ImageSpec randomResizedCrop(final int size, final RandomResizedCrop crop,
+                                              final PixelFormat format) {
+        return new ImageSpec(size, size, format, ResizeMode.RANDOM_RESIZED_CROP, 0, Interpolation.BILINEAR, 0,
+                MediaConfiguration.LOWRES_ENABLED, Objects.requireNonNull(crop, "crop"));
     }
 
     /**
@@ -96,7 +120,8 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      * @return a new spec
      */
     public ImageSpec withInterpolation(final Interpolation filter) {
-        return new ImageSpec(width, height, format, mode, resizeShortSide, filter, padValue, lowresAllowed);
+        return new ImageSpec(width, height, format, mode, resizeShortSide, filter, padValue, lowresAllowed,
+                randomCrop);
     }
 
     /**
@@ -106,7 +131,8 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      * @return a new spec
      */
     public ImageSpec withPadValue(final int value) {
-        return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, value, lowresAllowed);
+        return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, value, lowresAllowed,
+                randomCrop);
     }
 
     /**
@@ -116,7 +142,8 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      * @return a new spec
      */
     public ImageSpec withLowres(final boolean allowed) {
-        return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, padValue, allowed);
+        return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, padValue, allowed,
+                randomCrop);
     }
 
     /** {@return bytes per output row: width x channels} */

@@ -190,6 +190,42 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         }
     }
 
+    /**
+     * Decodes image bytes held in a buffer, with a per-image seed for a random spec
+     * ({@link ImageSpec#randomResizedCrop}).
+     *
+     * @param src the encoded bytes
+     * @param srcOffset first byte
+     * @param srcLength number of bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param seed this image's seed ({@link SampleSeeds}); ignored by the deterministic modes
+     * @param dst the destination buffer
+     * @param dstOffset where the image starts in {@code dst}
+     * @return bytes written
+     */
+    public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
+                      final ImageSpec spec, final long seed, final MutableDirectBuffer dst, final int dstOffset) {
+        return current().decode(src, srcOffset, srcLength, label, spec, seed, dst, dstOffset);
+    }
+
+    /**
+     * Decodes image bytes at a native address into a native destination, with a per-image seed for a random spec.
+     *
+     * @param srcAddress first encoded byte
+     * @param srcLength number of bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param seed this image's seed ({@link SampleSeeds}); ignored by the deterministic modes
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available there
+     * @return bytes written
+     */
+    public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+                      final long seed, final long dstAddress, final long dstCapacity) {
+        return current().decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
+    }
+
     /** Frees every thread's decoder. Call only when no thread is decoding; later calls throw IllegalStateException. */
     @Override
     public void close() {

@@ -15,5 +15,11 @@ public enum ResizeMode {
      */
     SHORT_SIDE_CENTER_CROP,
     /** Scale to fit inside width x height keeping the aspect ratio, centered, the border filled with the pad value. */
-    PAD
+    PAD,
+    /**
+     * A random source rectangle per image, resized to width x height, optionally mirrored: torchvision's
+     * {@code RandomResizedCrop} + {@code RandomHorizontalFlip}, described by {@link ImageSpec#randomCrop()} and
+     * driven by a seed given with each image. Still one scaler pass from the crop straight into the destination.
+     */
+    RANDOM_RESIZED_CROP
 }

@@ -29,6 +29,14 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * goes to FFmpeg's mjpeg decoder with {@code lowres}; see {@link ScalePlan#chooseLowres}. A JPEG outside the DC
  * decoder's scope (progressive, CMYK, ...) or one it finds corrupt goes to FFmpeg, whose verdict is final.
  *
+ * <p><b>Training transform:</b> with {@link ImageSpec#randomResizedCrop} each image's crop and flip come from the
+ * seed passed with it (the {@code seed} overloads; the others refuse such a spec). The crop is chosen in the full-size
+ * source's pixels from the header, before decoding ({@link RandomResizedCrop}); the reduced JPEG scale follows from
+ * the crop's own downscale factor ({@link ScalePlan#cropLowres}); the scaler reads only the crop (source plane
+ * pointers offset to its origin, rounded down to the chroma grid) and writes the destination; a flip then reverses
+ * the destination rows in place ({@link RowMirror}). No buffer beyond those of a center-crop decode; the scaler
+ * context is rebuilt when the crop's size changes, i.e. for nearly every image.
+ *
  * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, DC decoder and the codec contexts (one
  * per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
  * context and the decoded frame's buffers; all are freed before the call returns, on success and on failure.
@@ -114,9 +122,10 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      */
     public int decodeFile(final Path path, final ImageSpec spec, final long dstAddress, final long dstCapacity) {
         checkOwner();
+        requireUnseeded(spec);
         final String label = path.toString();
         final long length = scratch.readFile(path, limits.maxInputBytes(), label);
-        return decode(scratch.address(), length, label, spec, dstAddress, dstCapacity);
+        return decode(scratch.address(), length, label, spec, 0, dstAddress, dstCapacity);
     }
 
     /**
@@ -133,6 +142,25 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      */
     public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
                       final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
+        requireUnseeded(spec);
+        return decode(src, srcOffset, srcLength, label, spec, 0, dst, dstOffset);
+    }
+
+    /**
+     * Decodes image bytes held in a buffer, with a seed for a random spec ({@link ImageSpec#randomResizedCrop}).
+     *
+     * @param src the encoded bytes; heap-backed buffers are copied into native scratch memory first
+     * @param srcOffset first byte of the image in {@code src}
+     * @param srcLength number of bytes
+     * @param label names the input in errors (e.g. its path or key)
+     * @param spec the output description
+     * @param seed this image's seed (see {@link SampleSeeds}); ignored by the deterministic modes
+     * @param dst the destination
+     * @param dstOffset where in {@code dst} the image starts
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
+                      final ImageSpec spec, final long seed, final MutableDirectBuffer dst, final int dstOffset) {
         checkOwner();
         src.boundsCheck(srcOffset, srcLength);
         final long srcAddress;
@@ -141,7 +169,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         } else {
             srcAddress = src.addressOffset() + srcOffset;
         }
-        return decode(srcAddress, srcLength, label, spec, nativeAddress(dst, dstOffset, label),
+        return decode(srcAddress, srcLength, label, spec, seed, nativeAddress(dst, dstOffset, label),
                 dst.capacity() - dstOffset);
     }
 
@@ -158,6 +186,26 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      */
     public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
                       final long dstAddress, final long dstCapacity) {
+        requireUnseeded(spec);
+        return decode(srcAddress, srcLength, label, spec, 0, dstAddress, dstCapacity);
+    }
+
+    /**
+     * Decodes image bytes at a native address into a native destination, with a seed for a random spec: the core
+     * call every other delegates to.
+     *
+     * @param srcAddress first encoded byte (must stay valid for the call)
+     * @param srcLength number of encoded bytes
+     * @param label names the input in errors
+     * @param spec the output description
+     * @param seed this image's seed, e.g. {@link SampleSeeds#of}(run seed, epoch, sample id): the same seed gives
+     *             the same crop and flip; ignored by the deterministic modes
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available at {@code dstAddress}; at least {@code spec.bytes()}
+     * @return bytes written ({@code spec.bytes()})
+     */
+    public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+                      final long seed, final long dstAddress, final long dstCapacity) {
         checkOwner();
         if (dstCapacity < spec.bytes()) {
             throw new MediaException(label, "destination holds " + dstCapacity + " bytes; the spec needs "
@@ -184,14 +232,19 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
                     + " bytes: truncated or corrupt");
         }
+        final boolean random = spec.mode() == ResizeMode.RANDOM_RESIZED_CROP;
+        plan.clearCrop();
+        if (random && headerWidth > 0 && headerHeight > 0) {
+            spec.randomCrop().choose(headerWidth, headerHeight, seed, plan); // before decoding: picks the scale
+        }
         MediaException dcFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
-            lowres = ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
             if (lowres == ScalePlan.MAX_LOWRES && dcDecoder != null) {
                 try {
                     final AVFrame dc = dcDecoder.decode(srcAddress, srcLength, limits, label);
                     if (dc != null) {
-                        scale(dc, spec, dstAddress, label);
+                        scale(dc, spec, lowres, seed, dstAddress, label);
                         remember(headerWidth, headerHeight, dc, lowres, true);
                         return spec.bytes();
                     }
@@ -214,7 +267,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             }
             final AVCodecContext codec = codecs.get(par.codec_id(), lowres, label);
             receiveFrame(format, codec, label);
-            scale(frame, spec, dstAddress, label);
+            scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);
             return spec.bytes();
         } catch (final MediaException e) {
@@ -229,13 +282,30 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         }
     }
 
-    private void scale(final AVFrame decoded, final ImageSpec spec, final long dstAddress, final String label) {
+    private void scale(final AVFrame decoded, final ImageSpec spec, final int lowres, final long seed,
+                       final long dstAddress, final String label) {
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(decoded.format());
         if (desc == null || desc.isNull()) {
             throw new MediaException(label, "decoder produced no pixel format");
         }
-        plan.compute(spec, decoded.width(), decoded.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
+        final boolean random = spec.mode() == ResizeMode.RANDOM_RESIZED_CROP;
+        if (random && !plan.hasCrop) {
+            // no size in the header (a format the sniffer does not parse): decoded at full size, choose from the frame
+            spec.randomCrop().choose(decoded.width(), decoded.height(), seed, plan);
+        }
+        plan.compute(spec, decoded.width(), decoded.height(), lowres, desc.log2_chroma_w(), desc.log2_chroma_h());
         scaler.scale(decoded, plan, spec, dstAddress, label);
+        if (random && plan.flip) {
+            RowMirror.mirror(dstAddress, spec.width(), spec.height(), spec.format().channels());
+        }
+    }
+
+    /** The unseeded calls would give every image the same crop: refuse a random spec there and say what to call. */
+    private static void requireUnseeded(final ImageSpec spec) {
+        if (spec.mode() == ResizeMode.RANDOM_RESIZED_CROP) {
+            throw new IllegalArgumentException("a RANDOM_RESIZED_CROP spec needs a seed per image: call the decode"
+                    + " overload taking a seed (e.g. SampleSeeds.of(runSeed, epoch, sampleId))");
+        }
     }
 
     private void remember(final int headerWidth, final int headerHeight, final AVFrame decoded, final int lowres,

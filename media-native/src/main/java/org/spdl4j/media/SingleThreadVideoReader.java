@@ -193,6 +193,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         if (closed) {
             throw new IllegalStateException("reader closed");
         }
+        if (spec.mode() == ResizeMode.RANDOM_RESIZED_CROP) {
+            throw new IllegalArgumentException("RANDOM_RESIZED_CROP is an image transform (a seed per image); for"
+                    + " video frames use EXACT, SHORT_SIDE_CENTER_CROP or PAD");
+        }
         if (frames > limits.maxFrames()) {
             throw new MediaException(decoder.label, frames + " frames requested; the limit is " + limits.maxFrames()
                     + " (" + MediaConfiguration.MAX_FRAMES_PROP + ")");

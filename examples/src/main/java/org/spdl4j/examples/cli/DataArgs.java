@@ -12,6 +12,7 @@ import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.SampledSource;
 import org.spdl4j.examples.http.UrlList;
+import org.spdl4j.examples.image.EpochFiles;
 import org.spdl4j.examples.sample.SampleImages;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
@@ -101,11 +102,11 @@ final class DataArgs {
             + ": expected a folder of images, a .txt list of image paths, or WebDataset .tar shards");
     }
 
-    /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch} */
-    static Iterable<FileItem> epochs(IndexedDataset<FileItem> dataset, long seed, boolean shuffle, int epochs) {
+    /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch, with their epochs} */
+    static EpochFiles epochs(IndexedDataset<FileItem> dataset, long seed, boolean shuffle, int epochs) {
         SampledSource<FileItem> source = SampledSource.of(dataset, RankInfo.fromEnvironment(), seed, shuffle,
             RemainderPolicy.DROP);
-        return () -> EpochIterable.of(source).continuous(epochs);
+        return EpochFiles.continuous(EpochIterable.of(source), epochs);
     }
 
     /** {@return how many items this rank gets per epoch} */

@@ -9,6 +9,7 @@ import java.util.Properties;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.examples.image.ImageLoaderOptions;
+import org.spdl4j.media.RandomResizedCrop;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
@@ -34,6 +35,11 @@ final class PipelineArgs {
     @Option(names = "--wait", paramLabel = "POLICY", description = "backoff (default), busy-spin, yielding, blocking")
     String waitPolicy;
 
+    @Option(names = "--augment", description = "the training transform instead of Resize(256) + CenterCrop(224):"
+        + " RandomResizedCrop(224, scale 0.08-1, ratio 3/4-4/3) + horizontal flip (p 0.5), one crop per image and epoch"
+        + " drawn from --seed, the epoch and the image's key")
+    Boolean augment;
+
     @Option(names = "--config", paramLabel = "FILE", description = "a pipeline config file (see: spdl4j tune)")
     Path config;
 
@@ -43,6 +49,7 @@ final class PipelineArgs {
     static final String DECODE = "decode.threads";
     static final String ORDER = "order";
     static final String WAIT = "wait";
+    static final String AUGMENT = "augment";
 
     ImageLoaderOptions resolve(CommandSpec spec) {
         Properties file = new Properties();
@@ -74,7 +81,18 @@ final class PipelineArgs {
             default -> throw new ParameterException(spec.commandLine(), "--wait " + wait
                 + ": use backoff, busy-spin, yielding or blocking");
         });
-        return o;
+        boolean training = augment != null ? augment : Boolean.parseBoolean(file.getProperty(AUGMENT, "false").trim());
+        return o.withAugmentation(training ? RandomResizedCrop.imagenet() : null, 0); // the run sets the seed
+    }
+
+    /**
+     * {@return the options with the run's seed as the augmentation seed (no change without augmentation)}
+     *
+     * @param o    resolved options
+     * @param seed the run's seed
+     */
+    static ImageLoaderOptions seeded(ImageLoaderOptions o, long seed) {
+        return o.augment() == null ? o : o.withAugmentation(o.augment(), seed);
     }
 
     /**
@@ -89,7 +107,8 @@ final class PipelineArgs {
         String text = "# spdl4j pipeline config: spdl4j run --config " + file.getFileName() + "\n# " + comment + "\n"
             + BATCH + "=" + o.batchSize() + "\n" + READ + "=" + o.readConcurrency() + "\n" + DECODE + "="
             + o.decodeConcurrency() + "\n" + ORDER + "=" + o.order().name().toLowerCase(Locale.ROOT) + "\n" + WAIT + "="
-            + o.waitPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\n";
+            + o.waitPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\n" + AUGMENT + "="
+            + (o.augment() != null) + "\n";
         Files.writeString(file, text);
     }
 

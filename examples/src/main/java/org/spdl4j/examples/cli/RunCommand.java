@@ -36,8 +36,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spdl4j run}: the image pipeline (decode, RGB, short side 256, center crop 224, batches of 32) over the built-in
- * sample or {@code --data}, with a live progress line, a per-stage table at the end, and with {@code --report} an HTML
+ * {@code spdl4j run}: the image pipeline (decode, RGB, short side 256, center crop 224, or with {@code --augment} a
+ * random resized crop 224 + flip; batches of 32) over the built-in sample or {@code --data}, with a live progress line, a per-stage table at the end, and with {@code --report} an HTML
  * page, PNG plots, {@code .hlog} interval logs and a Perfetto trace. With {@code --device auto|host|gpu} the batches go
  * on to the device through the {@value DeviceImageLoader#H2D_STAGE} stage, and the consumer waits for each copy.
  */
@@ -63,7 +63,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--epochs", paramLabel = "N", defaultValue = "1", description = "epochs (default ${DEFAULT-VALUE})")
     int epochs;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "shuffle seed (default ${DEFAULT-VALUE})")
+    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
+        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE})")
     long seed;
 
     @Option(names = "--no-shuffle", description = "keep the folder's order")
@@ -89,7 +90,7 @@ final class RunCommand implements Callable<Integer> {
         if (epochs < 1 || sampleImages < 1 || intervalMs < 10) {
             throw new ParameterException(spec.commandLine(), "--epochs and --images must be >= 1 and --interval-ms >= 10");
         }
-        ImageLoaderOptions options = pipelineArgs.resolve(spec);
+        ImageLoaderOptions options = PipelineArgs.seeded(pipelineArgs.resolve(spec), seed);
         List<Path> shards = DataArgs.shards(data);
         if (!shards.isEmpty() && epochs != 1) {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
@@ -99,6 +100,10 @@ final class RunCommand implements Callable<Integer> {
         if ((!shards.isEmpty() || !urls.isEmpty()) && device != DeviceOption.cpu) {
             throw new ParameterException(spec.commandLine(), "--device " + device + " with tar shards or a URL list: "
                 + "the copy stage runs on the image-folder loader only; use --device cpu");
+        }
+        if ((!shards.isEmpty() || !urls.isEmpty()) && options.augment() != null) {
+            throw new ParameterException(spec.commandLine(), "--augment with tar shards or a URL list: the training "
+                + "transform runs on the image-folder and list loader only; drop --augment or use a folder or .txt list");
         }
         try (Device target = device.open()) { // null for cpu: no device, no copy stage
             return run(options, shards, urls, target);
@@ -149,9 +154,11 @@ final class RunCommand implements Callable<Integer> {
                 : new ProgressLine(err, System.console() != null, total, "img");
             StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
             out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %d in flight, decode %d threads,"
-                    + " order %s, wait %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
+                    + " order %s, wait %s, %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
                 options.batchSize(), options.readConcurrency(),
-                options.decodeConcurrency(), options.order(), options.waitPolicy());
+                options.decodeConcurrency(), options.order(), options.waitPolicy(), options.augment() == null
+                    ? "eval transform (resize " + options.shortSide() + ", center crop " + options.cropSize() + ")"
+                    : "augmented (random resized crop " + options.cropSize() + " + flip, seed " + seed + ")");
             out.flush();
             metrics.start();
             stats.markStarted();

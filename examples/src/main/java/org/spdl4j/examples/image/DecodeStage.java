@@ -10,8 +10,9 @@ import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.Slot;
 
 /**
- * The CPU stage: FFmpeg decodes the image and swscale writes the final pixels (RGB, short side, center crop) straight
- * into the item's slot of the batch buffer, in one pass. Returns the batch when this image was its last missing
+ * The CPU stage: FFmpeg decodes the image and swscale writes the final pixels (RGB, short side + center crop, or with
+ * augmentation the item's random crop and flip, chosen from its seed) straight into the item's slot of the batch
+ * buffer, in one pass. Returns the batch when this image was its last missing
  * sample, else {@code null} (the engine drops the item: nothing to pass on yet).
  *
  * <p><b>Bad input:</b> a {@code MediaException} (corrupt, truncated, too large) fails only this sample's slot: it is
@@ -46,8 +47,8 @@ final class DecodeStage implements Function<ImageItem, Batch> {
         Batch done;
         try {
             // the path names the input in errors (a Path caches its string form: no allocation here)
-            decoders.decode(item.bytes.address(), item.length, item.file.path().toString(), spec, slot.address(),
-                slot.length());
+            decoders.decode(item.bytes.address(), item.length, item.file.path().toString(), spec, item.seed,
+                slot.address(), slot.length());
             done = slot.complete();
         } catch (RuntimeException e) {
             failures.increment();

@@ -45,7 +45,7 @@ public final class DeviceImageLoader implements Iterable<DeviceBatch>, AutoClose
      * Builds (does not start) the loader.
      *
      * @param name           pipeline name (thread names, stats, pool names)
-     * @param files          the images, in the order to load them
+     * @param files          the images, in the order to load them ({@link EpochFiles}: with their epochs)
      * @param options        how the image stages run; {@code batchesInFlight} should exceed {@code copiesInFlight}
      *                       so decoding goes on while copies run
      * @param device         the target device, owned by the caller, closed after the loader
@@ -60,7 +60,7 @@ public final class DeviceImageLoader implements Iterable<DeviceBatch>, AutoClose
         try {
             t = HostToDeviceTransfer.create(device, copiesInFlight);
             HostToDeviceTransfer copies = t;
-            this.pipeline = stages.stages(name, files, trace)
+            this.pipeline = stages.stages(name, EpochFiles.of(files), trace)
                 .pipeAsync(H2D_STAGE, (Batch batch) -> copy(copies, batch), stages.base().withConcurrency(copiesInFlight))
                 .sink(options.bufferSize(), options.waitPolicy())
                 .build();

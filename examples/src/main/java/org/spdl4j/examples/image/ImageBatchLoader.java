@@ -37,7 +37,8 @@ public final class ImageBatchLoader implements BatchLoader {
      * Builds (does not start) the loader.
      *
      * @param name           pipeline name (thread names, stats)
-     * @param files          the images, in the order to load them (a sampler's order for one epoch, say)
+     * @param files          the images, in the order to load them (a sampler's order for one epoch, say); an
+     *                       {@link EpochFiles} gives each its epoch for augmentation seeds, else all are epoch 0
      * @param options        how it runs
      * @param batchAllocator where batch memory comes from: direct memory, or pinned memory for fast GPU copies
      * @param trace          records task spans of the read and decode stages, or {@code null} for none
@@ -47,7 +48,8 @@ public final class ImageBatchLoader implements BatchLoader {
         this.options = options;
         this.stages = new ImageStages(name, options, batchAllocator);
         try {
-            this.pipeline = stages.stages(name, files, trace).sink(options.bufferSize(), options.waitPolicy()).build();
+            this.pipeline = stages.stages(name, EpochFiles.of(files), trace).sink(options.bufferSize(),
+                options.waitPolicy()).build();
         } catch (RuntimeException e) {
             stages.close();
             throw e;

@@ -5,14 +5,11 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
-import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.examples.report.JfrTasks;
 import org.spdl4j.examples.report.TaskTrace;
-import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PerThreadImageDecoders;
-import org.spdl4j.media.PixelFormat;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.PoolConfig;
@@ -23,7 +20,7 @@ import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.offheap.tensor.ImageLayout;
 
 /**
- * The image pipeline's shared part, owned by one loader: the pools, decoders, batch assembler and label ring, and
+ * The image pipeline's shared part, owned by one loader: the pools, decoders, batch assembler and batch labels, and
  * the stages files -> read -> assign -> decode that turn files into off-heap {@link Batch}es. {@link ImageBatchLoader}
  * ends them with a sink; {@link DeviceImageLoader} adds a host-to-device stage first.
  *
@@ -39,7 +36,7 @@ final class ImageStages implements AutoCloseable {
     private final BufferPool bytesPool;
     private final BufferPool batchPool;
     private final ImageItemPool items;
-    private final LabelRing labels;
+    private final BatchLabels labels;
     private final BatchAssembler assembler;
     private final PerThreadImageDecoders decoders;
     private final DecodeStage decode;
@@ -54,6 +51,8 @@ final class ImageStages implements AutoCloseable {
      */
     ImageStages(String name, ImageLoaderOptions options, MemoryAllocator batchAllocator) {
         this.options = options;
+        // items live from the source to the end of decode: three rings (source->read->assign->decode), the tasks
+        // in flight in read and decode, one in the source's and one in the assigner's hand, and slack
         int itemsInFlight = options.readConcurrency() + options.decodeConcurrency() + 3 * RING + 4;
         this.items = new ImageItemPool(itemsInFlight);
         this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
@@ -69,10 +68,9 @@ final class ImageStages implements AutoCloseable {
             .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build());
         this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
             .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
-        this.labels = new LabelRing(options.batchesInFlight() * options.batchSize());
+        this.labels = new BatchLabels(options.batchesInFlight(), options.batchSize());
         this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
-        ImageSpec spec = ImageSpec.centerCrop(options.shortSide(), options.cropSize(), PixelFormat.RGB24);
-        this.decode = new DecodeStage(decoders, spec, items);
+        this.decode = new DecodeStage(decoders, options.imageSpec(), items);
         this.base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING)
             .withOrder(options.order());
     }
@@ -81,13 +79,13 @@ final class ImageStages implements AutoCloseable {
      * The stages up to decode, with the discard hook that gives back what undelivered items hold.
      *
      * @param name  pipeline name (thread names, stats)
-     * @param files the images, in load order
+     * @param files the images, in load order, with their epochs (for augmentation seeds)
      * @param trace records task spans of the read and decode stages, or {@code null} for none
      * @return the builder, yielding batches; the caller adds its own stages and the sink
      */
-    PipelineBuilder<Batch> stages(String name, Iterable<FileItem> files, TaskTrace trace) {
+    PipelineBuilder<Batch> stages(String name, EpochFiles files, TaskTrace trace) {
         SlotAssigner assign = new SlotAssigner(assembler, labels, items);
-        Function<FileItem, ImageItem> read = new ReadStage(bytesPool, items);
+        Function<ImageItem, ImageItem> read = new ReadStage(bytesPool, items);
         Function<ImageItem, Batch> decodeFn = decode;
         if (trace != null) {
             read = trace.wrap(READ_STAGE, read);
@@ -96,7 +94,10 @@ final class ImageStages implements AutoCloseable {
         read = JfrTasks.wrap(READ_STAGE, read); // a JFR recording shows each task; nearly free when not recording
         decodeFn = JfrTasks.wrap(DECODE_STAGE, decodeFn);
         Consumer<Object> releaser = new UndeliveredItemReleaser(items);
-        return PipelineBuilder.fromIterable(files).named(name).sourceWaitPolicy(options.waitPolicy())
+        boolean seeded = options.augment() != null;
+        return PipelineBuilder.<ImageItem>fromSource(() -> new ImageItemSource(files, items, seeded,
+                options.augmentSeed()))
+            .named(name).sourceWaitPolicy(options.waitPolicy())
             .onDiscard(releaser)
             .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()))
             .aggregate("assign", () -> assign, base.withConcurrency(1))
@@ -137,7 +138,7 @@ final class ImageStages implements AutoCloseable {
      * @return its label
      */
     int label(Batch batch, int i) {
-        return labels.get(batch.sequence(i));
+        return labels.get(batch, i);
     }
 
     @Override

@@ -12,15 +12,15 @@ import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
 
 /**
- * The I/O stage: reads one file into a pooled off-heap lease (the one copy from storage), on a virtual thread.
+ * The I/O stage: reads an item's file into a pooled off-heap lease (the one copy from storage), on a virtual thread.
  *
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
  * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
  * <b>Failure:</b> an unreadable file throws (the engine counts the failure and drops the item) after giving back the
- * item and lease, so nothing leaks: an I/O error as {@link UncheckedIOException}, an empty file or one larger than
+ * item (to its pool) and the lease, so nothing leaks: an I/O error as {@link UncheckedIOException}, an empty file or one larger than
  * the pool's largest buffer as a {@link MediaException} naming the file.
  */
-final class ReadStage implements Function<FileItem, ImageItem> {
+final class ReadStage implements Function<ImageItem, ImageItem> {
     private final BufferPool bytesPool;
     private final ImageItemPool items;
 
@@ -30,14 +30,8 @@ final class ReadStage implements Function<FileItem, ImageItem> {
     }
 
     @Override
-    public ImageItem apply(FileItem file) {
-        ImageItem item;
-        try {
-            item = items.take();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("read: interrupted (pipeline closing)", e);
-        }
+    public ImageItem apply(ImageItem item) {
+        FileItem file = item.file;
         Lease lease = null;
         try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             long size = channel.size();
@@ -53,7 +47,6 @@ final class ReadStage implements Function<FileItem, ImageItem> {
                     throw new IOException("file shrank while reading: " + dst.position() + " of " + size + " B");
                 }
             }
-            item.file = file;
             item.bytes = lease;
             item.length = (int) size;
             return item;

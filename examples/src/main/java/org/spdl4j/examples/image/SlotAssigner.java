@@ -14,10 +14,10 @@ import org.spdl4j.offheap.batch.BatchAssembler;
  */
 final class SlotAssigner implements Aggregator<ImageItem, ImageItem> {
     private final BatchAssembler assembler;
-    private final LabelRing labels;
+    private final BatchLabels labels;
     private final ImageItemPool items;
 
-    SlotAssigner(BatchAssembler assembler, LabelRing labels, ImageItemPool items) {
+    SlotAssigner(BatchAssembler assembler, BatchLabels labels, ImageItemPool items) {
         this.assembler = assembler;
         this.labels = labels;
         this.items = items;
@@ -32,7 +32,7 @@ final class SlotAssigner implements Aggregator<ImageItem, ImageItem> {
             items.give(item);
             throw e;
         }
-        labels.put(item.slot.sequence(), item.file.label());
+        labels.put(item.slot, item.file.label());
         return item;
     }
 

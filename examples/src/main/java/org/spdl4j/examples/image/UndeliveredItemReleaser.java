@@ -11,8 +11,8 @@ import org.spdl4j.offheap.batch.Batch;
  * a finished {@link Batch} (in the consumer's buffer or the host-to-device stage's input ring) is closed; a
  * {@link DeviceBatch} (a copy that completed after close, or one in the consumer's buffer) is closed, which waits for
  * its copy and returns its device memory and event; an {@link ImageItem} releases its encoded bytes,
- * fails its batch slot (closing the batch if that was its last pending slot) and goes back to the item pool; a
- * source's file entry holds nothing.
+ * fails its batch slot (closing the batch if that was its last pending slot) and goes back to the item pool (an item
+ * not yet read holds only itself).
  *
  * <p><b>Threading:</b> any thread (the engine calls it on the closing thread, and on a read task's own thread when
  * the task finishes after close). Only on the close path: allocates nothing per delivered image.

@@ -99,6 +99,29 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldRunTheTrainingTransformWithAugment() {
+        Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--epochs", "2", "--seed", "3", "--augment",
+            "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("augmented (random resized crop 224 + flip, seed 3)",
+            "throughput: 80 images in 10 batches", "0 failed to read or decode");
+
+        Run eval = run("run", "--data", data.toString(), "--batch-size", "8", "--no-progress");
+        assertThat(eval.out()).contains("eval transform (resize 256, center crop 224)");
+    }
+
+    @Test
+    void shouldRefuseAugmentOverShards() throws Exception {
+        Path shards = work.resolve("shards");
+        java.nio.file.Files.createDirectories(shards);
+        org.spdl4j.examples.classify.TarShardWriter.write(
+            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Run r = run("run", "--data", shards.toString(), "--augment", "--no-progress");
+        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(r.err()).startsWith("spdl4j: ").contains("--augment", "tar shards").doesNotContain("\tat ");
+    }
+
+    @Test
     void shouldFailWithOneLineWhenAGpuIsAskedForAndThereIsNone() {
         Assumptions.assumeFalse(DeviceDiscovery.probe().available(), "a GPU is present: --device gpu would succeed");
         Run r = run("run", "--data", data.toString(), "--device", "gpu", "--no-progress");

@@ -84,16 +84,19 @@ class BadMediaThroughLoaderTest {
         List<LoaderTestFiles.Bad> bad = LoaderTestFiles.bad(dir, good.get(0).path());
         try (org.spdl4j.offheap.BufferPool pool = org.spdl4j.offheap.BufferPool.open(
                 org.spdl4j.offheap.PoolConfig.builder("read-test").sizeClass(1 << 20, 2).build())) {
-            ReadStage read = new ReadStage(pool, new ImageItemPool(2));
+            ImageItemPool items = new ImageItemPool(2);
+            ReadStage read = new ReadStage(pool, items);
             for (LoaderTestFiles.Bad b : bad) {
                 if (!b.rejectedByRead()) {
                     continue;
                 }
-                FileItem item = new FileItem(b.path(), "x", 0);
+                ImageItem item = items.take();
+                item.file = new FileItem(b.path(), "x", 0);
                 MediaException e = org.assertj.core.api.Assertions.catchThrowableOfType(MediaException.class,
                         () -> read.apply(item));
                 assertThat(e).as(b.path().toString()).isNotNull();
                 assertThat(e.input()).isEqualTo(b.path().toString());
+                assertThat(items.available()).as("the failed item went back to its pool").isEqualTo(items.size());
             }
             assertThat(pool.inUse()).isZero();
         }
