@@ -206,7 +206,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      */
     public int decode(final DirectBuffer src, final int srcOffset, final int srcLength, final String label,
                       final ImageSpec spec, final long seed, final MutableDirectBuffer dst, final int dstOffset) {
-        return current().decode(src, srcOffset, srcLength, label, spec, seed, dst, dstOffset);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decode(src, srcOffset, srcLength, label, spec, seed, dst, dstOffset);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /**
@@ -223,7 +228,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      */
     public int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
                       final long seed, final long dstAddress, final long dstCapacity) {
-        return current().decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
+        final SingleThreadImageDecoder d = borrow();
+        try {
+            return d.decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
+        } finally {
+            giveBack(d);
+        }
     }
 
     /** Frees every thread's decoder. Call only when no thread is decoding; later calls throw IllegalStateException. */
