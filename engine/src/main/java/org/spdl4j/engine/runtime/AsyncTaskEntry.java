@@ -53,7 +53,6 @@ final class AsyncTaskEntry {
      * only through {@link #bindRunner}, cleared by {@link #free}, so a thread of an earlier generation never stays in
      * it.
      */
-    @SuppressWarnings("unused") // accessed through RUNNER
     private volatile Thread runner;
 
     AsyncTaskEntry(Thread dispatcher, Discarder discarder) {
