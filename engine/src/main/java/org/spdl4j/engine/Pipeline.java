@@ -92,10 +92,30 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
         return iterator;
     }
 
-    /** Stops the pipeline and joins its threads; idempotent. */
+    /**
+     * Stops the pipeline and joins its threads; idempotent. Waits for them at most
+     * {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS} after interrupting them: a stage function that ignores
+     * interrupts may still be running when this returns (logged with its stack). Check {@link #isTerminated()} before
+     * freeing anything stage functions use.
+     */
     @Override
     public void close() {
         runtime.close();
+    }
+
+    /**
+     * Whether the pipeline is closed and every one of its threads has ended: its stage threads and the virtual
+     * threads of its virtual-thread stages. After {@link #close()} this is normally {@code true}; {@code false} means
+     * a stage function ignored interrupts past the close timeout and still runs, so what stage functions use
+     * (decoders, native contexts, pools) must not be freed yet (leak it rather than free it under the running
+     * thread). It becomes {@code true} once those threads end; a close that found them running skipped its discard
+     * sweep (it would have raced them). Non-blocking; any thread.
+     *
+     * @return {@code true} once closed with no thread of the pipeline left running; {@code false} before
+     *         {@link #close()}
+     */
+    public boolean isTerminated() {
+        return runtime.isTerminated();
     }
 
     @Override

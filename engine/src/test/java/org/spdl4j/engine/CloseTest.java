@@ -4,7 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -86,5 +88,52 @@ class CloseTest {
             assertThat(p.isEnded()).isTrue();
         }
         assertThat(EngineThreads.alive(EngineConfiguration.DEFAULT_PIPELINE_NAME)).isEmpty();
+    }
+
+    /** Blocks until {@code release} is set, swallowing interrupts (a stage function that ignores them). */
+    private static Integer stubborn(Integer i, CountDownLatch entered, AtomicBoolean release) {
+        entered.countDown();
+        while (!release.get()) {
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException ignored) {
+                // ignores the interrupt on purpose: close() must not wait for it
+            }
+        }
+        return i;
+    }
+
+    @Test
+    void shouldReportNotTerminatedWhileAStageIgnoringInterruptsOutlivesCloseThenTerminated() throws Exception {
+        AtomicBoolean release = new AtomicBoolean();
+        CountDownLatch entered = new CountDownLatch(2);
+        Pipeline<Integer> sync = PipelineBuilder.fromSupplier(() -> 1)
+                .named("stubborn-sync")
+                .pipe("ignore", (Integer i) -> stubborn(i, entered, release))
+                .build().start();
+        Pipeline<Integer> virtual = PipelineBuilder.fromSupplier(() -> 1)
+                .named("stubborn-vt")
+                .pipeVirtual("ignore", (Integer i) -> stubborn(i, entered, release),
+                        StageOptions.defaults().withConcurrency(1))
+                .build().start();
+        try {
+            assertThat(entered.await(5, TimeUnit.SECONDS)).as("both functions running").isTrue();
+            assertThat(sync.isTerminated()).as("before close").isFalse();
+
+            sync.close();
+            virtual.close();
+
+            assertThat(sync.isTerminated()).as("sync stage still running after close").isFalse();
+            assertThat(virtual.isTerminated()).as("virtual-thread task still running after close").isFalse();
+        } finally {
+            release.set(true);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (!(sync.isTerminated() && virtual.isTerminated()) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(sync.isTerminated()).as("sync pipeline once its function returned").isTrue();
+        assertThat(virtual.isTerminated()).as("virtual-thread pipeline once its task returned").isTrue();
+        assertThat(EngineThreads.alive("stubborn-sync")).isEmpty();
     }
 }

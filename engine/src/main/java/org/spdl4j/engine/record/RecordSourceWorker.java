@@ -10,7 +10,8 @@ import org.spdl4j.engine.stats.WorkerStats;
 /**
  * The record pipeline's source thread: claims a slot ({@code tryNext} with an idle strategy, bounded by the run
  * flag), lets the {@link RecordSource} write the record into it through a flyweight, and publishes it. At the end
- * (or when the source throws) it publishes {@code ends} end markers.
+ * (or when the source throws an exception) it publishes {@code ends} end markers; an {@link Error} from the source
+ * fails the pipeline instead ({@link RecordWorkerBody#runGuarded}).
  *
  * <p><b>Allocation:</b> none per record.
  */
@@ -39,6 +40,13 @@ final class RecordSourceWorker implements Runnable {
 
     @Override
     public void run() {
+        // An Exception from the source ends the stream (delivering what came before); anything else it throws (an
+        // Error) escapes the loop and fails the pipeline here, so awaitCompletion() does not wait for end markers
+        // that will never come.
+        RecordWorkerBody.runGuarded(control, stage, this::work);
+    }
+
+    private void work() {
         long s;
         for (;;) {
             s = claim();

@@ -77,7 +77,7 @@ final class RecordStageWorker implements Runnable {
             }
             int kind = ring.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
-                in.release();
+                in.releaseThroughCurrent(); // the run may go on past the marker
                 timer.settle(); // before the stage's end: whoever sees it may read exact counts
                 if (end.workerFinished(s, ring.endOrdinal(s), idle, control.running()) && done != null) {
                     done.countDown();

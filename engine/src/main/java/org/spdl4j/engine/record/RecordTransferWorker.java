@@ -66,7 +66,7 @@ final class RecordTransferWorker implements Runnable {
             }
             int kind = in.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
-                reader.release();
+                reader.releaseThroughCurrent(); // the run may go on past the marker
                 if (end.workerFinished(s, in.endOrdinal(s), idle, control.running())) {
                     publishEnds();
                 }

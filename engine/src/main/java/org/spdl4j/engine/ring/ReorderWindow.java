@@ -13,7 +13,7 @@ import org.agrona.concurrent.IdleStrategy;
  * publishes every consecutive ready result from the head on. Dropped entries only advance the head, so they never
  * block the window.
  *
- * <p><b>Lock-free hot path:</b> storing is a release store of the entry's stamp; draining is guarded by a try-only
+ * <p><b>Lock-free hot path:</b> storing is a volatile store of the entry's stamp; draining is guarded by a try-only
  * token (a CAS that never waits). A worker that fails to get the token leaves: the token holder re-checks the head
  * after giving the token back, so no ready entry is left stranded (see {@link #drain}). A worker whose sequence is a
  * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
@@ -86,15 +86,22 @@ public final class ReorderWindow {
         int i = (int) s & mask;
         values[i] = value;
         epochs[i] = epoch;
-        STAMPS.setRelease(stamps, i, s); // release: value and epoch are visible to whoever sees the stamp
+        // Volatile, not just release: value and epoch are visible to whoever sees the stamp, and the store must also
+        // stay ordered before drain()'s token CAS. A failed compareAndSet is only a volatile read, and a release store
+        // followed by a volatile read may be reordered (store->load) under the JMM; then this worker could miss the
+        // token while the holder, re-checking after its release, misses our stamp, stranding the entry. With both
+        // sides volatile (our stamp store and token read, the holder's token store and stamp read), one sees the
+        // other. HotSpot's CAS is a full fence anyway on x86 and AArch64, so this costs nothing there.
+        STAMPS.setVolatile(stamps, i, s);
         return drain(out, running);
     }
 
     /**
      * Publishes every ready result from the head on if no other worker is draining. After giving the token back it
      * re-checks the head: a worker that stored the head's result while we held the token and failed to get the token
-     * relies on this re-check (its stamp store precedes its failed CAS; our token store precedes our volatile stamp
-     * load; one of the two sees the other).
+     * relies on this re-check (its volatile stamp store precedes its failed CAS, a volatile read of the token; our
+     * volatile token store precedes our volatile stamp load; in the total order of volatile accesses one of the two
+     * loads sees the other's store).
      *
      * @param out     the caller's publisher
      * @param running the pipeline's run flag

@@ -50,9 +50,9 @@ public final class WorkSharingReader {
 
     /**
      * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlot}s (record
-     * rings). Only {@link #nextSequence()}, {@link #release()} and {@link #sequence()} apply. A shared reader claims
-     * one sequence at a time here (it cannot see the record ring's end markers, of which each worker must take one);
-     * a single consumer still releases once per run.
+     * rings). Only {@link #nextSequence()}, {@link #release()}, {@link #releaseThroughCurrent()} and
+     * {@link #sequence()} apply. A shared reader claims one sequence at a time here (it cannot see the record ring's
+     * end markers, of which each worker must take one); a single consumer still releases once per run.
      *
      * @param barrier the barrier the worker waits on (the cursor, or the sequences of the stage before)
      * @param claim   the claim counter shared by the worker's stage
@@ -203,6 +203,16 @@ public final class WorkSharingReader {
     public void releaseAndRetire() {
         own.set(sequence);
         ring.removeGatingSequence(own); // CAS on the ring's gating array; producers read it as a volatile array
+    }
+
+    /**
+     * Gives back every slot up to and including the last {@link #next()}'s, even in the middle of a run: for a worker
+     * that stops at the end marker it just took. {@link #release()} would store nothing there when the run goes on
+     * past the marker (a single consumer's run may hold several end markers), leaving the worker's sequence before
+     * the marker; a wider stage reading through that sequence, and so the producer, would wait for it forever.
+     */
+    public void releaseThroughCurrent() {
+        own.set(sequence); // release store: our reads of the slots up to the marker happen before their reuse
     }
 
     /**

@@ -144,7 +144,10 @@ final class AsyncDispatcher extends StageWorker {
     }
 
     private void runBlocking(AsyncTaskEntry e, int gen, Object item) {
-        e.runner = Thread.currentThread();
+        if (!e.bindRunner(gen, Thread.currentThread())) {
+            discarder.discard(item); // timed out or abandoned before this thread started: the function never saw it
+            return;
+        }
         try {
             e.complete(gen, fn.apply(item), null);
         } catch (Exception ex) {
@@ -213,9 +216,9 @@ final class AsyncDispatcher extends StageWorker {
     private void expireOverdue(long now) {
         for (AsyncTaskEntry e : entries) {
             if (e.phase() == AsyncTaskEntry.RUNNING && now - e.startedNanos > timeoutNanos) {
-                Thread runner = e.runner;
                 e.complete(e.generation, null, new TimeoutException("task ran longer than its timeout of "
                         + timeoutNanos / 1_000_000 + " ms and was abandoned"));
+                Thread runner = e.runner(); // after completing: see AsyncTaskEntry.bindRunner
                 if (runner != null) {
                     runner.interrupt();
                 }

@@ -24,10 +24,12 @@ final class AsyncTaskEntry {
     static final int DONE = 3;
     private static final int PHASE = 3;
     private static final VarHandle STATE;
+    private static final VarHandle RUNNER;
 
     static {
         try {
             STATE = MethodHandles.lookup().findVarHandle(AsyncTaskEntry.class, "state", int.class);
+            RUNNER = MethodHandles.lookup().findVarHandle(AsyncTaskEntry.class, "runner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -46,8 +48,12 @@ final class AsyncTaskEntry {
     // Written by the completer between the CAS and the release of DONE.
     Object result;
     Throwable error;
-    /** The virtual thread running the task (virtual-thread pipes), interrupted on timeout. */
-    volatile Thread runner;
+    /**
+     * The virtual thread running the current generation's task (virtual-thread pipes), interrupted on timeout. Set
+     * only through {@link #bindRunner}, cleared by {@link #free}, so a thread of an earlier generation never stays in
+     * it.
+     */
+    private volatile Thread runner;
 
     AsyncTaskEntry(Thread dispatcher, Discarder discarder) {
         this.dispatcher = dispatcher;
@@ -78,6 +84,43 @@ final class AsyncTaskEntry {
         error = failure;
         STATE.setRelease(this, gen << 2 | DONE); // release: result and error are visible with DONE
         LockSupport.unpark(dispatcher); // wake a parked dispatcher; no-op cost when it runs
+    }
+
+    /**
+     * The virtual thread of task {@code gen}, before it calls the function: records itself as the runner to interrupt
+     * on timeout if the entry still runs that task. {@code false} when the task timed out or was abandoned before its
+     * thread started (the entry may run a later generation by now): the caller must not call the function, and still
+     * owns the item.
+     */
+    boolean bindRunner(int gen, Thread self) {
+        int running = gen << 2 | RUNNING;
+        for (;;) {
+            if ((int) STATE.getVolatile(this) != running) {
+                return false;
+            }
+            if (RUNNER.compareAndSet(this, null, self)) {
+                break;
+            }
+            // Held by a stale task's thread between its CAS and its re-check below: it is about to clear it.
+            Thread.onSpinWait();
+        }
+        // Volatile CAS of the runner, then volatile load of the state; the dispatcher completes a timed-out task
+        // (CAS of the state) and then reads the runner. Either it sees us and interrupts us, or we see its completion
+        // and give the runner back without calling the function.
+        if ((int) STATE.getVolatile(this) == running) {
+            return true;
+        }
+        RUNNER.compareAndSet(this, self, null);
+        return false;
+    }
+
+    /**
+     * Dispatcher, after completing a timed-out task: the thread to interrupt, or {@code null}. Until the dispatcher
+     * frees the entry no later generation starts, so this is the timed-out task's thread, or a thread that is about to
+     * give up without calling the function (for which the interrupt is harmless).
+     */
+    Thread runner() {
+        return (Thread) RUNNER.getVolatile(this);
     }
 
     int phase() {

@@ -218,6 +218,29 @@ public final class PipelineRuntime implements AutoCloseable {
         return sink.isEnded();
     }
 
+    /**
+     * {@return whether {@link #close()} was called and every engine thread (stage threads and virtual-thread tasks)
+     * has ended} False after a close that timed out while a stage function ignored interrupts; true once it ends.
+     */
+    public boolean isTerminated() {
+        if (!closed.get()) {
+            return false;
+        }
+        synchronized (threads) { // start() may still be adding threads when close() races it
+            for (Thread t : threads) {
+                if (t.isAlive()) {
+                    return false;
+                }
+            }
+        }
+        for (ExecutorService executor : virtualThreadExecutors) {
+            if (!executor.isTerminated()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     /** {@return the stats of every stage: the source first, the consumer ("sink") last} */
     public List<StageStats> stats() {
         return List.copyOf(stats);

@@ -161,6 +161,22 @@ class RecordPipelineTest {
     }
 
     @Test
+    void shouldFailWhenTheSourceThrowsAnError() throws Exception {
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-src-error").recordLength(8).ringCapacity(16)
+                .source(rec -> {
+                    throw new LinkageError("native reader gone");
+                })
+                .stage("pass", rec -> true, 2)
+                .consumer(rec -> { })
+                .build().start()) {
+            assertThatThrownBy(() -> p.awaitCompletion(Duration.ofSeconds(5)))
+                    .isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'source'")
+                    .hasRootCauseMessage("native reader gone");
+        }
+    }
+
+    @Test
     void shouldRejectInvalidDescriptionsListingEveryProblem() {
         assertThatThrownBy(() -> RecordPipelineBuilder.named("bad").recordLength(0).ringCapacity(6)
                 .stage("a", rec -> true, 8).stage("a", rec -> true, 1).build())

@@ -11,6 +11,7 @@ import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.tar.ShardOpener;
 import org.spdl4j.engine.source.tar.WebDatasetSource;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.examples.image.BatchLoader;
 import org.spdl4j.examples.slots.SlotBatchLoader;
 import org.spdl4j.examples.slots.SlotLoaderOptions;
@@ -106,6 +107,10 @@ public final class ShardImageLoader implements BatchLoader {
     @Override
     public void close() {
         loader.close();
+        if (!StoppedPipelines.mayFree(loader.pipeline(), "shard image loader '" + loader.pipeline().spec().name()
+                + "'", "its FFmpeg decoders and encoded-bytes pool")) {
+            return;
+        }
         decoders.close();
         bytes.close();
     }

@@ -9,6 +9,7 @@ import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.source.http.HttpObjectFetcher;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.examples.classify.SampleImageWriter;
 import org.spdl4j.examples.image.BatchLoader;
 import org.spdl4j.examples.slots.FetchStage;
@@ -133,6 +134,10 @@ public final class UrlImageLoader implements BatchLoader {
     @Override
     public void close() {
         loader.close();
+        if (!StoppedPipelines.mayFree(loader.pipeline(), "URL image loader '" + loader.pipeline().spec().name()
+                + "'", "its HTTP fetcher, FFmpeg decoders and body pool")) {
+            return;
+        }
         fetcher.close(); // waits for requests in flight: their bodies are released before the pool closes
         decoders.close();
         bodies.close();

@@ -24,7 +24,11 @@ public interface BatchLoader extends Iterable<Batch>, AutoCloseable {
      */
     int label(Batch batch, int i);
 
-    /** Stops every stage and frees pools and native contexts; must not throw. */
+    /**
+     * Stops every stage and frees pools and native contexts; must not throw. If a stage function outlives the
+     * pipeline's close (it ignores interrupts), they are leaked instead, with an error logged
+     * ({@link org.spdl4j.examples.StoppedPipelines}).
+     */
     @Override
     void close();
 }

@@ -11,6 +11,7 @@ import org.spdl4j.cuda.HostToDeviceTransfer;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.examples.report.TaskTrace;
 import org.spdl4j.offheap.batch.Batch;
 
@@ -123,6 +124,10 @@ public final class DeviceImageLoader implements Iterable<DeviceBatch>, AutoClose
     @Override
     public void close() {
         pipeline.close(); // undelivered host and device batches go to the discard hook
+        if (!StoppedPipelines.mayFree(pipeline, "device image loader '" + pipeline.spec().name() + "'",
+                "its host-to-device transfer (streams, copies in flight), " + ImageStages.RESOURCES)) {
+            return;
+        }
         transfer.close(); // drains copies in flight: their host batches close, late device batches are discarded
         stages.close();
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.examples.report.TaskTrace;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.MemoryAllocator;
@@ -114,6 +115,9 @@ public final class ImageBatchLoader implements BatchLoader {
     @Override
     public void close() {
         pipeline.close();
-        stages.close();
+        if (StoppedPipelines.mayFree(pipeline, "image loader '" + pipeline.spec().name() + "'",
+                ImageStages.RESOURCES)) {
+            stages.close();
+        }
     }
 }

@@ -31,6 +31,8 @@ final class ImageStages implements AutoCloseable {
     static final String READ_STAGE = "read";
     static final String DECODE_STAGE = "decode";
     private static final int RING = 16;
+    /** What {@link #close()} frees, for the message when a loader must leak it instead. */
+    static final String RESOURCES = "its batch assembler, FFmpeg decoders and the encoded-bytes and batch pools";
 
     private final ImageLoaderOptions options;
     private final BufferPool bytesPool;

@@ -9,6 +9,7 @@ import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.PoolConfig;
@@ -161,6 +162,10 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     @Override
     public void close() {
         pipeline.close();
+        if (!StoppedPipelines.mayFree(pipeline, "slot batch loader '" + pipeline.spec().name() + "'",
+                "its unfilled items, batch assembler and batch pool")) {
+            return;
+        }
         table.drain(release); // every stage thread has stopped: no fill worker can still take these
         assembler.close();
         batchPool.close();
