@@ -8,10 +8,12 @@ import org.bytedeco.javacpp.Pointer;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * Decodes a sequential (baseline or extended, Huffman, 8-bit) JPEG at 1/8 scale from its DC coefficients alone: one
+ * Decodes a sequential (baseline or extended, Huffman, 8-bit) JPEG at 1/8 scale from its DC coefficients alone (one
  * pixel per 8x8 block, bit for bit what FFmpeg's mjpeg decoder gives with {@code lowres = 3}, at under half its
- * cost. At 1/8 scale both spend nearly all their time in Huffman decoding; this one decodes several AC codes per table
- * lookup and never dequantizes, stores or transforms a coefficient (see {@link JpegDcScanDecoder}).
+ * cost), or at 1/4 scale from its four lowest frequencies (2x2 pixels per block, bit for bit FFmpeg's
+ * {@code lowres = 2}). At reduced scale both spend nearly all their time in Huffman decoding; this one decodes several
+ * AC codes per table lookup and dequantizes, stores and transforms only the coefficients the scale uses (see
+ * {@link JpegDcScanDecoder}).
  *
  * <p>Scope: gray, or YCbCr with chroma sampled 4:4:4, 4:2:2, 4:4:0, 4:2:0 or 4:1:1, any restart interval, any number
  * of scans. Anything else (progressive, arithmetic, 12-bit, lossless, CMYK, RGB-coded, other samplings, DNL) makes
@@ -20,7 +22,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * <pre>
  *   planes (one growable native block)          frame (AVFrame, describes the planes, owns no buffer)
  *   +-------------------------+                 format  = yuvj4xxp / gray8, color_range = JPEG
- *   | Y: stride x rows        |  &lt;- data[0]      width   = ceil(W / 8), height = ceil(H / 8)
+ *   | Y: stride x rows        |  &lt;- data[0]      width   = ceil(W / s), height = ceil(H / s), s = 8 or 4
  *   +-------------------------+                 linesize = plane strides (64-byte multiples)
  *   | Cb | Cr                 |  &lt;- data[1], data[2]
  *   +-------------------------+
@@ -39,13 +41,19 @@ final class JpegDcDecoder {
         LINESIZE_OFFSET = Pointer.offsetof(AVFrame.class, "linesize");
     }
 
+    /** The largest scale decoded here is 1/4: FFmpeg's lowres 2 (3 is 1/8). */
+    static final int MIN_LOWRES = 2;
     private static final int ADOBE_TRANSFORM_OFFSET = 11;
 
     private final JpegHuffmanTable[] dcTables = tables(false);
     private final JpegHuffmanTable[] acTables = tables(true);
     private final boolean[] dcDefined = new boolean[4];
     private final boolean[] acDefined = new boolean[4];
+    /** Per quantization table: the quantizers of zig-zag positions 0, 1, 2 and 4, the only ones 1/4 scale uses. */
     private final int[] quantDc = new int[4];
+    private final int[] quant1 = new int[4];
+    private final int[] quant2 = new int[4];
+    private final int[] quant4 = new int[4];
     private final boolean[] quantDefined = new boolean[4];
     private final JpegFrameHeader header = new JpegFrameHeader();
     private final JpegDcScanDecoder scan = new JpegDcScanDecoder();
@@ -56,6 +64,8 @@ final class JpegDcDecoder {
     private final AVFrame frame;
     private int restartInterval;
     private int adobeTransform;
+    /** Pixels per block side in this image's planes: 1 at 1/8 scale, 2 at 1/4. */
+    private int blockPixels;
 
     JpegDcDecoder() {
         frame = avutil.av_frame_alloc();
@@ -71,18 +81,24 @@ final class JpegDcDecoder {
     }
 
     /**
-     * Decodes a JPEG at 1/8 scale.
+     * Decodes a JPEG at 1/8 or 1/4 scale.
      *
      * @param address first byte (FF D8)
      * @param length number of bytes
+     * @param lowres 3 for 1/8 scale, 2 for 1/4 (FFmpeg's {@code lowres} values)
      * @param limits checked against the frame header before anything is allocated
      * @param label the input, for errors
-     * @return a frame describing the 1/8-scale planes (valid until the next call), or null when this JPEG is outside
-     *         the decoder's scope and FFmpeg must decode it
+     * @return a frame describing the reduced-scale planes (valid until the next call), or null when this JPEG is
+     *         outside the decoder's scope and FFmpeg must decode it
      * @throws MediaException on corrupt data (the caller may retry with FFmpeg for its verdict)
      */
-    AVFrame decode(final long address, final long length, final MediaLimits limits, final String label) {
+    AVFrame decode(final long address, final long length, final int lowres, final MediaLimits limits,
+                   final String label) {
+        if (lowres < MIN_LOWRES || lowres > ScalePlan.MAX_LOWRES) {
+            throw new IllegalArgumentException("lowres " + lowres + ": only 2 (1/4) and 3 (1/8) are decoded here");
+        }
         reset();
+        blockPixels = lowres == 2 ? 2 : 1;
         final long end = address + length;
         long p = address + 2;
         while (true) {
@@ -128,7 +144,8 @@ final class JpegDcDecoder {
                     if (!prepareScan(segment, segmentEnd, label)) {
                         return null;
                     }
-                    p = scan.decode(segmentEnd, end, header.scanMcusX, header.scanMcusY, restartInterval, label);
+                    p = scan.decode(segmentEnd, end, header.scanMcusX, header.scanMcusY, restartInterval,
+                            blockPixels == 2, label);
                     continue;
                 }
                 default -> {
@@ -148,7 +165,7 @@ final class JpegDcDecoder {
         if (header.components == 0) {
             throw new MediaException(label, "JPEG has no frame header (SOF)");
         }
-        return describeFrame();
+        return describeFrame(lowres);
     }
 
     private void reset() {
@@ -172,11 +189,24 @@ final class JpegDcDecoder {
             if (pq > 1 || tq > 3 || next > to) {
                 throw new MediaException(label, "JPEG DQT segment corrupt (precision " + pq + ", table " + tq + ")");
             }
-            // Only the DC quantizer (first in zig-zag order) matters at 1/8 scale.
-            quantDc[tq] = pq == 0 ? UnsafeApi.getByte(s + 1) & 0xFF : u16(s + 1);
+            // Only zig-zag positions 0 (1/8 scale) and 1, 2, 4 (1/4 scale) are used.
+            quantDc[tq] = quantizer(s, pq, 0);
+            quant1[tq] = quantizer(s, pq, 1);
+            quant2[tq] = quantizer(s, pq, 2);
+            quant4[tq] = quantizer(s, pq, 4);
+            for (int i = 0; i < 64; i++) {
+                if (quantizer(s, pq, i) == 0) { // FFmpeg refuses it too (with AV_EF_EXPLODE): its verdict stands
+                    throw new MediaException(label, "JPEG DQT segment corrupt: quantizer " + i + " of table " + tq
+                            + " is 0");
+                }
+            }
             quantDefined[tq] = true;
             s = next;
         }
+    }
+
+    private static int quantizer(final long table, final int precision, final int zigzag) {
+        return precision == 0 ? UnsafeApi.getByte(table + 1 + zigzag) & 0xFF : u16(table + 1 + 2L * zigzag);
     }
 
     private void defineHuffman(final long from, final long to, final String label) {
@@ -212,13 +242,14 @@ final class JpegDcDecoder {
     private void allocatePlanes(final String label) {
         long total = 0;
         for (int c = 0; c < header.components; c++) {
-            planeStride[c] = (header.mcusX * header.h[c] + 63) & ~63; // 64-byte rows for the scaler's SIMD
-            total += (long) planeStride[c] * header.mcusY * header.v[c];
+            // 64-byte rows for the scaler's SIMD
+            planeStride[c] = (header.mcusX * header.h[c] * blockPixels + 63) & ~63;
+            total += (long) planeStride[c] * header.mcusY * header.v[c] * blockPixels;
         }
         long a = planes.reserve(total, label);
         for (int c = 0; c < header.components; c++) {
             planeAddress[c] = a;
-            a += (long) planeStride[c] * header.mcusY * header.v[c];
+            a += (long) planeStride[c] * header.mcusY * header.v[c] * blockPixels;
         }
     }
 
@@ -255,10 +286,15 @@ final class JpegDcDecoder {
                     scan.blockComponent[blocks] = c;
                     scan.blockDc[blocks] = dcTables[td];
                     scan.blockAc[blocks] = acTables[ta];
-                    scan.blockQuant[blocks] = quantDc[header.quantTable[c]];
-                    scan.blockBase[blocks] = planeAddress[c] + (long) y * planeStride[c] + x;
-                    scan.blockRowStep[blocks] = (long) bv * planeStride[c];
-                    scan.blockColumnStep[blocks] = bh;
+                    final int q = header.quantTable[c];
+                    scan.blockQuant[blocks] = quantDc[q];
+                    scan.blockQuant1[blocks] = quant1[q];
+                    scan.blockQuant2[blocks] = quant2[q];
+                    scan.blockQuant4[blocks] = quant4[q];
+                    scan.blockBase[blocks] = planeAddress[c] + ((long) y * planeStride[c] + x) * blockPixels;
+                    scan.blockRowStep[blocks] = (long) bv * planeStride[c] * blockPixels;
+                    scan.blockColumnStep[blocks] = bh * blockPixels;
+                    scan.blockStride[blocks] = planeStride[c];
                     blocks++;
                 }
             }
@@ -273,10 +309,10 @@ final class JpegDcDecoder {
         return true;
     }
 
-    private AVFrame describeFrame() {
+    private AVFrame describeFrame(final int lowres) {
         frame.format(header.pixelFormat);
-        frame.width(header.width + 7 >> 3);
-        frame.height(header.height + 7 >> 3);
+        frame.width(-(-header.width >> lowres)); // ceil, as FFmpeg's AV_CEIL_RSHIFT
+        frame.height(-(-header.height >> lowres));
         frame.color_range(avutil.AVCOL_RANGE_JPEG);
         frame.colorspace(avutil.AVCOL_SPC_BT470BG);
         final long f = frame.address();

@@ -5,7 +5,7 @@ import org.bytedeco.ffmpeg.global.avutil;
 
 /**
  * A JPEG frame header (SOF0/SOF1) as {@link JpegDcDecoder} needs it: size, components with their sampling factors
- * and quantization tables, the MCU grid, the FFmpeg pixel format of the 1/8-scale planes, and the block grid of the
+ * and quantization tables, the MCU grid, the FFmpeg pixel format of the reduced-scale planes, and the block grid of the
  * scan being decoded.
  *
  * <pre>

@@ -35,9 +35,10 @@ public final class MediaConfiguration {
     /** Property for {@link #JPEG_DC_DECODE}. */
     public static final String JPEG_DC_DECODE_PROP = "spdl4j.media.jpegDcDecode";
     /**
-     * Whether JPEGs whose output needs 1/8 of their size or less are decoded from their DC coefficients by spdl4j's
-     * own entropy decoder (the same pixels as FFmpeg's lowres 3, about twice as fast) rather than by FFmpeg; default
-     * true. Applies only where {@link #LOWRES_ENABLED reduced decoding} is allowed.
+     * Whether JPEGs whose output needs 1/4 of their size or less are decoded by spdl4j's own entropy decoder, from
+     * their DC coefficients at 1/8 scale and their four lowest frequencies at 1/4 (the same pixels as FFmpeg's
+     * lowres 3 and 2, faster) rather than by FFmpeg; default true. Applies only where
+     * {@link #LOWRES_ENABLED reduced decoding} is allowed.
      */
     public static final boolean JPEG_DC_DECODE = Boolean.parseBoolean(System.getProperty(JPEG_DC_DECODE_PROP, "true"));
 

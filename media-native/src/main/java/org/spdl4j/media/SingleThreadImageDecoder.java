@@ -24,9 +24,10 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * <p><b>Threading:</b> confined to the thread that created it (checked; other threads get IllegalStateException).
  * For many threads use {@link PerThreadImageDecoders}, which keeps one of these per thread.
  *
- * <p><b>Reduced decoding:</b> a JPEG whose output needs no more than 1/8 of its pixels per side is decoded from its DC
- * coefficients by {@link JpegDcDecoder} (bit for bit FFmpeg's lowres 3, about twice as fast); one needing 1/2 or 1/4
- * goes to FFmpeg's mjpeg decoder with {@code lowres}; see {@link ScalePlan#chooseLowres}. A JPEG outside the DC
+ * <p><b>Reduced decoding:</b> a JPEG whose output needs no more than 1/8 (1/4) of its pixels per side is decoded from
+ * its DC coefficient (four lowest frequencies) per block by {@link JpegDcDecoder}, bit for bit FFmpeg's lowres 3
+ * (lowres 2) and faster; one needing 1/2 goes to FFmpeg's mjpeg decoder with {@code lowres}; see
+ * {@link ScalePlan#chooseLowres}. A JPEG outside the DC
  * decoder's scope (progressive, CMYK, ...) or one it finds corrupt goes to FFmpeg, whose verdict is final.
  *
  * <p><b>Training transform:</b> with {@link ImageSpec#randomResizedCrop} each image's crop and flip come from the
@@ -83,10 +84,12 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     }
 
     /**
-     * Creates a decoder owned by the calling thread, choosing whether 1/8-scale JPEGs use the DC-only decoder.
+     * Creates a decoder owned by the calling thread, choosing whether 1/8- and 1/4-scale JPEGs use the DC-only
+     * (low-frequency) decoder.
      *
      * @param limits the limits every input is checked against
-     * @param jpegDcDecode true to decode 1/8-scale JPEGs with {@link JpegDcDecoder}, false to leave them to FFmpeg
+     * @param jpegDcDecode true to decode 1/8- and 1/4-scale JPEGs with {@link JpegDcDecoder}, false to leave them to
+     *                     FFmpeg
      */
     SingleThreadImageDecoder(final MediaLimits limits, final boolean jpegDcDecode) {
         this.limits = limits;
@@ -240,9 +243,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         MediaException dcFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
             lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
-            if (lowres == ScalePlan.MAX_LOWRES && dcDecoder != null) {
+            if (lowres >= JpegDcDecoder.MIN_LOWRES && dcDecoder != null) {
                 try {
-                    final AVFrame dc = dcDecoder.decode(srcAddress, srcLength, limits, label);
+                    final AVFrame dc = dcDecoder.decode(srcAddress, srcLength, lowres, limits, label);
                     if (dc != null) {
                         scale(dc, spec, lowres, seed, dstAddress, label);
                         remember(headerWidth, headerHeight, dc, lowres, true);
@@ -369,7 +372,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         return lastLowres;
     }
 
-    /** {@return whether the last image was decoded by the DC-only JPEG decoder rather than by FFmpeg} */
+    /** {@return whether the last image was decoded by the DC-only (1/8) or low-frequency (1/4) decoder, not FFmpeg} */
     boolean lastDcOnly() {
         return lastDcOnly;
     }

@@ -119,14 +119,14 @@ class JpegDcDecoderTest {
             ImageResizeTest.decode(d, progressive, EIGHTH);
             assertThat(d.lastDcOnly()).isFalse();
             assertThat(d.lastLowres()).isEqualTo(3);
-            ImageResizeTest.decode(d, photoJpeg(512, 384, 2, 2, 0), ImageSpec.exact(128, 96, PixelFormat.RGB24));
-            assertThat(d.lastDcOnly()).as("1/4 scale is FFmpeg's").isFalse();
-            assertThat(d.lastLowres()).isEqualTo(2);
+            ImageResizeTest.decode(d, photoJpeg(512, 384, 2, 2, 0), ImageSpec.exact(256, 192, PixelFormat.RGB24));
+            assertThat(d.lastDcOnly()).as("1/2 scale is FFmpeg's").isFalse();
+            assertThat(d.lastLowres()).isEqualTo(1);
         }
         final JpegDcDecoder dc = new JpegDcDecoder();
         try {
             final UnsafeBuffer src = TestImages.offHeap(progressive);
-            assertThat(dc.decode(src.addressOffset(), progressive.length, MediaLimits.DEFAULT, "p")).isNull();
+            assertThat(dc.decode(src.addressOffset(), progressive.length, 3, MediaLimits.DEFAULT, "p")).isNull();
         } finally {
             dc.free();
         }
@@ -195,7 +195,7 @@ class JpegDcDecoderTest {
             for (int i = 0; i < 3_000; i++) {
                 final Mutator.Mutant m = mutator.next();
                 final long at = (i & 1) == 0 ? src.atEnd(m.bytes()) : src.atStart(m.bytes());
-                direct.check(i, m, (bytes, label) -> dc.decode(at, bytes.length, MediaLimits.DEFAULT, label));
+                direct.check(i, m, (bytes, label) -> dc.decode(at, bytes.length, 3, MediaLimits.DEFAULT, label));
                 pipeline.check(i, m, (bytes, label) -> d.decode(at, bytes.length, label, spec, dst.addressOffset(),
                         dst.capacity()));
             }
@@ -216,7 +216,7 @@ class JpegDcDecoderTest {
     private static AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
         final JpegDcDecoder dc = new JpegDcDecoder();
         try {
-            return dc.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, limits, "bad.jpg");
+            return dc.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, 3, limits, "bad.jpg");
         } finally {
             dc.free();
         }

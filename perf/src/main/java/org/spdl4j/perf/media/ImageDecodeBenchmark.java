@@ -33,10 +33,13 @@ import java.util.concurrent.TimeUnit;
 /**
  * Decode one JPEG + Resize(256) + CenterCrop(224) to RGB, images per second, per photo size:
  * <ul>
- *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 scale spdl4j's DC-only JPEG decoder, at 1/2 and
- *       1/4 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
- *   <li>{@code spdl4jFfmpegLowres}: the same with the DC-only decoder off (a JVM forked with
+ *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 and 1/4 scale spdl4j's own DC-only /
+ *       low-frequency JPEG decoder, at 1/2 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
+ *   <li>{@code spdl4jFfmpegLowres}: the same with spdl4j's decoder off (a JVM forked with
  *       {@code -Dspdl4j.media.jpegDcDecode=false}), so 1/8 scale is FFmpeg's lowres 3, the previous path;</li>
+ *   <li>{@code spdl4jQuarter}, {@code spdl4jQuarterFfmpegLowres}: the same two for Resize(512) + CenterCrop(448),
+ *       which a 12 MP photo (4000x3000) decodes at exactly 1/4 scale (spdl4j's low-frequency decoder vs FFmpeg's
+ *       lowres 2);</li>
  *   <li>{@code spdl4jFullScale}: the same with reduced-scale decoding off (the reduced-decode gain is the ratio);</li>
  *   <li>{@code imageIo}: what a Java developer writes today: ImageIO.read + Graphics2D bilinear drawImage of the
  *       crop region into a 224x224 image;</li>
@@ -62,6 +65,7 @@ public class ImageDecodeBenchmark {
     private SingleThreadImageDecoder decoder;
     private final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
     private final ImageSpec fullScale = spec.withLowres(false);
+    private final ImageSpec quarter = ImageSpec.centerCrop(512, 448, PixelFormat.RGB24);
     private final BufferedImage target = new BufferedImage(224, 224, BufferedImage.TYPE_3BYTE_BGR);
 
     @Setup(Level.Trial)
@@ -69,7 +73,7 @@ public class ImageDecodeBenchmark {
         jpeg = PhotoJpegs.named(photo, 42);
         input = new UnsafeBuffer(ByteBuffer.allocateDirect(jpeg.length));
         input.putBytes(0, jpeg);
-        output = new UnsafeBuffer(ByteBuffer.allocateDirect(spec.bytes()));
+        output = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(spec.bytes(), quarter.bytes())));
         decoder = new SingleThreadImageDecoder(MediaLimits.DEFAULT); // created on this benchmark thread
     }
 
@@ -93,6 +97,17 @@ public class ImageDecodeBenchmark {
     @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.JPEG_DC_DECODE_PROP + "=false")
     public int spdl4jFfmpegLowres() {
         return decoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
+    }
+
+    @Benchmark
+    public int spdl4jQuarter() {
+        return decoder.decode(input, 0, jpeg.length, photo, quarter, output, 0);
+    }
+
+    @Benchmark
+    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.JPEG_DC_DECODE_PROP + "=false")
+    public int spdl4jQuarterFfmpegLowres() {
+        return decoder.decode(input, 0, jpeg.length, photo, quarter, output, 0);
     }
 
     @Benchmark
