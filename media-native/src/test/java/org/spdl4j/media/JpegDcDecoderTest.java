@@ -1,7 +1,6 @@
 package org.spdl4j.media;
 
 import org.agrona.concurrent.UnsafeBuffer;
-import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
@@ -26,6 +24,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 class JpegDcDecoderTest {
     /** 512x384 (and 517x389) sources to 64x48: ScalePlan picks 1/8 scale. */
     private static final ImageSpec EIGHTH = ImageSpec.exact(64, 48, PixelFormat.RGB24);
+    private static final ReducedJpegChecks CHECK = new ReducedJpegChecks(3, EIGHTH);
 
     @AfterEach
     void shouldLeaveNoNativeResources() {
@@ -50,20 +49,7 @@ class JpegDcDecoderTest {
                 TestJpegs.jpeg(TestJpegs.gray(TestImages.photo(517, 389, 44)), 0.9f, 1, 1, 0));
         final ImageSpec[] specs = {EIGHTH, ImageSpec.exact(64, 48, PixelFormat.GRAY8),
             ImageSpec.centerCrop(48, 40, PixelFormat.BGR24).withInterpolation(Interpolation.AREA)};
-        try (SingleThreadImageDecoder dc = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true);
-             SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
-            for (int i = 0; i < jpegs.size(); i++) {
-                for (final ImageSpec spec : specs) {
-                    final byte[] fast = ImageResizeTest.decode(dc, jpegs.get(i), spec);
-                    assertThat(dc.lastDcOnly()).as("jpeg %d took the DC path", i).isTrue();
-                    assertThat(dc.lastLowres()).isEqualTo(3);
-                    final byte[] reference = ImageResizeTest.decode(ffmpeg, jpegs.get(i), spec);
-                    assertThat(ffmpeg.lastDcOnly()).isFalse();
-                    assertThat(ffmpeg.lastLowres()).isEqualTo(3);
-                    assertThat(fast).as("jpeg %d, %s", i, spec).isEqualTo(reference);
-                }
-            }
-        }
+        CHECK.assertSameBytesAsFfmpeg(jpegs, specs);
     }
 
     @Test
@@ -71,20 +57,16 @@ class JpegDcDecoderTest {
         final byte[] jpeg = TestJpegs.jpeg(TestImages.photo(512, 384, 45), 0.9f, 2, 2, 0);
         // Independent reference: ImageIO's full decode, each 8x8 block averaged (a block's DC is its mean).
         final byte[] rgb = TestImages.rgb(TestImages.read(jpeg));
-        final byte[] luma = new byte[512 * 384];
-        for (int i = 0; i < luma.length; i++) {
-            luma[i] = (byte) Math.round(0.299 * (rgb[3 * i] & 0xFF) + 0.587 * (rgb[3 * i + 1] & 0xFF)
-                    + 0.114 * (rgb[3 * i + 2] & 0xFF));
-        }
+        final byte[] luma = ReducedJpegChecks.luma(rgb);
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             final double[] gray = TestImages.diff(ImageResizeTest.decode(d, jpeg,
-                    ImageSpec.exact(64, 48, PixelFormat.GRAY8)), boxAverage(luma, 512, 384, 1));
+                    ImageSpec.exact(64, 48, PixelFormat.GRAY8)), ReducedJpegChecks.boxAverage(luma, 512, 384, 1, 8));
             assertThat(d.lastDcOnly()).isTrue();
             // Luma: the DC is the block mean, so only rounding separates them (measured: mean 0.02, max 1).
             assertThat(gray[0]).as("luma mean |diff|").isLessThan(0.25);
             assertThat(gray[1]).as("luma max |diff|").isLessThanOrEqualTo(2);
             final double[] color = TestImages.diff(ImageResizeTest.decode(d, jpeg, EIGHTH),
-                    boxAverage(rgb, 512, 384, 3));
+                    ReducedJpegChecks.boxAverage(rgb, 512, 384, 3, 8));
             // Chroma at 1/8 of a 4:2:0 image is one sample per 16x16 pixels, upsampled by the scaler: colour edges
             // differ from a per-8x8 average of fully upsampled chroma (measured: mean 1.75, max 36; FFmpeg's lowres 3
             // gives the same bytes, see above).
@@ -93,24 +75,6 @@ class JpegDcDecoderTest {
         }
     }
 
-    /** 8x8 block means of an interleaved image. */
-    private static byte[] boxAverage(final byte[] src, final int w, final int h, final int channels) {
-        final byte[] out = new byte[(w / 8) * (h / 8) * channels];
-        for (int by = 0; by < h / 8; by++) {
-            for (int bx = 0; bx < w / 8; bx++) {
-                for (int c = 0; c < channels; c++) {
-                    int sum = 0;
-                    for (int y = 0; y < 8; y++) {
-                        for (int x = 0; x < 8; x++) {
-                            sum += src[((by * 8 + y) * w + bx * 8 + x) * channels + c] & 0xFF;
-                        }
-                    }
-                    out[(by * (w / 8) + bx) * channels + c] = (byte) Math.round(sum / 64.0);
-                }
-            }
-        }
-        return out;
-    }
 
     @Test
     void shouldLeaveProgressiveJpegsAndLargerScalesToFfmpeg() {
@@ -135,8 +99,8 @@ class JpegDcDecoderTest {
     @Test
     void shouldRejectTruncatedEntropyData() {
         final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
-        assertDcRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3), "truncated");
-        assertPipelineRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3));
+        CHECK.assertRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3), "truncated");
+        CHECK.assertPipelineRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3));
     }
 
     @Test
@@ -147,8 +111,8 @@ class JpegDcDecoderTest {
             jpeg[at + i] = (byte) 0xFF;
             jpeg[at + i + 1] = 0;
         }
-        assertDcRejects(jpeg, "Huffman code");
-        assertPipelineRejects(jpeg);
+        CHECK.assertRejects(jpeg, "Huffman code");
+        CHECK.assertPipelineRejects(jpeg);
     }
 
     @Test
@@ -156,7 +120,7 @@ class JpegDcDecoderTest {
         final byte[] jpeg = photoJpeg(512, 384, 2, 2, 4);
         final int rst1 = TestJpegs.find(jpeg, 0xD1, TestJpegs.scanData(jpeg));
         jpeg[rst1 + 1] = (byte) 0xD5;
-        assertDcRejects(jpeg, "RST1 expected");
+        CHECK.assertRejects(jpeg, "RST1 expected");
     }
 
     @Test
@@ -167,13 +131,13 @@ class JpegDcDecoderTest {
         assertThat(overfull[dht + 7]).as("codes of length 3 in the first table").isGreaterThanOrEqualTo((byte) 3);
         overfull[dht + 5] += 3; // three codes of length 1 (taken from length 3): more than the code space holds
         overfull[dht + 7] -= 3;
-        assertDcRejects(overfull, "code space");
+        CHECK.assertRejects(overfull, "code space");
         final byte[] undefinedTable = jpeg.clone();
         final int sos = TestJpegs.find(jpeg, 0xDA, 2);
         undefinedTable[sos + 6] = 0x33; // component 1 uses DC and AC tables 3, never defined
-        assertDcRejects(undefinedTable, "undefined");
+        CHECK.assertRejects(undefinedTable, "undefined");
         final byte[] oversized = jpeg.clone();
-        assertThat(catchThrowableOfType(MediaException.class, () -> decodeDirect(oversized,
+        assertThat(catchThrowableOfType(MediaException.class, () -> CHECK.decodeDirect(oversized,
                 new MediaLimits(512L * 383, 1, 1, 1 << 20)))).hasMessageContaining("512x384");
     }
 
@@ -182,61 +146,6 @@ class JpegDcDecoderTest {
     void shouldDecodeOrRejectEveryMutantAndStayUsable() {
         final List<byte[]> seeds = List.of(photoJpeg(512, 384, 2, 2, 3), photoJpeg(256, 200, 1, 1, 0),
                 TestJpegs.jpeg(TestJpegs.gray(TestImages.photo(256, 200, 47)), 0.8f, 1, 1, 2));
-        final Mutator mutator = new Mutator(20261121L, seeds);
-        final FuzzRun direct = new FuzzRun("jpeg-dc", 2_000);
-        final FuzzRun pipeline = new FuzzRun("jpeg-dc-pipeline", 2_000);
-        final UnsafeBuffer dst = TestImages.nativeBuffer(64 * 48 * 3);
-        final ImageSpec spec = ImageSpec.exact(32, 25, PixelFormat.RGB24);
-        final JpegDcDecoder dc = new JpegDcDecoder();
-        // Each mutant touches an inaccessible page, after its end or before its start: a read outside it kills the
-        // JVM here instead of reading stale bytes.
-        try (GuardedInput src = new GuardedInput(1 << 20);
-             SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
-            for (int i = 0; i < 3_000; i++) {
-                final Mutator.Mutant m = mutator.next();
-                final long at = (i & 1) == 0 ? src.atEnd(m.bytes()) : src.atStart(m.bytes());
-                direct.check(i, m, (bytes, label) -> dc.decode(at, bytes.length, 3, MediaLimits.DEFAULT, label));
-                pipeline.check(i, m, (bytes, label) -> d.decode(at, bytes.length, label, spec, dst.addressOffset(),
-                        dst.capacity()));
-            }
-            assertThat(direct.problems()).as(direct.summary()).isEmpty();
-            assertThat(pipeline.problems()).as(pipeline.summary()).isEmpty();
-            assertThat(direct.rejected()).as(direct.summary()).isPositive();
-            // Still correct after thousands of failures and table rebuilds.
-            final byte[] good = photoJpeg(512, 384, 2, 2, 0);
-            try (SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
-                assertThat(ImageResizeTest.decode(d, good, EIGHTH))
-                        .isEqualTo(ImageResizeTest.decode(ffmpeg, good, EIGHTH));
-            }
-        } finally {
-            dc.free();
-        }
-    }
-
-    private static AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
-        final JpegDcDecoder dc = new JpegDcDecoder();
-        try {
-            return dc.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, 3, limits, "bad.jpg");
-        } finally {
-            dc.free();
-        }
-    }
-
-    private static void assertDcRejects(final byte[] jpeg, final String text) {
-        assertThatThrownBy(() -> decodeDirect(jpeg, MediaLimits.DEFAULT))
-                .isInstanceOf(MediaException.class)
-                .hasMessageStartingWith("bad.jpg")
-                .hasMessageContaining(text);
-    }
-
-    /** The pipeline gives FFmpeg the last word: its error, with the DC decoder's as a suppressed exception. */
-    private static void assertPipelineRejects(final byte[] jpeg) {
-        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
-            final MediaException e = catchThrowableOfType(MediaException.class,
-                    () -> ImageResizeTest.decode(d, jpeg, EIGHTH));
-            assertThat(e).as("FFmpeg rejects it too").isNotNull();
-            assertThat(e.getSuppressed()).hasSize(1);
-            assertThat(e.getSuppressed()[0]).isInstanceOf(MediaException.class);
-        }
+        CHECK.assertSurvivesMutants("jpeg-dc", 20261121L, seeds, 3_000, ImageSpec.exact(32, 25, PixelFormat.RGB24), photoJpeg(512, 384, 2, 2, 0));
     }
 }
