@@ -144,9 +144,7 @@ final class MapWorker extends StageWorker {
                     }
                     return;
                 }
-                for (int i = 0; i < published; i++) {
-                    stats.onItemOut();
-                }
+                stats.onItemsOut(published);
             }
             recordBackPressure(out.takeWaitNanos());
         }
@@ -196,9 +194,7 @@ final class MapWorker extends StageWorker {
         if (end.workerFinished()) {
             if (window != null) {
                 int published = window.drain(out, running);
-                for (int i = 0; i < published; i++) {
-                    stats.onItemOut();
-                }
+                stats.onItemsOut(published);
             }
             end.propagate(out);
         }
