@@ -68,6 +68,14 @@ public final class EpochIterable<T> implements Iterable<T> {
         return new SourceState(source.seed(), epoch, position);
     }
 
+    /**
+     * {@return the epoch of the next item, as {@link #state()} would report it, without allocating a state (for a
+     * per-item lookup on the iterating thread)}
+     */
+    public long epoch() {
+        return epoch;
+    }
+
     /** {@return the underlying source} */
     public EpochSource<T> source() {
         return source;

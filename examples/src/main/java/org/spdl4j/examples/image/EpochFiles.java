@@ -61,7 +61,7 @@ public interface EpochFiles extends Iterable<FileItem> {
         return new EpochFiles() {
             @Override
             public long epoch() {
-                return source.state().epoch(); // exact on the iterating thread
+                return source.epoch(); // exact on the iterating thread; allocates nothing
             }
 
             @Override
