@@ -49,8 +49,24 @@ public final class EngineConfiguration {
     /** Spins before yielding in the backoff policy ({@code spdl4j.backoff.spins}, 100). */
     public static final int BACKOFF_SPINS = Integer.getInteger("spdl4j.backoff.spins", 100);
 
-    /** Yields before parking in the backoff policy ({@code spdl4j.backoff.yields}, 10). */
+    /**
+     * Idle yields (nobody else wanted the CPU) before parking in the backoff policy ({@code spdl4j.backoff.yields},
+     * 10).
+     */
     public static final int BACKOFF_YIELDS = Integer.getInteger("spdl4j.backoff.yields", 10);
+
+    /**
+     * A yield taking at least this long means another thread ran on the waiter's CPU, which the backoff policy does
+     * not count towards parking ({@code spdl4j.backoff.contendedYieldNanos}, 5 µs; 0 counts every yield). See
+     * {@link org.spdl4j.engine.ring.BackoffPolicy}.
+     */
+    public static final long BACKOFF_CONTENDED_YIELD_NANOS = Long.getLong("spdl4j.backoff.contendedYieldNanos", 5_000L);
+
+    /**
+     * The longest the backoff policy's yield phase lasts before it parks, contended or not
+     * ({@code spdl4j.backoff.yieldPhaseNanos}, 100 µs).
+     */
+    public static final long BACKOFF_YIELD_PHASE_NANOS = Long.getLong("spdl4j.backoff.yieldPhaseNanos", 100_000L);
 
     /** First park period of the backoff policy ({@code spdl4j.backoff.minParkNanos}, 1 µs). */
     public static final long BACKOFF_MIN_PARK_NANOS = Long.getLong("spdl4j.backoff.minParkNanos", 1_000L);

@@ -11,7 +11,9 @@ public enum WaitPolicy {
     YIELDING,
     /**
      * Spin, yield, then park with a doubling period up to {@link EngineConfiguration#BACKOFF_MAX_PARK_NANOS}: the
-     * default, since idle stages then cost next to nothing on a small machine.
+     * default, since idle stages then cost next to nothing on a small machine. Yields while other threads want the
+     * CPU (a machine running more stage threads than cores) do not hasten the parking, within a bound; see
+     * {@link org.spdl4j.engine.ring.BackoffPolicy}.
      */
     BACKOFF,
     /**

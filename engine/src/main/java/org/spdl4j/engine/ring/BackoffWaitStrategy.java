@@ -4,57 +4,65 @@ import com.lmax.disruptor.AlertException;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
-import java.util.concurrent.locks.LockSupport;
 
 /**
- * A consumer wait strategy that spins, then yields, then parks with a period doubling from {@code minParkNanos} to
- * {@code maxParkNanos}: fast hand-off when items flow, next to no CPU when a stage idles (the default of spdl4j,
- * since a small machine runs many idle stages).
+ * The {@code BACKOFF} wait of a consumer: spin, yield while the CPU is contended (bounded), then park with a period
+ * doubling up to the policy's longest; see {@link BackoffPolicy} for when the yield phase ends. Fast hand-off when
+ * items flow, no lost step when the machine runs more stage threads than it has cores, and next to no CPU when a
+ * stage idles (the default of spdl4j, since a small machine runs many idle stages).
  *
- * <p>Stateless: the backoff counter lives on the waiting thread's stack, so one instance serves every consumer of a
+ * <p>Stateless: the phase of a wait lives on the waiting thread's stack, so one instance serves every consumer of a
  * ring. Alertable: every iteration checks the barrier's alert, and parking returns on interrupt, so
  * {@code close()} ends the wait within one park period. Producers publish without signalling (no lock).
  */
 public final class BackoffWaitStrategy implements WaitStrategy {
-    private final int spins;
-    private final int yields;
-    private final long minParkNanos;
-    private final long maxParkNanos;
+    private final BackoffPolicy policy;
+    private final BackoffClock clock;
 
     /**
      * Creates the strategy.
      *
-     * @param spins        iterations of {@link Thread#onSpinWait()} before yielding
-     * @param yields       iterations of {@link Thread#yield()} before parking
-     * @param minParkNanos the first park period
-     * @param maxParkNanos the longest park period (also bounds how late a parked consumer sees a new item)
+     * @param policy the phases
      */
-    public BackoffWaitStrategy(int spins, int yields, long minParkNanos, long maxParkNanos) {
-        this.spins = spins;
-        this.yields = yields;
-        this.minParkNanos = Math.max(1, minParkNanos);
-        this.maxParkNanos = Math.max(this.minParkNanos, maxParkNanos);
+    public BackoffWaitStrategy(BackoffPolicy policy) {
+        this(policy, BackoffClock.SYSTEM);
+    }
+
+    BackoffWaitStrategy(BackoffPolicy policy, BackoffClock clock) {
+        this.policy = policy;
+        this.clock = clock;
     }
 
     @Override
     public long waitFor(long sequence, Sequence cursor, Sequence dependentSequence, SequenceBarrier barrier)
             throws AlertException {
         long available;
-        int round = 0;
-        long park = minParkNanos;
+        int spun = 0;
+        int idleYields = 0;
+        long yieldPhaseStart = -1L;
+        long park = policy.minParkNanos();
         while ((available = dependentSequence.get()) < sequence) { // acquire load of the producer's cursor
             barrier.checkAlert();
-            if (round < spins) {
+            if (spun < policy.spins()) {
+                spun++;
                 Thread.onSpinWait();
-            } else if (round < spins + yields) {
-                Thread.yield();
-            } else {
-                LockSupport.parkNanos(park);
-                park = Math.min(park << 1, maxParkNanos);
+                continue;
             }
-            if (round < Integer.MAX_VALUE) {
-                round++;
+            if (idleYields < policy.yields()) {
+                long now = clock.nanoTime();
+                if (yieldPhaseStart < 0) {
+                    yieldPhaseStart = now;
+                }
+                if (now - yieldPhaseStart < policy.yieldPhaseNanos()) {
+                    if (policy.yieldWasIdle(clock)) {
+                        idleYields++;
+                    }
+                    continue;
+                }
+                idleYields = policy.yields(); // the phase ran out of time: park from now on
             }
+            clock.park(park);
+            park = Math.min(park << 1, policy.maxParkNanos());
         }
         return available;
     }

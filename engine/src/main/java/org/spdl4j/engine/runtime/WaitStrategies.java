@@ -4,12 +4,12 @@ import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
-import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.YieldingIdleStrategy;
-import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.ring.BackoffIdle;
+import org.spdl4j.engine.ring.BackoffPolicy;
 import org.spdl4j.engine.ring.BackoffWaitStrategy;
 
 /**
@@ -30,9 +30,7 @@ public final class WaitStrategies {
         return switch (policy) {
             case BUSY_SPIN -> new BusySpinWaitStrategy();
             case YIELDING -> new YieldingWaitStrategy();
-            case BACKOFF -> new BackoffWaitStrategy(EngineConfiguration.BACKOFF_SPINS,
-                    EngineConfiguration.BACKOFF_YIELDS, EngineConfiguration.BACKOFF_MIN_PARK_NANOS,
-                    EngineConfiguration.BACKOFF_MAX_PARK_NANOS);
+            case BACKOFF -> new BackoffWaitStrategy(BackoffPolicy.configured());
             case BLOCKING -> new BlockingWaitStrategy();
         };
     }
@@ -47,9 +45,7 @@ public final class WaitStrategies {
             case BUSY_SPIN -> new BusySpinIdleStrategy();
             case YIELDING -> new YieldingIdleStrategy();
             // Nothing signals a producer when room frees up, so BLOCKING producers back off and park as well.
-            case BACKOFF, BLOCKING -> new BackoffIdleStrategy(EngineConfiguration.BACKOFF_SPINS,
-                    EngineConfiguration.BACKOFF_YIELDS, EngineConfiguration.BACKOFF_MIN_PARK_NANOS,
-                    EngineConfiguration.BACKOFF_MAX_PARK_NANOS);
+            case BACKOFF, BLOCKING -> new BackoffIdle(BackoffPolicy.configured());
         };
     }
 }

@@ -32,7 +32,7 @@ class WorkSharingStressTest {
     private static void stress(int producers, int consumers, int capacity, int itemsPerProducer, int maxBatch,
                                long waitSeconds) throws Exception {
         ItemLink link = new ItemLink("stress", capacity, producers > 1, consumers,
-                new BackoffWaitStrategy(100, 10, 1_000, 100_000));
+                new BackoffWaitStrategy(new BackoffPolicy(100, 10, 5_000, 100_000, 1_000, 100_000)));
         RunFlag running = new RunFlag();
         int total = producers * itemsPerProducer;
         AtomicIntegerArray seen = new AtomicIntegerArray(total);
