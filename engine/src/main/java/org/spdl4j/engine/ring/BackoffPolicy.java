@@ -16,7 +16,10 @@ import org.spdl4j.engine.EngineConfiguration;
  * phase still ends after {@code yieldPhaseNanos} in all, so two idle threads that keep yielding to each other park
  * soon as well. With {@code contendedYieldNanos = 0} every yield counts, the classic spin-yield-park backoff.
  *
- * @param spins               iterations of {@link Thread#onSpinWait()} before the first yield
+ * <p><b>How long the spin phase is.</b> Up to {@code spins}, adapted to how recent waits ended ({@link AdaptiveSpin}):
+ * spinning while the producer needs this very CPU only delays it.
+ *
+ * @param spins               the most iterations of {@link Thread#onSpinWait()} before the first yield
  * @param yields              idle yields (shorter than {@code contendedYieldNanos}) before parking
  * @param contendedYieldNanos a yield taking at least this long counts as contended (0: none does)
  * @param yieldPhaseNanos     the longest the yield phase lasts, contended or not
@@ -50,14 +53,12 @@ public record BackoffPolicy(int spins, int yields, long contendedYieldNanos, lon
     }
 
     /**
-     * Yields once, times it, and says whether it counts towards parking.
+     * Whether a yield that took {@code nanos} was contended: another thread ran on this CPU meanwhile.
      *
-     * @param clock the clock to yield on
-     * @return {@code true} for an idle yield (it returned within {@code contendedYieldNanos}: nobody else ran)
+     * @param nanos how long the yield took
+     * @return {@code true} if it was ({@code false} whenever contention is not considered)
      */
-    boolean yieldWasIdle(BackoffClock clock) {
-        long start = clock.nanoTime();
-        clock.yieldOnce();
-        return contendedYieldNanos == 0 || clock.nanoTime() - start < contendedYieldNanos;
+    boolean isContended(long nanos) {
+        return contendedYieldNanos > 0 && nanos >= contendedYieldNanos;
     }
 }
