@@ -10,6 +10,7 @@ import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.runtime.SourceAdapters;
 
 /**
@@ -44,10 +45,11 @@ public final class PipelineBuilder<T> {
     private final int sinkBuffer;
     private final WaitPolicy sinkWaitPolicy;
     private final Consumer<Object> onDiscard;
+    private final CpuSet sourceCpus;
 
     private PipelineBuilder(String name, Supplier<? extends Source<?>> source, WaitPolicy sourceWaitPolicy,
                             PublishBatching sourceBatching, List<StageSpec> stages, int sinkBuffer,
-                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
+                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard, CpuSet sourceCpus) {
         this.name = name;
         this.source = source;
         this.sourceWaitPolicy = sourceWaitPolicy;
@@ -56,6 +58,7 @@ public final class PipelineBuilder<T> {
         this.sinkBuffer = sinkBuffer;
         this.sinkWaitPolicy = sinkWaitPolicy;
         this.onDiscard = onDiscard;
+        this.sourceCpus = sourceCpus;
     }
 
     /**
@@ -70,7 +73,7 @@ public final class PipelineBuilder<T> {
         return new PipelineBuilder<>(EngineConfiguration.DEFAULT_PIPELINE_NAME, factory,
                 EngineConfiguration.DEFAULT_WAIT_POLICY, EngineConfiguration.DEFAULT_SOURCE_PUBLISH_BATCHING,
                 List.of(), EngineConfiguration.DEFAULT_SINK_BUFFER, EngineConfiguration.DEFAULT_WAIT_POLICY,
-                NO_DISCARD);
+                NO_DISCARD, null);
     }
 
     /**
@@ -165,7 +168,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> named(String pipelineName) {
         return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
-                sinkWaitPolicy, onDiscard);
+                sinkWaitPolicy, onDiscard, sourceCpus);
     }
 
     /**
@@ -175,7 +178,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourceWaitPolicy(WaitPolicy policy) {
         return new PipelineBuilder<>(name, source, Objects.requireNonNull(policy), sourceBatching, stages,
-                sinkBuffer, sinkWaitPolicy, onDiscard);
+                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus);
     }
 
     /**
@@ -191,7 +194,19 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourcePublishBatching(PublishBatching batching) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, Objects.requireNonNull(batching), stages,
-                sinkBuffer, sinkWaitPolicy, onDiscard);
+                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus);
+    }
+
+    /**
+     * {@return a builder whose source thread pins itself to these CPUs when it starts} As
+     * {@link StageOptions#withCpus(CpuSet)}: for a busy-spinning source on a reserved core; refused sets leave it
+     * unpinned with one warning.
+     *
+     * @param cpus the CPUs, or {@code null} for unpinned (the default)
+     */
+    public PipelineBuilder<T> sourceCpus(CpuSet cpus) {
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
+                sinkWaitPolicy, onDiscard, cpus);
     }
 
     /**
@@ -313,7 +328,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sink(int bufferSize, WaitPolicy policy) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, bufferSize,
-                Objects.requireNonNull(policy), onDiscard);
+                Objects.requireNonNull(policy), onDiscard, sourceCpus);
     }
 
     /**
@@ -333,7 +348,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> onDiscard(Consumer<Object> hook) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
-                sinkWaitPolicy, Objects.requireNonNull(hook, "hook"));
+                sinkWaitPolicy, Objects.requireNonNull(hook, "hook"), sourceCpus);
     }
 
     /**
@@ -343,8 +358,8 @@ public final class PipelineBuilder<T> {
      * @throws IllegalArgumentException listing every problem found, each naming its stage
      */
     public PipelineSpec spec() {
-        PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, sourceBatching, stages,
-                sinkBuffer, sinkWaitPolicy, onDiscard);
+        PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, sourceBatching,
+                sourceCpus, stages, sinkBuffer, sinkWaitPolicy, onDiscard);
         PipelineValidator.validate(spec);
         return spec;
     }
@@ -368,6 +383,6 @@ public final class PipelineBuilder<T> {
         List<StageSpec> next = new ArrayList<>(stages);
         next.add(stage);
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, List.copyOf(next), sinkBuffer,
-                sinkWaitPolicy, onDiscard);
+                sinkWaitPolicy, onDiscard, sourceCpus);
     }
 }

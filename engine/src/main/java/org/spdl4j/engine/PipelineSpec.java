@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
+import org.spdl4j.engine.affinity.CpuSet;
 
 /**
  * The immutable, validated description of a pipeline: what {@link PipelineBuilder#build()} checked and what the
@@ -15,6 +16,7 @@ import java.util.function.Supplier;
  * @param source           creates the source for one run
  * @param sourceWaitPolicy how the source waits for room
  * @param sourcePublishBatching whether the source publishes items of short calls in batches or each at once
+ * @param sourceCpus       the CPUs the source thread pins itself to, or {@code null} for unpinned
  * @param stages           the stages in order
  * @param sinkBuffer       capacity of the ring the consumer reads, a power of two
  * @param sinkWaitPolicy   how the consumer waits for items
@@ -22,7 +24,7 @@ import java.util.function.Supplier;
  *                         {@link PipelineBuilder#onDiscard})
  */
 public record PipelineSpec(String name, String sourceName, Supplier<? extends Source<?>> source,
-                           WaitPolicy sourceWaitPolicy, PublishBatching sourcePublishBatching,
+                           WaitPolicy sourceWaitPolicy, PublishBatching sourcePublishBatching, CpuSet sourceCpus,
                            List<StageSpec> stages, int sinkBuffer,
                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
     /** The name of the consumer's stage in stats and messages. */
@@ -36,6 +38,7 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
      * @param source           source factory
      * @param sourceWaitPolicy source wait policy
      * @param sourcePublishBatching source publish batching
+     * @param sourceCpus       source CPUs or {@code null}
      * @param stages           stages
      * @param sinkBuffer       sink ring capacity
      * @param sinkWaitPolicy   consumer wait policy
@@ -54,7 +57,8 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
             StageOptions o = s.options();
             sb.append(" -> ").append(s.name()).append('[').append(s.getClass().getSimpleName())
                     .append(" x").append(o.concurrency()).append(", ").append(o.order())
-                    .append(", ring ").append(o.ringCapacity()).append(", ").append(o.waitPolicy()).append(']');
+                    .append(", ring ").append(o.ringCapacity()).append(", ").append(o.waitPolicy())
+                    .append(o.cpus() == null ? "" : ", cpus " + o.cpus()).append(']');
         }
         return sb.append(" -> ").append(SINK_NAME).append("[buffer ").append(sinkBuffer).append(']').toString();
     }

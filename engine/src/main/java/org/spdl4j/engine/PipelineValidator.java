@@ -5,6 +5,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.spdl4j.engine.affinity.CpuSet;
+import org.spdl4j.engine.affinity.ThreadAffinity;
 
 /** Checks a {@link PipelineSpec} before anything is allocated and reports every problem at once, by stage. */
 final class PipelineValidator {
@@ -49,11 +51,19 @@ final class PipelineValidator {
             if (o.taskTimeout() != null && (o.taskTimeout().isNegative() || o.taskTimeout().isZero())) {
                 problems.add(where + ": task timeout " + o.taskTimeout() + " must be positive (or null for none)");
             }
+            checkCpus(problems, where, o.cpus());
         }
+        checkCpus(problems, "source '" + spec.sourceName() + "'", spec.sourceCpus());
         checkCapacity(problems, "sink: buffer size", spec.sinkBuffer());
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid pipeline '" + spec.name() + "':\n  - "
                     + String.join("\n  - ", problems));
+        }
+    }
+
+    private static void checkCpus(List<String> problems, String where, CpuSet cpus) {
+        if (cpus != null) {
+            ThreadAffinity.problemWith(cpus).ifPresent(p -> problems.add(where + ": " + p));
         }
     }
 

@@ -1,6 +1,7 @@
 package org.spdl4j.engine;
 
 import java.time.Duration;
+import org.spdl4j.engine.affinity.CpuSet;
 
 /**
  * How one stage runs. Immutable; the {@code with*} methods return a changed copy.
@@ -15,10 +16,12 @@ import java.time.Duration;
  *                       of two; 0 picks {@code ringCapacity}
  * @param publishBatching whether a sync stage's workers publish the results of short tasks once per input run or
  *                       each as soon as it is ready (see {@link PublishBatching})
+ * @param cpus           the CPUs the stage's threads are pinned to, or {@code null} to leave them where the scheduler
+ *                       puts them (see {@link #withCpus(CpuSet)})
  */
 public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPolicy, int ringCapacity,
                            FailureBudget failureBudget, Duration taskTimeout, int reorderWindow,
-                           PublishBatching publishBatching) {
+                           PublishBatching publishBatching, CpuSet cpus) {
 
     /**
      * Checks that the references are present; ranges are checked by {@link PipelineBuilder#build()}, which names the
@@ -32,6 +35,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      * @param taskTimeout   task timeout or {@code null}
      * @param reorderWindow reorder window or 0
      * @param publishBatching publish batching
+     * @param cpus          CPUs to pin to, or {@code null}
      * @throws NullPointerException if order, waitPolicy, failureBudget or publishBatching is null
      */
     public StageOptions {
@@ -43,12 +47,12 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
 
     /**
      * {@return one worker, completion order, the default wait policy, ring capacity and publish batching, unlimited
-     * failures}
+     * failures, unpinned}
      */
     public static StageOptions defaults() {
         return new StageOptions(1, OutputOrder.COMPLETION, EngineConfiguration.DEFAULT_WAIT_POLICY,
                 EngineConfiguration.DEFAULT_RING_CAPACITY, FailureBudget.UNLIMITED, null, 0,
-                EngineConfiguration.DEFAULT_PUBLISH_BATCHING);
+                EngineConfiguration.DEFAULT_PUBLISH_BATCHING, null);
     }
 
     /**
@@ -58,7 +62,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withConcurrency(int n) {
         return new StageOptions(n, order, waitPolicy, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -68,7 +72,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withOrder(OutputOrder o) {
         return new StageOptions(concurrency, o, waitPolicy, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -78,7 +82,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withWaitPolicy(WaitPolicy p) {
         return new StageOptions(concurrency, order, p, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -88,7 +92,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withRingCapacity(int slots) {
         return new StageOptions(concurrency, order, waitPolicy, slots, failureBudget, taskTimeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -98,7 +102,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withFailureBudget(FailureBudget budget) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, budget, taskTimeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -108,7 +112,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withTaskTimeout(Duration timeout) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, timeout, reorderWindow,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -118,7 +122,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withReorderWindow(int entries) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout, entries,
-                publishBatching);
+                publishBatching, cpus);
     }
 
     /**
@@ -129,7 +133,25 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withPublishBatching(PublishBatching batching) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout,
-                reorderWindow, batching);
+                reorderWindow, batching, cpus);
+    }
+
+    /**
+     * {@return a copy whose threads pin themselves to these CPUs when they start} For a stage that busy-spins
+     * ({@link WaitPolicy#BUSY_SPIN}) on cores reserved for it: pinned, it is not migrated and keeps its caches.
+     * Pinning more threads than the set has cores, or onto cores other work uses, is usually slower than leaving the
+     * scheduler free. What is pinned: a sync pipe's {@code concurrency} workers (all to the whole set), an async or
+     * virtual-thread pipe's dispatcher thread (tasks run on their own threads), aggregate and disaggregate threads.
+     * {@link PipelineBuilder#build()} rejects an empty set and CPUs the machine lacks; if the kernel refuses the set
+     * when a thread starts (a CPU offline or outside this process's cpuset), or the platform is not Linux, the
+     * threads run unpinned and one warning per stage says why. Unpinned threads inherit the affinity of the thread
+     * that started the pipeline.
+     *
+     * @param set the CPUs, or {@code null} for unpinned
+     */
+    public StageOptions withCpus(CpuSet set) {
+        return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout,
+                reorderWindow, publishBatching, set);
     }
 
     /** {@return the reorder window actually used} */

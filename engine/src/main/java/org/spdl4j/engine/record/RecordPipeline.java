@@ -4,7 +4,9 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -15,10 +17,12 @@ import org.spdl4j.engine.runtime.ThreadStopper;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.PaddedClaimSequence;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.runtime.PipelineControl;
+import org.spdl4j.engine.runtime.StageAffinity;
 import org.spdl4j.engine.runtime.StageFailures;
 import org.spdl4j.engine.runtime.WaitStrategies;
 import org.spdl4j.engine.stats.StageStats;
@@ -44,7 +48,9 @@ public final class RecordPipeline implements AutoCloseable {
     private final PipelineControl control;
     private final List<RecordRing> rings = new ArrayList<>();
     private final List<SequenceBarrier> barriers = new ArrayList<>();
-    private final List<Runnable> workers = new ArrayList<>();
+    private final List<Runnable> workers = new ArrayList<>(); // each already wrapped by its stage's pinning
+    private final Map<String, CpuSet> cpus;
+    private final Map<String, StageAffinity> affinity = new HashMap<>();
     private final List<String> threadNames = new ArrayList<>();
     private final List<Thread> threads = new ArrayList<>();
     private final List<StageStats> stats = new ArrayList<>();
@@ -53,8 +59,9 @@ public final class RecordPipeline implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
-                   List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer) {
+                   List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer, Map<String, CpuSet> cpus) {
         this.control = new PipelineControl(name);
+        this.cpus = cpus;
         int[] ends = endsPerRing(stages);
         RecordRing ring = newRing(capacity, recordLength, false, policy);
         StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
@@ -159,7 +166,8 @@ public final class RecordPipeline implements AutoCloseable {
     }
 
     private void add(String stage, int index, Runnable worker) {
-        workers.add(worker);
+        workers.add(affinity.computeIfAbsent(stage, s -> new StageAffinity(control.pipeline(), s, cpus.get(s),
+                StageAffinity.KERNEL)).around(worker));
         threadNames.add("spdl4j-" + control.pipeline() + "-" + stage + "-" + index);
     }
 

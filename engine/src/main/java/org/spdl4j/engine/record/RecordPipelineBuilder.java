@@ -2,9 +2,13 @@ package org.spdl4j.engine.record;
 
 import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import org.spdl4j.engine.affinity.CpuSet;
+import org.spdl4j.engine.affinity.ThreadAffinity;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.WaitPolicy;
@@ -36,6 +40,7 @@ public final class RecordPipelineBuilder {
     private RecordSource source;
     private RecordConsumer consumer;
     private final List<Stage> stages = new ArrayList<>();
+    private final Map<String, CpuSet> cpus = new LinkedHashMap<>();
 
     /**
      * One stage of a record pipeline: in place ({@code transform} set) or a transfer into a new ring ({@code mapper}
@@ -164,6 +169,25 @@ public final class RecordPipelineBuilder {
     }
 
     /**
+     * Pins the threads of the source, the consumer or a stage to these CPUs: each pins itself when it starts. For
+     * busy-spinning threads on cores reserved for them; pinning more spinning threads than cores is usually slower
+     * than leaving the scheduler free. {@link #build()} rejects unknown names, empty sets and CPUs the machine lacks;
+     * a set the kernel refuses when a thread starts leaves the threads unpinned, with one warning per stage.
+     *
+     * @param threadsOf {@value RecordPipeline#SOURCE}, {@value RecordPipeline#CONSUMER} or a stage's name
+     * @param set       the CPUs, or {@code null} to leave them unpinned
+     * @return this builder
+     */
+    public RecordPipelineBuilder cpus(String threadsOf, CpuSet set) {
+        if (set == null) {
+            cpus.remove(threadsOf);
+        } else {
+            cpus.put(Objects.requireNonNull(threadsOf, "threadsOf"), set);
+        }
+        return this;
+    }
+
+    /**
      * Sets the consumer, which runs on its own thread and sees every kept record in source order.
      *
      * @param recordConsumer reads records
@@ -221,11 +245,20 @@ public final class RecordPipelineBuilder {
                 capacity = s.outCapacity();
             }
         }
+        for (Map.Entry<String, CpuSet> e : cpus.entrySet()) {
+            String who = e.getKey();
+            if (!names.contains(who)) {
+                problems.add("CPUs for '" + who + "': no such stage (name the source, the consumer or a stage)");
+            }
+            ThreadAffinity.problemWith(e.getValue()).ifPresent(p -> problems.add(
+                    (RecordPipeline.SOURCE.equals(who) || RecordPipeline.CONSUMER.equals(who) ? "" : "stage ")
+                            + "'" + who + "': " + p));
+        }
         if (!problems.isEmpty()) {
             throw new IllegalArgumentException("invalid record pipeline '" + name + "':\n  - "
                     + String.join("\n  - ", problems));
         }
         return new RecordPipeline(name, recordLength, ringCapacity, waitPolicy, source, List.copyOf(stages),
-                consumer);
+                consumer, Map.copyOf(cpus));
     }
 }

@@ -16,6 +16,7 @@ import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.StageSpec;
+import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemLink;
@@ -40,6 +41,9 @@ public final class PipelineRuntime implements AutoCloseable {
     private final PipelineControl control;
     private final Source<?> source;
     private final List<StageWorker> workers = new ArrayList<>();
+    private final List<StageAffinity> workerAffinity = new ArrayList<>(); // workerAffinity[i] pins workers[i]
+    private final List<StageAffinity> stageAffinity = new ArrayList<>(); // per stage, source first
+    private final StageAffinity.Pinner pinner;
     private final List<ExecutorService> virtualThreadExecutors = new ArrayList<>();
     private final List<StageStats> stats = new ArrayList<>();
     private final List<TaskTimeoutGuard> guards = new ArrayList<>();
@@ -59,6 +63,14 @@ public final class PipelineRuntime implements AutoCloseable {
      * @param spec the validated description
      */
     public PipelineRuntime(PipelineSpec spec) {
+        this(spec, StageAffinity.KERNEL);
+    }
+
+    /**
+     * As {@link #PipelineRuntime(PipelineSpec)}, with threads pinned by {@code pinner} (tests: a refused pinning).
+     */
+    PipelineRuntime(PipelineSpec spec, StageAffinity.Pinner pinner) {
+        this.pinner = pinner;
         String name = spec.name();
         this.control = new PipelineControl(name);
         this.discarder = new Discarder(name, spec.onDiscard());
@@ -83,14 +95,30 @@ public final class PipelineRuntime implements AutoCloseable {
         workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
                 batchFor(spec.sourcePublishBatching(), sourceOut, links[0]),
                 new EndOfStream(1, links[0].consumerCount()), discarder));
+        pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
         for (int i = 0; i < n; i++) {
             addStage(name, stages.get(i), links[i], links[i + 1]);
+            pinWorkersAdded(name, stages.get(i).name(), stages.get(i).options().cpus());
         }
         ItemLink last = links[n];
         StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy, last.capacity());
         stats.add(sinkStats);
         this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
                 control, sinkStats.worker(0));
+    }
+
+    /** The workers added since the last call are one stage's: they pin to its CPUs. */
+    private void pinWorkersAdded(String pipeline, String stage, CpuSet cpus) {
+        StageAffinity affinity = new StageAffinity(pipeline, stage, cpus, pinner);
+        stageAffinity.add(affinity);
+        while (workerAffinity.size() < workers.size()) {
+            workerAffinity.add(affinity);
+        }
+    }
+
+    /** {@return each stage's pinning, the source first (not the consumer: the caller's thread)} */
+    List<StageAffinity> affinities() {
+        return List.copyOf(stageAffinity);
     }
 
     private static int consumersOf(StageSpec stage) {
@@ -180,8 +208,10 @@ public final class PipelineRuntime implements AutoCloseable {
             return;
         }
         synchronized (threads) { // start-up only: close() must see every thread that was started
-            for (StageWorker w : workers) {
-                threads.add(Thread.ofPlatform().name(w.threadName()).daemon(true).unstarted(w));
+            for (int i = 0; i < workers.size(); i++) {
+                StageWorker w = workers.get(i);
+                threads.add(Thread.ofPlatform().name(w.threadName()).daemon(true)
+                        .unstarted(workerAffinity.get(i).around(w)));
             }
             if (!guards.isEmpty()) {
                 threads.add(Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-watchdog-0").daemon(true)

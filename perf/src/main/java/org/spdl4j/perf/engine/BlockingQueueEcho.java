@@ -15,10 +15,15 @@ public class BlockingQueueEcho {
     final ArrayBlockingQueue<Item> pong = new ArrayBlockingQueue<>(ItemPipeline.CAPACITY);
     Thread echo;
 
-    /** Starts the echo thread. */
+    /**
+     * Starts the echo thread.
+     *
+     * @param pins where the echo thread runs
+     */
     @Setup(Level.Trial)
-    public void start() {
+    public void start(PinnedCpus pins) {
         echo = Thread.ofPlatform().name("abq-echo").daemon(true).start(() -> {
+            pins.pinEchoThread();
             try {
                 while (true) {
                     pong.put(ping.take());

@@ -25,10 +25,15 @@ public class EngineEcho {
     final RequestedItems items = new RequestedItems();
     Pipeline<Item> pipeline;
 
-    /** Builds and starts the pipeline. */
+    /**
+     * Builds and starts the pipeline.
+     *
+     * @param pins where the source thread (the echo) runs
+     */
     @Setup(Level.Trial)
-    public void start() {
+    public void start(PinnedCpus pins) {
         pipeline = PipelineBuilder.fromSupplier(items).named("latency").sourceWaitPolicy(waitPolicy)
+                .sourceCpus(pins.echoCpus())
                 .sink(ItemPipeline.CAPACITY, waitPolicy).build().start();
     }
 

@@ -18,7 +18,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * of the round trip; each sample includes one {@code System.nanoTime()} pair of JMH's (~20-30 ns).
  *
  * <p>Meant for 2 threads on 2 cores. The busy-spin variants burn both cores; with fewer free cores they measure the
- * scheduler instead.
+ * scheduler instead. {@code -p pinTo=0:1} pins the benchmark thread to CPU 0 and the echo thread (the engine's
+ * source thread for {@code spdl4j}) to CPU 1 (see {@link PinnedCpus}); the default {@code none} leaves both to the
+ * scheduler. Pinning helps only on cores nothing else uses.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.NANOSECONDS)

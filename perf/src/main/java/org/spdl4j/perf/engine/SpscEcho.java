@@ -16,10 +16,15 @@ public class SpscEcho {
     volatile boolean running = true;
     Thread echo;
 
-    /** Starts the echo thread. */
+    /**
+     * Starts the echo thread.
+     *
+     * @param pins where the echo thread runs
+     */
     @Setup(Level.Trial)
-    public void start() {
+    public void start(PinnedCpus pins) {
         echo = Thread.ofPlatform().name("jctools-echo").daemon(true).start(() -> {
+            pins.pinEchoThread();
             while (running) {
                 Item it = ping.relaxedPoll();
                 if (it == null) {

@@ -17,10 +17,15 @@ public class VolatileEcho {
     long sent;
     Thread echo;
 
-    /** Starts the echo thread. */
+    /**
+     * Starts the echo thread.
+     *
+     * @param pins where the echo thread runs
+     */
     @Setup(Level.Trial)
-    public void start() {
+    public void start(PinnedCpus pins) {
         echo = Thread.ofPlatform().name("volatile-echo").daemon(true).start(() -> {
+            pins.pinEchoThread();
             long seen = 0;
             while (running) {
                 long p = ping;

@@ -1,0 +1,148 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.affinity.CpuSet;
+import org.spdl4j.engine.affinity.CpusAllowed;
+import org.spdl4j.engine.affinity.ThreadAffinity;
+import org.spdl4j.engine.record.RecordPipeline;
+import org.spdl4j.engine.record.RecordPipelineBuilder;
+
+/** CPU pinning of pipeline threads, checked against the kernel's own report from inside each thread. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AffinityTest {
+    private static final List<Integer> ITEMS = IntStream.range(0, 200).boxed().toList();
+
+    @Test
+    void shouldRunAPinnedStageOnlyOnItsCpusAndLeaveOthersWhereTheyWere() throws Exception {
+        assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
+        String inherited = CpusAllowed.ofCurrentThread(); // unpinned engine threads inherit the starting thread's
+        Set<String> pinnedSaw = ConcurrentHashMap.newKeySet();
+        Set<String> unpinnedSaw = ConcurrentHashMap.newKeySet();
+        Set<String> sourceSaw = ConcurrentHashMap.newKeySet();
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(new java.util.function.Supplier<Integer>() {
+                    private int next;
+
+                    @Override
+                    public Integer get() {
+                        sourceSaw.add(CpusAllowed.ofCurrentThread());
+                        return next < ITEMS.size() ? ITEMS.get(next++) : null;
+                    }
+                })
+                .named("pin").sourceCpus(CpuSet.of(0))
+                .pipe("pinned", (Integer i) -> {
+                    pinnedSaw.add(CpusAllowed.ofCurrentThread());
+                    return i;
+                }, StageOptions.defaults().withConcurrency(2).withCpus(CpuSet.of(0)))
+                .pipe("free", (Integer i) -> {
+                    unpinnedSaw.add(CpusAllowed.ofCurrentThread());
+                    return i;
+                }, StageOptions.defaults())
+                .build()) {
+            for (Integer i : p) {
+                out.add(i);
+            }
+        }
+        assertThat(out).containsExactlyInAnyOrderElementsOf(ITEMS);
+        assertThat(pinnedSaw).containsExactly("0");
+        assertThat(sourceSaw).containsExactly("0");
+        assertThat(unpinnedSaw).containsExactly(inherited);
+        if (Runtime.getRuntime().availableProcessors() > 1) {
+            assertThat(inherited).as("the test thread may use every CPU").isNotEqualTo("0");
+        }
+    }
+
+    @Test
+    void shouldPinEachThreadOfAStageToTheWholeSet() throws Exception {
+        assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
+        CpuSet all = CpuSet.range(0, ThreadAffinity.cpuCount() - 1);
+        Set<String> saw = ConcurrentHashMap.newKeySet();
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(ITEMS).named("pin-all")
+                .pipe("spread", (Integer i) -> {
+                    saw.add(CpusAllowed.ofCurrentThread());
+                    return i;
+                }, StageOptions.defaults().withConcurrency(2).withCpus(all))
+                .build()) {
+            assertThat(p.spec().toString()).contains("cpus " + all);
+            int n = 0;
+            while (p.next(Duration.ofSeconds(30)) != null) {
+                n++;
+            }
+            assertThat(n).isEqualTo(ITEMS.size());
+        }
+        assertThat(saw).containsExactly(all.toString());
+    }
+
+    @Test
+    void shouldPinRecordPipelineThreadsByName() throws Exception {
+        assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
+        String inherited = CpusAllowed.ofCurrentThread();
+        Set<String> stageSaw = ConcurrentHashMap.newKeySet();
+        Set<String> consumerSaw = ConcurrentHashMap.newKeySet();
+        Set<String> sourceSaw = ConcurrentHashMap.newKeySet();
+        long[] sent = {0};
+        long[] received = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("pin-records").recordLength(8).ringCapacity(64)
+                .source(rec -> {
+                    sourceSaw.add(CpusAllowed.ofCurrentThread());
+                    rec.putLong(0, sent[0]);
+                    return ++sent[0] <= 500;
+                })
+                .stage("scale", rec -> {
+                    stageSaw.add(CpusAllowed.ofCurrentThread());
+                    return true;
+                }, 2)
+                .consumer(rec -> {
+                    consumerSaw.add(CpusAllowed.ofCurrentThread());
+                    received[0]++;
+                })
+                .cpus("scale", CpuSet.of(0)).cpus(RecordPipeline.CONSUMER, CpuSet.of(0))
+                .build().start()) {
+            assertThat(p.awaitCompletion(Duration.ofSeconds(30))).isTrue();
+        }
+        assertThat(received[0]).isEqualTo(500);
+        assertThat(stageSaw).containsExactly("0");
+        assertThat(consumerSaw).containsExactly("0");
+        assertThat(sourceSaw).containsExactly(inherited);
+    }
+
+    @Test
+    void shouldRejectRecordPipelineCpusForUnknownThreadsOrMissingCpus() {
+        int n = ThreadAffinity.cpuCount();
+        assertThatThrownBy(() -> RecordPipelineBuilder.named("bad-record-cpus").source(rec -> false)
+                .stage("scale", rec -> true, 1).consumer(rec -> { })
+                .cpus("scael", CpuSet.of(0)).cpus("scale", CpuSet.of(n)).cpus(RecordPipeline.SOURCE, CpuSet.of())
+                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("CPUs for 'scael': no such stage")
+                .hasMessageContaining("stage 'scale': CPU set " + n + " names CPU " + n)
+                .hasMessageContaining("'source': CPU set is empty");
+    }
+
+    @Test
+    void shouldRejectCpusTheMachineLacksNamingTheStage() {
+        int n = ThreadAffinity.cpuCount();
+        assertThatThrownBy(() -> PipelineBuilder.fromIterable(ITEMS).named("bad-cpus")
+                .sourceCpus(CpuSet.of(n + 3))
+                .pipe("decode", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of(0, n)))
+                .pipe("empty", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of()))
+                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stage 'decode': CPU set 0," + n + " names CPU " + n + " but this machine has "
+                        + n + " CPU(s)")
+                .hasMessageContaining("stage 'empty': CPU set is empty")
+                .hasMessageContaining("source 'source': CPU set " + (n + 3) + " names CPU " + (n + 3));
+    }
+}
