@@ -108,7 +108,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
             .build());
         this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
             .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
-        this.table = new InFlightTable<>(options.batchesInFlight() * layout.batchSize());
+        this.table = new InFlightTable<>(assembler.batchesInFlight(), layout.batchSize());
         this.fill = new FillSlots<>(name + ":fill", table, writer, release);
         AssignSlots<I> assign = new AssignSlots<>(assembler, table, labelOf, release);
         StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING);
@@ -130,7 +130,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
      * @return its label
      */
     public int label(Batch batch, int i) {
-        return table.label(batch.sequence(i));
+        return table.label(batch, i);
     }
 
     /** {@return samples whose writer failed (each dropped from its batch) so far} */
