@@ -28,7 +28,7 @@ import org.spdl4j.offheap.batch.Batch;
  * <p><b>Ownership:</b> each {@link DeviceBatch} the iteration returns belongs to the consumer, which waits on it
  * ({@link DeviceBatch#awaitReady()} or its stream waits on the ready event) and closes it when the work reading it
  * has completed. The device belongs to the caller and must outlive the loader. {@link #close()} stops the pipeline,
- * closes every undelivered batch, host or device ({@link UndeliveredItemReleaser}), waits for copies in flight,
+ * closes every undelivered batch, host or device (the discard hook {@link ImageStages} sets), waits for copies in flight,
  * closes the transfer and frees the pools: closing mid-epoch leaks nothing, as long as the consumer closed the
  * batches it took. <b>Labels:</b> not carried (a device batch has no sample sequence); use {@link ImageBatchLoader}
  * when the consumer needs them on the host. <b>Threading:</b> iterate from one thread.

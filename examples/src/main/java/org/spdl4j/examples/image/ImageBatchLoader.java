@@ -14,14 +14,15 @@ import org.spdl4j.offheap.batch.Batch;
 /**
  * The image pipeline: files -> read (virtual threads, bytes into pooled off-heap memory) -> assign (each image its
  * batch slot, in order) -> decode (FFmpeg + one swscale pass straight into the slot) -> batches of
- * {@code [n, crop, crop, 3]} uint8 RGB, NHWC, in one off-heap lease each.
+ * {@code [n, crop, crop, 3]} uint8 RGB, NHWC, in one off-heap lease each. Assign and decode are the generic
+ * {@link org.spdl4j.examples.slots.SlotStages} with a {@link DecodeWriter}; see {@link ImageStages}.
  *
  * <p>Copies per image: storage to pooled bytes (one), decoder to its batch slot (one). Nothing else touches pixels.
  *
  * <p><b>Ownership:</b> each {@link Batch} the iteration returns belongs to the consumer, which must {@link
  * Batch#close()} it (its memory goes back to the pool; at most {@code batchesInFlight} batches exist, so a consumer
  * that keeps them stalls the loader). {@link #close()} stops the pipeline, gives back what every undelivered image
- * and batch holds (the engine's discard hook, {@link UndeliveredItemReleaser}), and frees every pool and FFmpeg
+ * and batch holds (the engine's discard hook, {@link org.spdl4j.examples.slots.UndeliveredSlotReleaser}), and frees every pool and FFmpeg
  * context: closing mid-epoch leaks nothing, as long as the consumer closed the batches it took.
  *
  * <p><b>Bad input:</b> an image that cannot be read or decoded fails alone (a {@link org.spdl4j.media.MediaException}

@@ -4,8 +4,8 @@ import java.util.concurrent.locks.LockSupport;
 import org.jctools.queues.MpmcArrayQueue;
 
 /**
- * A fixed set of {@link ImageItem}s, preallocated: the read stage takes one per image, the decode stage gives it
- * back. Sized to the most images that can be in flight between those stages (rings plus workers), so a take waits
+ * A fixed set of {@link ImageItem}s, preallocated: the source takes one per image; the decode stage (or the read
+ * stage, for an unreadable file, or the close path) gives it back. Sized to the most images that can be in flight between those stages (rings plus workers), so a take waits
  * only when the pipeline is full anyway, which is back-pressure, not a stall.
  *
  * <p><b>Threading:</b> any threads take and give (JCTools MPMC queue, lock-free). <b>Allocation:</b> none after
@@ -40,6 +40,18 @@ final class ImageItemPool {
             item = free.poll();
         }
         return item;
+    }
+
+    /**
+     * Gives back what an item holds, whichever stage it got to: its encoded bytes once read, then the item itself.
+     *
+     * @param item an item taken from this pool, not given back yet
+     */
+    void release(ImageItem item) {
+        if (item.bytes != null) {
+            item.bytes.release();
+        }
+        give(item);
     }
 
     void give(ImageItem item) {

@@ -3,45 +3,48 @@ package org.spdl4j.examples.image;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.examples.report.JfrTasks;
 import org.spdl4j.examples.report.TaskTrace;
+import org.spdl4j.examples.slots.SlotStages;
+import org.spdl4j.examples.slots.UndeliveredSlotReleaser;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PerThreadImageDecoders;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.batch.BatchAssembler;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.offheap.tensor.ImageLayout;
 
 /**
- * The image pipeline's shared part, owned by one loader: the pools, decoders, batch assembler and batch labels, and
- * the stages files -> read -> assign -> decode that turn files into off-heap {@link Batch}es. {@link ImageBatchLoader}
- * ends them with a sink; {@link DeviceImageLoader} adds a host-to-device stage first.
+ * The image pipeline's shared part, owned by one loader: the encoded-bytes pool, item pool and decoders, and the
+ * stages files -> read -> assign -> decode that turn files into off-heap {@link Batch}es. Assign and decode are the
+ * generic {@link SlotStages} (one slot table for items and labels) with {@link DecodeWriter} as the writer and the
+ * fill stage named {@value #DECODE_STAGE}; read is the image loader's own front stage. {@link ImageBatchLoader} ends
+ * them with a sink; {@link DeviceImageLoader} adds a host-to-device stage first.
  *
- * <p><b>Ownership:</b> {@link #close()} frees the assembler, decoders and both pools; call it after the pipeline built
- * on these stages has been closed. <b>Threading:</b> build from one thread; the stages then run on the engine's.
+ * <p><b>Ownership:</b> {@link #close()} releases the items still parked at their slots and frees the assembler,
+ * decoders and both pools; call it after the pipeline built on these stages has been closed. <b>Threading:</b> build
+ * from one thread; the stages then run on the engine's.
  */
 final class ImageStages implements AutoCloseable {
     static final String READ_STAGE = "read";
     static final String DECODE_STAGE = "decode";
     private static final int RING = 16;
     /** What {@link #close()} frees, for the message when a loader must leak it instead. */
-    static final String RESOURCES = "its batch assembler, FFmpeg decoders and the encoded-bytes and batch pools";
+    static final String RESOURCES = "its unfilled items, batch assembler, FFmpeg decoders and the encoded-bytes and "
+        + "batch pools";
 
     private final ImageLoaderOptions options;
     private final BufferPool bytesPool;
-    private final BufferPool batchPool;
     private final ImageItemPool items;
-    private final BatchLabels labels;
-    private final BatchAssembler assembler;
     private final PerThreadImageDecoders decoders;
-    private final DecodeStage decode;
+    private final SlotStages<ImageItem> slots;
     private final StageOptions base;
 
     /**
@@ -53,8 +56,9 @@ final class ImageStages implements AutoCloseable {
      */
     ImageStages(String name, ImageLoaderOptions options, MemoryAllocator batchAllocator) {
         this.options = options;
-        // items live from the source to the end of decode: three rings (source->read->assign->decode), the tasks
-        // in flight in read and decode, one in the source's and one in the assigner's hand, and slack
+        // items live from the source until decoded: three rings (source->read->assign, and slots assign->decode whose
+        // items wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
+        // assigner's hand, and slack
         int itemsInFlight = options.readConcurrency() + options.decodeConcurrency() + 3 * RING + 4;
         this.items = new ImageItemPool(itemsInFlight);
         this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
@@ -66,19 +70,23 @@ final class ImageStages implements AutoCloseable {
             .build());
         BatchDescriptor layout = BatchDescriptor.images(options.batchSize(), ImageLayout.NHWC, options.cropSize(),
             options.cropSize(), 3, DType.U8);
-        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(batchAllocator).dmaAligned()
-            .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build());
-        this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
-            .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
-        this.labels = new BatchLabels(options.batchesInFlight(), options.batchSize());
         this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
-        this.decode = new DecodeStage(decoders, options.imageSpec(), items);
+        try {
+            this.slots = new SlotStages<>(name, DECODE_STAGE, layout, options.batchesInFlight(), options.dropLast(),
+                batchAllocator, new DecodeWriter(decoders, options.imageSpec()), item -> item.file.label(),
+                items::release);
+        } catch (RuntimeException e) {
+            decoders.close();
+            bytesPool.close();
+            throw e;
+        }
         this.base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING)
             .withOrder(options.order());
     }
 
     /**
-     * The stages up to decode, with the discard hook that gives back what undelivered items hold.
+     * The stages up to decode, with the discard hook that gives back what undelivered items hold: image items (read
+     * or not), slots, host batches, and device batches (for a device loader's stages after these).
      *
      * @param name  pipeline name (thread names, stats)
      * @param files the images, in load order, with their epochs (for augmentation seeds)
@@ -86,24 +94,28 @@ final class ImageStages implements AutoCloseable {
      * @return the builder, yielding batches; the caller adds its own stages and the sink
      */
     PipelineBuilder<Batch> stages(String name, EpochFiles files, TaskTrace trace) {
-        SlotAssigner assign = new SlotAssigner(assembler, labels, items);
         Function<ImageItem, ImageItem> read = new ReadStage(bytesPool, items);
-        Function<ImageItem, Batch> decodeFn = decode;
         if (trace != null) {
             read = trace.wrap(READ_STAGE, read);
-            decodeFn = trace.wrap(DECODE_STAGE, decodeFn);
         }
         read = JfrTasks.wrap(READ_STAGE, read); // a JFR recording shows each task; nearly free when not recording
-        decodeFn = JfrTasks.wrap(DECODE_STAGE, decodeFn);
-        Consumer<Object> releaser = new UndeliveredItemReleaser(items);
+        Consumer<Object> releaser = UndeliveredSlotReleaser.forItemsOf(ImageItem.class, items::release)
+            .andThen(ImageStages::closeDeviceBatch);
         boolean seeded = options.augment() != null;
-        return PipelineBuilder.<ImageItem>fromSource(() -> new ImageItemSource(files, items, seeded,
-                options.augmentSeed()))
+        PipelineBuilder<ImageItem> head = PipelineBuilder.<ImageItem>fromSource(() -> new ImageItemSource(files,
+                items, seeded, options.augmentSeed()))
             .named(name).sourceWaitPolicy(options.waitPolicy())
             .onDiscard(releaser)
-            .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()))
-            .aggregate("assign", () -> assign, base.withConcurrency(1))
-            .pipe(DECODE_STAGE, decodeFn, base.withConcurrency(options.decodeConcurrency()));
+            .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()));
+        return slots.append(head, base, options.decodeConcurrency(), decode -> JfrTasks.wrap(DECODE_STAGE,
+            trace == null ? decode : trace.wrap(DECODE_STAGE, decode)));
+    }
+
+    /** A device batch (a copy that completed after close, or one in the consumer's buffer) waits for its copy. */
+    private static void closeDeviceBatch(Object undelivered) {
+        if (undelivered instanceof DeviceBatch deviceBatch) {
+            deviceBatch.close();
+        }
     }
 
     /** {@return the stage options every stage starts from (wait policy, ring size, order)} */
@@ -113,7 +125,7 @@ final class ImageStages implements AutoCloseable {
 
     /** {@return images that failed to decode so far} */
     long decodeFailures() {
-        return decode.failures();
+        return slots.fillFailures();
     }
 
     /**
@@ -129,7 +141,7 @@ final class ImageStages implements AutoCloseable {
                 readFailures += s.failures();
             }
         }
-        return readFailures + decode.failures();
+        return readFailures + slots.fillFailures();
     }
 
     /**
@@ -140,14 +152,13 @@ final class ImageStages implements AutoCloseable {
      * @return its label
      */
     int label(Batch batch, int i) {
-        return labels.get(batch, i);
+        return slots.label(batch, i);
     }
 
     @Override
     public void close() {
-        assembler.close();
+        slots.close(); // parked items give their bytes back to the bytes pool: close it after
         decoders.close();
         bytesPool.close();
-        batchPool.close();
     }
 }

@@ -8,7 +8,7 @@ import org.spdl4j.offheap.batch.Slot;
 
 /**
  * The assign stage (one thread): gives each item, in arrival order, its {@link Slot} in a batch before it is decoded,
- * and parks the item and its label in the {@link InFlightTable} under the slot's sequence. Emits the slot; at end of
+ * and parks the item and its label in the {@link InFlightTable} at that slot. Emits the slot; at end of
  * stream emits the partial last batch when sealing it already completed it (every slot filled), else nothing.
  *
  * <p>Its output is therefore a {@link Slot} or, once, a {@link org.spdl4j.offheap.batch.Batch}: the fill stage tells
@@ -40,7 +40,7 @@ final class AssignSlots<I> implements Aggregator<I, Object> {
             release.accept(item); // the item never reached the table: give its memory back here
             throw e;
         }
-        table.put(slot.sequence(), item, labelOf.applyAsInt(item));
+        table.put(slot, item, labelOf.applyAsInt(item));
         return slot;
     }
 

@@ -39,7 +39,7 @@ final class FillSlots<I> implements Function<Object, Batch> {
             return flushed;
         }
         Slot slot = (Slot) work;
-        I item = table.take(slot.sequence());
+        I item = table.take(slot);
         try {
             writer.write(item, slot.address(), slot.length());
         } catch (RuntimeException e) {

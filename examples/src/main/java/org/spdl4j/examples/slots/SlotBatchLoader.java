@@ -1,27 +1,25 @@
 package org.spdl4j.examples.slots;
 
-import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.examples.StoppedPipelines;
-import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.MemoryAllocator;
-import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.batch.BatchAssembler;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 
 /**
  * A zero-copy batch loader for any sample kind: items -> assign (each its batch slot, in order; one thread) -> fill
  * (a {@link SlotWriter} decodes straight into the slot; many threads) -> off-heap batches laid out by a
- * {@link BatchDescriptor}. The video, audio and WebDataset examples are this loader with their own writer; the URL
- * loader puts an asynchronous {@link FetchStage} (HTTP) in front of assign.
+ * {@link BatchDescriptor}: the {@link SlotStages} behind an item source. The video, audio and WebDataset examples are
+ * this loader with their own writer; the URL loader puts an asynchronous {@link FetchStage} (HTTP) in front of
+ * assign.
  *
  * <pre>
  *  source ──ring──> assign ──ring──> fill x N ──ring──> consumer
@@ -42,12 +40,10 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
  * @param <I> the item type
  */
 public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable {
+    /** The fill stage's name in the pipeline and its stats. */
+    public static final String FILL_STAGE = "fill";
     private static final int RING = 16;
-    private final BufferPool batchPool;
-    private final BatchAssembler assembler;
-    private final InFlightTable<I> table;
-    private final FillSlots<I> fill;
-    private final Consumer<? super I> release;
+    private final SlotStages<I> slots;
     private final Pipeline<Batch> pipeline;
     /** The fetch stage's stats, or null without one. */
     private final StageStats fetchStats;
@@ -93,7 +89,7 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
                                ToIntFunction<? super I> labelOf, Consumer<? super I> release,
                                SlotLoaderOptions options, MemoryAllocator allocator) {
         this(PipelineBuilder.<S>fromIterable(inputs).named(name).sourceWaitPolicy(options.waitPolicy())
-                .onDiscard(UndeliveredSlotReleaser.forFetchedItems(fetch.itemType(), release))
+                .onDiscard(UndeliveredSlotReleaser.forItemsOf(fetch.itemType(), release))
                 .<I>pipeAsync(FetchStage.STAGE, fetch.fetch(), StageOptions.defaults()
                     .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())),
             name, layout, writer, labelOf, release, options, allocator);
@@ -102,22 +98,17 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     private SlotBatchLoader(PipelineBuilder<I> head, String name, BatchDescriptor layout,
                             SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
                             Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
-        this.release = release;
-        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(allocator).dmaAligned()
-            .sizeClass(layout.batchBytes(), options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600))
-            .build());
-        this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(options.dropLast())
-            .batchesInFlight(options.batchesInFlight()).acquireTimeout(Duration.ofSeconds(600)).build();
-        this.table = new InFlightTable<>(options.batchesInFlight() * layout.batchSize());
-        this.fill = new FillSlots<>(name + ":fill", table, writer, release);
-        AssignSlots<I> assign = new AssignSlots<>(assembler, table, labelOf, release);
-        StageOptions base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING);
-        int sinkBuffer = Integer.highestOneBit(options.batchesInFlight());
-        this.pipeline = head
-            .aggregate("assign", () -> assign, base.withConcurrency(1))
-            .pipe("fill", fill, base.withConcurrency(options.fillConcurrency()))
-            .sink(sinkBuffer, options.waitPolicy())
-            .build();
+        this.slots = new SlotStages<>(name, FILL_STAGE, layout, options.batchesInFlight(), options.dropLast(),
+            allocator, writer, labelOf, release);
+        try {
+            this.pipeline = slots.append(head, StageOptions.defaults().withWaitPolicy(options.waitPolicy())
+                        .withRingCapacity(RING), options.fillConcurrency(), UnaryOperator.identity())
+                .sink(Integer.highestOneBit(options.batchesInFlight()), options.waitPolicy())
+                .build();
+        } catch (RuntimeException e) {
+            slots.close();
+            throw e;
+        }
         this.fetchStats = pipeline.stats().stream().filter(s -> s.stage().equals(FetchStage.STAGE)).findFirst()
             .orElse(null);
     }
@@ -130,12 +121,12 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
      * @return its label
      */
     public int label(Batch batch, int i) {
-        return table.label(batch.sequence(i));
+        return slots.label(batch, i);
     }
 
     /** {@return samples whose writer failed (each dropped from its batch) so far} */
     public long fillFailures() {
-        return fill.failures();
+        return slots.fillFailures();
     }
 
     /** {@return inputs whose fetch failed (each skipped) so far; 0 without a fetch stage} */
@@ -162,12 +153,9 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     @Override
     public void close() {
         pipeline.close();
-        if (!StoppedPipelines.mayFree(pipeline, "slot batch loader '" + pipeline.spec().name() + "'",
-                "its unfilled items, batch assembler and batch pool")) {
-            return;
+        if (StoppedPipelines.mayFree(pipeline, "slot batch loader '" + pipeline.spec().name() + "'",
+                SlotStages.RESOURCES)) {
+            slots.close(); // every stage thread has stopped: no fill worker can still take the parked items
         }
-        table.drain(release); // every stage thread has stopped: no fill worker can still take these
-        assembler.close();
-        batchPool.close();
     }
 }

@@ -6,24 +6,25 @@ import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.Slot;
 
 /**
- * A {@link SlotBatchLoader}'s discard hook: gives back what an object the pipeline drops when it stops early holds,
- * so closing the loader mid-run returns every pooled lease. A finished {@link Batch} (in the consumer's buffer, or the
- * sealed last one) is closed; a {@link Slot} never filled is failed, closing its batch when that was its last pending
- * slot (its item stays in the {@link InFlightTable}, which the loader drains); a fetched item (when the item type is
- * known) is released, and so is a source item still in the source's ring (a loader without a fetch stage: there,
- * everything that is neither a batch nor a slot is an item). Inputs not yet fetched hold nothing.
+ * The discard hook of a pipeline built on {@link SlotStages}: gives back what an object the pipeline drops when it
+ * stops early holds, so closing the loader mid-run returns every pooled lease. A finished {@link Batch} (in the
+ * consumer's buffer, or the sealed last one) is closed; a {@link Slot} never filled is failed, closing its batch when
+ * that was its last pending slot (its item stays in the {@link InFlightTable}, which {@link SlotStages#close()}
+ * drains); an item (when the item type is known: fetched items, image items) is released, and so is a source item
+ * still in the source's ring (a loader whose source emits the items: there, everything that is neither a batch nor a
+ * slot is an item). Anything else (inputs not yet fetched) holds nothing and is ignored.
  *
  * <p><b>Threading:</b> any thread (the engine calls it on the closing thread, and on an async task's thread for a
  * fetch that completes after the stop). Only on the close path: allocates nothing.
  *
  * @param <I> the item type
  */
-final class UndeliveredSlotReleaser<I> implements Consumer<Object> {
+public final class UndeliveredSlotReleaser<I> implements Consumer<Object> {
     /** Recorded as the cause of each slot failed by close (preallocated: close may discard many slots). */
     private static final CancellationException CLOSED =
         new CancellationException("the loader closed before this sample was written");
 
-    /** The class of fetched items; null when the source emits the items themselves. */
+    /** The class of the items; null when the source emits the items themselves. */
     private final Class<I> itemType;
     private final Consumer<? super I> release;
 
@@ -39,19 +40,19 @@ final class UndeliveredSlotReleaser<I> implements Consumer<Object> {
      * @param release gives back what an item holds
      * @param <I>     the item type
      */
-    static <I> UndeliveredSlotReleaser<I> forSourceItems(Consumer<? super I> release) {
+    public static <I> UndeliveredSlotReleaser<I> forSourceItems(Consumer<? super I> release) {
         return new UndeliveredSlotReleaser<>(null, release);
     }
 
     /**
-     * {@return the hook of a loader with a fetch stage: fetched items (of {@code itemType}) are released; the source's
-     * inputs, not yet fetched, hold nothing}
+     * {@return the hook of a loader whose stages before assign deliver items of {@code itemType} (a fetch stage, a
+     * read stage): those items are released; other objects (inputs not yet fetched) hold nothing and are ignored}
      *
-     * @param itemType the class of fetched items
-     * @param release  gives back what an item holds
+     * @param itemType the class of the items
+     * @param release  gives back what an item holds, whichever stage it got to
      * @param <I>      the item type
      */
-    static <I> UndeliveredSlotReleaser<I> forFetchedItems(Class<I> itemType, Consumer<? super I> release) {
+    public static <I> UndeliveredSlotReleaser<I> forItemsOf(Class<I> itemType, Consumer<? super I> release) {
         return new UndeliveredSlotReleaser<>(itemType, release);
     }
 

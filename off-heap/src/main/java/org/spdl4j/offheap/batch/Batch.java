@@ -47,6 +47,7 @@ public final class Batch implements AutoCloseable {
 
     private final BatchAssembler assembler;
     private final BatchDescriptor descriptor;
+    private final int ordinal;
     private final Slot[] slots;
     private final int[] heldSlots;
     private final int[] failedSlots;
@@ -62,9 +63,10 @@ public final class Batch implements AutoCloseable {
     @SuppressWarnings("unused") // accessed through CLOSED
     private volatile boolean closed;
 
-    Batch(BatchAssembler assembler, BatchDescriptor descriptor) {
+    Batch(BatchAssembler assembler, BatchDescriptor descriptor, int ordinal) {
         this.assembler = assembler;
         this.descriptor = descriptor;
+        this.ordinal = ordinal;
         this.slots = new Slot[descriptor.batchSize()];
         this.heldSlots = new int[slots.length];
         this.failedSlots = new int[slots.length];
@@ -156,6 +158,30 @@ public final class Batch implements AutoCloseable {
             throw e;
         }
         return null;
+    }
+
+    /**
+     * This batch object's number among its assembler's, fixed for the object's life: the same while the object is
+     * reused for later batches. It keys per-slot side tables: each object holds at most one open or unclosed batch
+     * at a time, so {@code ordinal() * batchSize + slotIndex} names one sample for as long as its batch lives,
+     * whatever order batches complete and are closed in. (A sequence number modulo a ring cannot: a batch still
+     * filling may be overtaken by later ones, and the batch claimed {@code batchesInFlight} after it would share its
+     * ring entries.)
+     *
+     * @return from 0 to {@link BatchAssembler#batchesInFlight()} - 1
+     */
+    public int ordinal() {
+        return ordinal;
+    }
+
+    /**
+     * {@return the index, in this batch's slots (before compaction), of held sample {@code i}: the slot it was
+     * written into}
+     *
+     * @param i from 0 to {@code size() - 1}
+     */
+    public int slotIndex(int i) {
+        return heldSlots[checkIndex(i, held)];
     }
 
     /** {@return samples held: the survivors} */

@@ -72,7 +72,7 @@ public final class BatchAssembler implements AutoCloseable {
 
     private void preallocate() {
         for (int i = 0; i < batchesInFlight; i++) {
-            free.offer(new Batch(this, descriptor));
+            free.offer(new Batch(this, descriptor, i)); // ordinals 0..batchesInFlight-1, one per object for life
         }
     }
 
@@ -164,6 +164,11 @@ public final class BatchAssembler implements AutoCloseable {
     /** {@return batches dropped so far: a flushed partial batch with dropLast, or one whose samples all failed} */
     public long discardedBatches() {
         return discarded.get();
+    }
+
+    /** {@return the number of batch objects: each batch's {@link Batch#ordinal()} is below it} */
+    public int batchesInFlight() {
+        return batchesInFlight;
     }
 
     /** {@return the sequence number the next claim gets} */

@@ -197,4 +197,61 @@ class BatchAssemblerTest {
         assertThat(seen).hasSize(1);
         assertThat(pool.inUse()).as("batch closed for the consumer").isZero();
     }
+
+    /**
+     * Batch 0 stays open while batches 1 and 2 complete and are closed, so batch 2 reuses batch 1's object: the two
+     * open batches have different ordinals, each object keeps its ordinal for life, and ordinals stay below
+     * {@code batchesInFlight}.
+     */
+    @Test
+    void shouldGiveEachBatchObjectAStableOrdinalBelowBatchesInFlight() {
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add)
+                .batchesInFlight(2).build();
+        assertThat(assembler.batchesInFlight()).isEqualTo(2);
+        final Slot[] zero = new Slot[4];
+        for (int i = 0; i < 4; i++) {
+            zero[i] = assembler.claim();
+        }
+        final List<Integer> overtaking = new ArrayList<>();
+        for (int k = 1; k <= 2; k++) {
+            Batch b = null;
+            for (int i = 0; i < 4; i++) {
+                final Slot s = assembler.claim();
+                b = s.batch();
+                s.complete();
+            }
+            overtaking.add(b.ordinal());
+            assertThat(received).last().isSameAs(b);
+            b.close();
+        }
+        final Batch first = zero[0].batch();
+        assertThat(overtaking).as("both overtaking batches used the one free object").containsExactly(
+                1 - first.ordinal(), 1 - first.ordinal());
+        assertThat(first.ordinal()).isBetween(0, 1);
+        for (Slot s : zero) {
+            s.complete();
+        }
+        assertThat(received).last().isSameAs(first);
+        assertThat(first.ordinal()).as("unchanged while the other object was reused").isEqualTo(1 - overtaking.get(0));
+        first.close();
+        assembler.close();
+    }
+
+    @Test
+    void shouldMapHeldSamplesToTheSlotsTheyWereWrittenInto() {
+        final BatchAssembler assembler = assembler(false);
+        final Slot[] slots = new Slot[4];
+        for (int i = 0; i < 4; i++) {
+            slots[i] = assembler.claim();
+        }
+        slots[0].complete();
+        slots[1].fail(new IllegalArgumentException("bad sample"));
+        slots[2].complete();
+        slots[3].complete();
+        final Batch b = received.get(0);
+        assertThat(b.size()).isEqualTo(3);
+        assertThat(new int[] {b.slotIndex(0), b.slotIndex(1), b.slotIndex(2)}).containsExactly(0, 2, 3);
+        assertThatThrownBy(() -> b.slotIndex(3)).isInstanceOf(IndexOutOfBoundsException.class);
+        b.close();
+    }
 }

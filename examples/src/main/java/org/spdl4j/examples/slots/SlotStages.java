@@ -1,0 +1,126 @@
+package org.spdl4j.examples.slots;
+
+import java.time.Duration;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
+import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.MemoryAllocator;
+import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.batch.BatchAssembler;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+
+/**
+ * Zero-copy slot assembly as two pipeline stages, and what they share: the batch pool, the {@link BatchAssembler},
+ * the {@link InFlightTable} of items and labels, and the fill function. Every slot loader is these stages behind its
+ * own front stages: {@link SlotBatchLoader} (items, or fetched items), and the image loaders (read in front, fill
+ * named "decode").
+ *
+ * <pre>
+ *  ... ──ring──> assign (1 thread) ──ring──> fill x N ──ring──> ...
+ *     items       claim a slot, park item     writer.write(item, slot address); release(item);
+ *                 + label at the slot         slot.complete(): the last one returns the batch
+ * </pre>
+ *
+ * <p><b>Ownership:</b> each item is released exactly once: by the fill stage once written (or failed), by
+ * {@link #close()} for one still parked at its slot, or by the {@link UndeliveredSlotReleaser} hook for one the
+ * pipeline drops before assign. <b>Allocation:</b> none per item or batch (preallocated batches, slots and tables).
+ * <b>Threading:</b> build from one thread; the stages then run on the engine's; {@link #label} from the consumer.
+ *
+ * @param <I> the item type
+ */
+public final class SlotStages<I> implements AutoCloseable {
+    /** The assign stage's name in the pipeline and its stats. */
+    public static final String ASSIGN_STAGE = "assign";
+    /** What {@link #close()} frees, for the message when a loader must leak it instead. */
+    public static final String RESOURCES = "its unfilled items, batch assembler and batch pool";
+
+    private final BufferPool batchPool;
+    private final BatchAssembler assembler;
+    private final InFlightTable<I> table;
+    private final Consumer<? super I> release;
+    private final AssignSlots<I> assign;
+    private final String fillStage;
+    private final FillSlots<I> fill;
+
+    /**
+     * Opens the batch pool (no stage runs yet).
+     *
+     * @param name            the pipeline's name: prefix of the pool's name, and of failed samples in the log
+     * @param fillStage       the fill stage's name (what users see in stats: "fill", "decode")
+     * @param layout          the batch layout: batch size and one sample's type and shape
+     * @param batchesInFlight batches allocated at once, the bound on batch memory
+     * @param dropLast        drop a partial last batch instead of publishing it
+     * @param allocator       where batch memory comes from (direct, or pinned for GPU copies)
+     * @param writer          writes one item's sample into its slot
+     * @param labelOf         the label of an item (0 when there are none)
+     * @param release         gives back what an item holds once written or failed; may do nothing
+     */
+    public SlotStages(String name, String fillStage, BatchDescriptor layout, int batchesInFlight, boolean dropLast,
+                      MemoryAllocator allocator, SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
+                      Consumer<? super I> release) {
+        this.release = release;
+        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(allocator).dmaAligned()
+            .sizeClass(layout.batchBytes(), batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build());
+        try {
+            this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(dropLast)
+                .batchesInFlight(batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build();
+        } catch (RuntimeException e) {
+            batchPool.close();
+            throw e;
+        }
+        this.table = new InFlightTable<>(assembler.batchesInFlight(), layout.batchSize());
+        this.assign = new AssignSlots<>(assembler, table, labelOf, release);
+        this.fillStage = fillStage;
+        this.fill = new FillSlots<>(name + ":" + fillStage, table, writer, release);
+    }
+
+    /**
+     * Appends assign and fill to a pipeline. The fill function's input is a slot or, once at end of stream, the
+     * partial last batch the assign stage's flush completed; it returns a batch when one completes, else
+     * {@code null}.
+     *
+     * @param head            the stages that deliver the items (the caller set its discard hook)
+     * @param base            options both stages start from (wait policy, ring size, order)
+     * @param fillConcurrency fill workers (CPU-bound: about one per core)
+     * @param wrapFill        wraps the fill function (task tracing, JFR events); {@link UnaryOperator#identity()}
+     *                        for none
+     * @return the builder, yielding batches; the caller adds its own stages and the sink
+     */
+    public PipelineBuilder<Batch> append(PipelineBuilder<I> head, StageOptions base, int fillConcurrency,
+                                         UnaryOperator<Function<Object, Batch>> wrapFill) {
+        return head.aggregate(ASSIGN_STAGE, () -> assign, base.withConcurrency(1))
+            .pipe(fillStage, wrapFill.apply(fill), base.withConcurrency(fillConcurrency));
+    }
+
+    /**
+     * The label of sample {@code i} of a batch these stages produced (valid until the batch is closed).
+     *
+     * @param batch the batch
+     * @param i     the sample index, below {@code batch.size()}
+     * @return its label
+     */
+    public int label(Batch batch, int i) {
+        return table.label(batch, i);
+    }
+
+    /** {@return samples whose writer failed (each dropped from its batch) so far} */
+    public long fillFailures() {
+        return fill.failures();
+    }
+
+    /**
+     * Releases the items still parked at their slots and frees the assembler and the batch pool. Call only once
+     * every stage thread has stopped (after the pipeline closed, {@link org.spdl4j.examples.StoppedPipelines}).
+     */
+    @Override
+    public void close() {
+        table.drain(release); // no fill worker can still take these
+        assembler.close();
+        batchPool.close();
+    }
+}
