@@ -27,10 +27,10 @@ import org.agrona.UnsafeApi;
  * <p>The hot loop is one method on purpose: the bit register, count and input position live in locals (registers);
  * the rare paths (byte-wise refill, restart) run on the fields, synchronised around the call.
  *
- * <p>Not thread safe: owned by one {@link JpegDcDecoder}. Allocates nothing. Reads only inside
+ * <p>Not thread safe: owned by one {@link ReducedJpegDecoder}. Allocates nothing. Reads only inside
  * {@code [start, end)}; writes only inside the planes it is given (sized by the caller for the frame's MCUs).
  */
-final class JpegDcScanDecoder {
+final class ReducedJpegScanDecoder {
     /** Blocks in one MCU at most (T.81 B.2.3). */
     static final int MAX_BLOCKS_PER_MCU = 10;
     private static final long ONES = 0x0101_0101_0101_0101L;
