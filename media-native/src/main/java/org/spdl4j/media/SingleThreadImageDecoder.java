@@ -38,9 +38,10 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * the destination rows in place ({@link RowMirror}). No buffer beyond those of a center-crop decode; the scaler
  * context is rebuilt when the crop's size changes, i.e. for nearly every image.
  *
- * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec contexts (one
- * per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
- * context and the decoded frame's buffers; all are freed before the call returns, on success and on failure.
+ * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec
+ * contexts (one per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the
+ * demuxer context, the I/O context and the decoded frame's buffers; all are freed before the call returns, on success
+ * and on failure.
  *
  * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
  * decoder's native scratch buffer; a heap-backed buffer is copied there too. Output goes directly to the destination.

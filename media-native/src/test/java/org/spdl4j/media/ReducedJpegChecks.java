@@ -9,9 +9,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 
 /**
- * The checks {@link ReducedJpegDecoder} must pass at each scale it decodes (1/8: lowres 3, 1/4: lowres 2), shared by the tests of each scale: byte-equality with FFmpeg's lowres output, rejection of corrupt
- * data directly and through the decoder pipeline (where FFmpeg has the last word), a guarded fuzz run, and the
- * block-average reference the tests compare against.
+ * The checks {@link ReducedJpegDecoder} must pass at each scale it decodes (1/8: lowres 3, 1/4: lowres 2), shared by
+ * the tests of each scale: byte-equality with FFmpeg's lowres output, rejection of corrupt data directly and through
+ * the decoder pipeline (where FFmpeg has the last word), a guarded fuzz run, and the block-average reference the tests
+ * compare against.
  */
 final class ReducedJpegChecks {
     private final int lowres;

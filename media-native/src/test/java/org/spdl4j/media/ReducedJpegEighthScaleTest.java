@@ -16,9 +16,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * {@link ReducedJpegDecoder} at 1/8 scale (one pixel per block, its DC coefficient): the same output bytes as
- * FFmpeg's lowres 3 for every sampling it accepts, close to an independent reference (ImageIO decode, 8x8 box
- * average), FFmpeg for everything else, and corrupt data rejected with a {@link MediaException} (never a crash or another exception), nothing native left over.
+ * {@link ReducedJpegDecoder} at 1/8 scale (one pixel per block, its DC coefficient): the same output bytes as FFmpeg's
+ * lowres 3 for every sampling it accepts, close to an independent reference (ImageIO decode, 8x8 box average), FFmpeg
+ * for everything else, and corrupt data rejected with a {@link MediaException} (never a crash or another exception),
+ * nothing native left over.
  */
 @ExtendWith(NoLeftoversExtension.class)
 class ReducedJpegEighthScaleTest {
