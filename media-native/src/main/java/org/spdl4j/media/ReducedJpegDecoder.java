@@ -255,6 +255,7 @@ final class ReducedJpegDecoder {
 
     /** Reads an SOS header and lays out the scan's MCU for the scan decoder; false when FFmpeg must decode it. */
     private boolean prepareScan(final long from, final long to, final String label) {
+        final JpegMcuLayout layout = scan.layout;
         final int count = to - from >= 1 ? UnsafeApi.getByte(from) & 0xFF : 0;
         if (count < 1 || count > 4 || to - from < 4 + 2L * count) {
             throw new MediaException(label, "JPEG SOS segment corrupt (" + count + " components)");
@@ -280,21 +281,21 @@ final class ReducedJpegDecoder {
             final int bv = count == 1 ? 1 : header.v[c];
             for (int y = 0; y < bv; y++) {
                 for (int x = 0; x < bh; x++) {
-                    if (blocks == ReducedJpegScanDecoder.MAX_BLOCKS_PER_MCU) {
+                    if (blocks == JpegMcuLayout.MAX_BLOCKS) {
                         throw new MediaException(label, "JPEG MCU of more than 10 blocks");
                     }
-                    scan.blockComponent[blocks] = c;
-                    scan.blockDc[blocks] = dcTables[td];
-                    scan.blockAc[blocks] = acTables[ta];
+                    layout.component[blocks] = c;
+                    layout.dc[blocks] = dcTables[td];
+                    layout.ac[blocks] = acTables[ta];
                     final int q = header.quantTable[c];
-                    scan.blockQuant[blocks] = quantDc[q];
-                    scan.blockQuant1[blocks] = quant1[q];
-                    scan.blockQuant2[blocks] = quant2[q];
-                    scan.blockQuant4[blocks] = quant4[q];
-                    scan.blockBase[blocks] = planeAddress[c] + ((long) y * planeStride[c] + x) * blockPixels;
-                    scan.blockRowStep[blocks] = (long) bv * planeStride[c] * blockPixels;
-                    scan.blockColumnStep[blocks] = bh * blockPixels;
-                    scan.blockStride[blocks] = planeStride[c];
+                    layout.quant0[blocks] = quantDc[q];
+                    layout.quant1[blocks] = quant1[q];
+                    layout.quant2[blocks] = quant2[q];
+                    layout.quant4[blocks] = quant4[q];
+                    layout.base[blocks] = planeAddress[c] + ((long) y * planeStride[c] + x) * blockPixels;
+                    layout.rowStep[blocks] = (long) bv * planeStride[c] * blockPixels;
+                    layout.columnStep[blocks] = bh * blockPixels;
+                    layout.stride[blocks] = planeStride[c];
                     blocks++;
                 }
             }
@@ -305,7 +306,7 @@ final class ReducedJpegDecoder {
         if (count > 1) {
             header.layoutInterleavedScan();
         }
-        scan.blocksPerMcu = blocks;
+        layout.blocks = blocks;
         return true;
     }
 
