@@ -11,7 +11,10 @@ import org.agrona.UnsafeApi;
  * <p>Codes are decoded one per lookup in {@link JpegHuffmanTable#acCode}, the magnitude bits read from the register
  * without a branch. {@link #decodeLowFrequencies} has its own inline refill and runs out of the scan decoder's hot
  * loop on purpose: inline there, it slowed both scales once both had run (12 MP photo, 1/8: 7.7 -> 9.5 ms; 1/4:
- * 14.9 -> 16.4 ms). The register goes in and out through the reader's fields, as for its slow refill.
+ * 14.9 -> 16.4 ms). The register goes in and out through the reader's fields, as for its slow refill. A lookup of up
+ * to two whole symbols with their values (12-bit window, {@code long[4096]} per AC table) was tried in front of the
+ * one-code lookup and rejected: bit-exact, but 1/4 scale on the dense 12 MP photo went from 45-46 to 40-42 img/s
+ * (side by side, {@code ImageDecodeBenchmark.spdl4jQuarter}) with no gain on the lighter one.
  *
  * <p>Not thread safe: the base of one {@link ReducedJpegScanDecoder}. Allocates nothing after construction.
  */
