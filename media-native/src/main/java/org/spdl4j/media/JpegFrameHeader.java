@@ -4,7 +4,7 @@ import org.agrona.UnsafeApi;
 import org.bytedeco.ffmpeg.global.avutil;
 
 /**
- * A JPEG frame header (SOF0/SOF1) as {@link JpegDcDecoder} needs it: size, components with their sampling factors
+ * A JPEG frame header (SOF0/SOF1) as {@link ReducedJpegDecoder} needs it: size, components with their sampling factors
  * and quantization tables, the MCU grid, the FFmpeg pixel format of the reduced-scale planes, and the block grid of the
  * scan being decoded.
  *
@@ -27,7 +27,7 @@ final class JpegFrameHeader {
     final int[] quantTable = new int[4];
     int mcusX;
     int mcusY;
-    /** AV_PIX_FMT_* of the DC planes, or -1 for a sampling the DC path does not handle. */
+    /** AV_PIX_FMT_* of the reduced-scale planes, or -1 for a sampling the reduced path does not handle. */
     int pixelFormat;
     int scanMcusX;
     int scanMcusY;

@@ -3,8 +3,8 @@ package org.spdl4j.media;
 import org.agrona.UnsafeApi;
 
 /**
- * One JPEG Huffman table (a DHT entry) expanded for {@link JpegDcScanDecoder}, which needs the DC difference of every
- * block and only the <em>lengths</em> of the AC coefficients it skips.
+ * One JPEG Huffman table (a DHT entry) expanded for {@link ReducedJpegScanDecoder}, which needs the DC difference of
+ * every block and only the <em>lengths</em> of the AC coefficients it skips.
  *
  * <p>Two structures, both built once per distinct table (a JPEG carrying the same table bytes as the last one reuses
  * them, which is the common case: one encoder, the same tables in every file):

@@ -32,15 +32,21 @@ public final class MediaConfiguration {
     /** Whether large JPEGs are decoded at a reduced DCT scale when the target is much smaller; default true. */
     public static final boolean LOWRES_ENABLED = Boolean.parseBoolean(System.getProperty(LOWRES_PROP, "true"));
 
-    /** Property for {@link #JPEG_DC_DECODE}. */
-    public static final String JPEG_DC_DECODE_PROP = "spdl4j.media.jpegDcDecode";
+    /** Property for {@link #REDUCED_JPEG_DECODE}. */
+    public static final String REDUCED_JPEG_DECODE_PROP = "spdl4j.media.reducedJpegDecode";
     /**
-     * Whether JPEGs whose output needs 1/4 of their size or less are decoded by spdl4j's own entropy decoder, from
-     * their DC coefficients at 1/8 scale and their four lowest frequencies at 1/4 (the same pixels as FFmpeg's
-     * lowres 3 and 2, faster) rather than by FFmpeg; default true. Applies only where
+     * The property's earlier name (from when the decoder did 1/8 scale alone, from DC coefficients), still accepted;
+     * where both are set, {@link #REDUCED_JPEG_DECODE_PROP} wins.
+     */
+    public static final String JPEG_DC_DECODE_ALIAS_PROP = "spdl4j.media.jpegDcDecode";
+    /**
+     * Whether JPEGs whose output needs 1/4 of their size or less are decoded by spdl4j's own reduced-scale decoder
+     * ({@code ReducedJpegDecoder}), from their DC coefficients at 1/8 scale and their four lowest frequencies at 1/4
+     * (the same pixels as FFmpeg's lowres 3 and 2, faster) rather than by FFmpeg; default true. Applies only where
      * {@link #LOWRES_ENABLED reduced decoding} is allowed.
      */
-    public static final boolean JPEG_DC_DECODE = Boolean.parseBoolean(System.getProperty(JPEG_DC_DECODE_PROP, "true"));
+    public static final boolean REDUCED_JPEG_DECODE = reducedJpegDecode(System.getProperty(REDUCED_JPEG_DECODE_PROP),
+            System.getProperty(JPEG_DC_DECODE_ALIAS_PROP));
 
     /** Property for {@link #AVIO_BUFFER_SIZE}. */
     public static final String AVIO_BUFFER_SIZE_PROP = "spdl4j.media.avioBufferSize";
@@ -51,6 +57,18 @@ public final class MediaConfiguration {
     public static final String FFMPEG_LOG_LEVEL_PROP = "spdl4j.media.ffmpegLogLevel";
 
     private MediaConfiguration() {
+    }
+
+    /**
+     * Resolves {@link #REDUCED_JPEG_DECODE} from its property and the property's earlier name.
+     *
+     * @param value {@link #REDUCED_JPEG_DECODE_PROP}'s value, null when unset
+     * @param aliasValue {@link #JPEG_DC_DECODE_ALIAS_PROP}'s value, null when unset
+     * @return the first of the two that is set, parsed as {@link Boolean#parseBoolean}; true when neither is
+     */
+    static boolean reducedJpegDecode(final String value, final String aliasValue) {
+        final String set = value != null ? value : aliasValue;
+        return set == null || Boolean.parseBoolean(set);
     }
 
     /** {@return the FFmpeg log level: errors reach callers as MediaException text, so FFmpeg is quiet by default} */

@@ -25,9 +25,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * For many threads use {@link PerThreadImageDecoders}, which keeps one of these per thread.
  *
  * <p><b>Reduced decoding:</b> a JPEG whose output needs no more than 1/8 (1/4) of its pixels per side is decoded from
- * its DC coefficient (four lowest frequencies) per block by {@link JpegDcDecoder}, bit for bit FFmpeg's lowres 3
+ * its DC coefficient (four lowest frequencies) per block by {@link ReducedJpegDecoder}, bit for bit FFmpeg's lowres 3
  * (lowres 2) and faster; one needing 1/2 goes to FFmpeg's mjpeg decoder with {@code lowres}; see
- * {@link ScalePlan#chooseLowres}. A JPEG outside the DC
+ * {@link ScalePlan#chooseLowres}. A JPEG outside the reduced
  * decoder's scope (progressive, CMYK, ...) or one it finds corrupt goes to FFmpeg, whose verdict is final.
  *
  * <p><b>Training transform:</b> with {@link ImageSpec#randomResizedCrop} each image's crop and flip come from the
@@ -38,9 +38,10 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * the destination rows in place ({@link RowMirror}). No buffer beyond those of a center-crop decode; the scaler
  * context is rebuilt when the crop's size changes, i.e. for nearly every image.
  *
- * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, DC decoder and the codec contexts (one
- * per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the demuxer context, the I/O
- * context and the decoded frame's buffers; all are freed before the call returns, on success and on failure.
+ * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec
+ * contexts (one per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the
+ * demuxer context, the I/O context and the decoded frame's buffers; all are freed before the call returns, on success
+ * and on failure.
  *
  * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
  * decoder's native scratch buffer; a heap-backed buffer is copied there too. Output goes directly to the destination.
@@ -66,12 +67,12 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private final ScalePlan plan = new ScalePlan();
     private final AVPacket packet;
     private final AVFrame frame;
-    /** Null when DC-only decoding is off ({@link MediaConfiguration#JPEG_DC_DECODE}). */
-    private final JpegDcDecoder dcDecoder;
+    /** Null when spdl4j's reduced-scale JPEG decoding is off ({@link MediaConfiguration#REDUCED_JPEG_DECODE}). */
+    private final ReducedJpegDecoder reducedDecoder;
     private int lastWidth;
     private int lastHeight;
     private int lastLowres;
-    private boolean lastDcOnly;
+    private boolean lastReduced;
     private boolean closed;
 
     /**
@@ -80,20 +81,20 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * @param limits the limits every input is checked against
      */
     public SingleThreadImageDecoder(final MediaLimits limits) {
-        this(limits, MediaConfiguration.JPEG_DC_DECODE);
+        this(limits, MediaConfiguration.REDUCED_JPEG_DECODE);
     }
 
     /**
-     * Creates a decoder owned by the calling thread, choosing whether 1/8- and 1/4-scale JPEGs use the DC-only
-     * (low-frequency) decoder.
+     * Creates a decoder owned by the calling thread, choosing whether 1/8- and 1/4-scale JPEGs use spdl4j's own
+     * reduced-scale decoder.
      *
      * @param limits the limits every input is checked against
-     * @param jpegDcDecode true to decode 1/8- and 1/4-scale JPEGs with {@link JpegDcDecoder}, false to leave them to
-     *                     FFmpeg
+     * @param reducedJpegDecode true to decode 1/8- and 1/4-scale JPEGs with {@link ReducedJpegDecoder}, false to leave
+     *                          them to FFmpeg
      */
-    SingleThreadImageDecoder(final MediaLimits limits, final boolean jpegDcDecode) {
+    SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode) {
         this.limits = limits;
-        this.dcDecoder = jpegDcDecode ? new JpegDcDecoder() : null;
+        this.reducedDecoder = reducedJpegDecode ? new ReducedJpegDecoder() : null;
         this.codecs = new CodecContextCache(limits.maxPixels());
         this.packet = avcodec.av_packet_alloc();
         NativeResourceCounter.allocated(Kind.PACKET);
@@ -240,19 +241,19 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         if (random && headerWidth > 0 && headerHeight > 0) {
             spec.randomCrop().choose(headerWidth, headerHeight, seed, plan); // before decoding: picks the scale
         }
-        MediaException dcFailure = null;
+        MediaException reducedFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
             lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
-            if (lowres >= JpegDcDecoder.MIN_LOWRES && dcDecoder != null) {
+            if (lowres >= ReducedJpegDecoder.MIN_LOWRES && reducedDecoder != null) {
                 try {
-                    final AVFrame dc = dcDecoder.decode(srcAddress, srcLength, lowres, limits, label);
-                    if (dc != null) {
-                        scale(dc, spec, lowres, seed, dstAddress, label);
-                        remember(headerWidth, headerHeight, dc, lowres, true);
+                    final AVFrame reduced = reducedDecoder.decode(srcAddress, srcLength, lowres, limits, label);
+                    if (reduced != null) {
+                        scale(reduced, spec, lowres, seed, dstAddress, label);
+                        remember(headerWidth, headerHeight, reduced, lowres, true);
                         return spec.bytes();
                     }
                 } catch (final MediaException e) {
-                    dcFailure = e; // FFmpeg decides below: it decodes the input or fails with its own error text
+                    reducedFailure = e; // FFmpeg decides below: it decodes the input or fails with its own error text
                 }
             }
         }
@@ -274,8 +275,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             remember(headerWidth, headerHeight, frame, lowres, false);
             return spec.bytes();
         } catch (final MediaException e) {
-            if (dcFailure != null) {
-                e.addSuppressed(dcFailure);
+            if (reducedFailure != null) {
+                e.addSuppressed(reducedFailure);
             }
             throw e;
         } finally {
@@ -312,11 +313,11 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     }
 
     private void remember(final int headerWidth, final int headerHeight, final AVFrame decoded, final int lowres,
-                          final boolean dcOnly) {
+                          final boolean byReducedDecoder) {
         lastWidth = headerWidth > 0 ? headerWidth : decoded.width();
         lastHeight = headerHeight > 0 ? headerHeight : decoded.height();
         lastLowres = lowres;
-        lastDcOnly = dcOnly;
+        lastReduced = byReducedDecoder;
     }
 
     /** Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures. */
@@ -372,9 +373,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         return lastLowres;
     }
 
-    /** {@return whether the last image was decoded by the DC-only (1/8) or low-frequency (1/4) decoder, not FFmpeg} */
-    boolean lastDcOnly() {
-        return lastDcOnly;
+    /** {@return whether the last image was decoded by {@link ReducedJpegDecoder} (1/8 or 1/4 scale), not FFmpeg} */
+    boolean lastReduced() {
+        return lastReduced;
     }
 
     private static long nativeAddress(final MutableDirectBuffer dst, final int offset, final String label) {
@@ -416,8 +417,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         input.free();
         codecs.free();
         scaler.free();
-        if (dcDecoder != null) {
-            dcDecoder.free();
+        if (reducedDecoder != null) {
+            reducedDecoder.free();
         }
         avcodec.av_packet_free(packet);
         NativeResourceCounter.freed(Kind.PACKET);

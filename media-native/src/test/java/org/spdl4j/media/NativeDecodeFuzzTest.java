@@ -88,8 +88,8 @@ class NativeDecodeFuzzTest {
     private static void fuzzImages(int iterations) throws IOException {
         UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(IMAGE.bytes()));
         FuzzRun run = new FuzzRun("image", PER_ITEM_MILLIS);
-        // Each input ends at an inaccessible page: reading past it (our AVIO callback, the DC-only JPEG decoder, the
-        // sniffer) faults at once instead of reading stale bytes of a larger buffer.
+        // Each input ends at an inaccessible page: reading past it (our AVIO callback, the reduced-scale JPEG decoder,
+        // the sniffer) faults at once instead of reading stale bytes of a larger buffer.
         try (GuardedInput src = new GuardedInput(1 << 20);
              SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(LIMITS)) {
             twoPasses(run, SEED, images, iterations, (bytes, label) -> {

@@ -176,7 +176,7 @@ class RandomCropDecodeTest {
                 final CropRect c = NO_FLIP.choose(w, h, seed);
                 final byte[] out = decode(d, small ? smallJpeg : photoJpeg, spec, seed);
                 assertThat(d.lastLowres()).as("crop %s", c).isEqualTo(level);
-                assertThat(d.lastDcOnly()).as("1/8 and 1/4 go to the DC-only decoder").isEqualTo(level >= 2);
+                assertThat(d.lastReduced()).as("1/8 and 1/4 go to the reduced-scale decoder").isEqualTo(level >= 2);
                 final double[] diff = TestImages.diff(out, reference(small ? smallRgb : photoRgb, w, h, c, JPEG_SIZE));
                 assertThat(diff[0]).as("mean |diff| at lowres %d, crop %s", level, c).isLessThan(JPEG_MEAN);
                 assertThat(diff[1]).as("max |diff| at lowres %d, crop %s", level, c).isLessThanOrEqualTo(JPEG_MAX);

@@ -9,10 +9,10 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 
 /**
- * The checks the reduced-scale JPEG decoder ({@link JpegDcDecoder}) must pass at each scale it decodes (1/8: lowres 3,
- * 1/4: lowres 2), shared by the tests of each scale: byte-equality with FFmpeg's lowres output, rejection of corrupt
- * data directly and through the decoder pipeline (where FFmpeg has the last word), a guarded fuzz run, and the
- * block-average reference the tests compare against.
+ * The checks {@link ReducedJpegDecoder} must pass at each scale it decodes (1/8: lowres 3, 1/4: lowres 2), shared by
+ * the tests of each scale: byte-equality with FFmpeg's lowres output, rejection of corrupt data directly and through
+ * the decoder pipeline (where FFmpeg has the last word), a guarded fuzz run, and the block-average reference the tests
+ * compare against.
  */
 final class ReducedJpegChecks {
     private final int lowres;
@@ -34,10 +34,10 @@ final class ReducedJpegChecks {
             for (int i = 0; i < jpegs.size(); i++) {
                 for (final ImageSpec spec : specs) {
                     final byte[] ours = ImageResizeTest.decode(fast, jpegs.get(i), spec);
-                    assertThat(fast.lastDcOnly()).as("jpeg %d took the reduced-scale path", i).isTrue();
+                    assertThat(fast.lastReduced()).as("jpeg %d took the reduced-scale path", i).isTrue();
                     assertThat(fast.lastLowres()).isEqualTo(lowres);
                     final byte[] reference = ImageResizeTest.decode(ffmpeg, jpegs.get(i), spec);
-                    assertThat(ffmpeg.lastDcOnly()).isFalse();
+                    assertThat(ffmpeg.lastReduced()).isFalse();
                     assertThat(ffmpeg.lastLowres()).isEqualTo(lowres);
                     assertThat(ours).as("jpeg %d, %s", i, spec).isEqualTo(reference);
                 }
@@ -47,11 +47,11 @@ final class ReducedJpegChecks {
 
     /** Decodes with the reduced-scale decoder alone, labelled {@code bad.jpg}. */
     AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
-        final JpegDcDecoder dc = new JpegDcDecoder();
+        final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
         try {
-            return dc.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, lowres, limits, "bad.jpg");
+            return reduced.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, lowres, limits, "bad.jpg");
         } finally {
-            dc.free();
+            reduced.free();
         }
     }
 
@@ -86,13 +86,13 @@ final class ReducedJpegChecks {
         final FuzzRun direct = new FuzzRun(name, 2_000);
         final FuzzRun pipeline = new FuzzRun(name + "-pipeline", 2_000);
         final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
-        final JpegDcDecoder dc = new JpegDcDecoder();
+        final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
         try (GuardedInput src = new GuardedInput(1 << 20);
              SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             for (int i = 0; i < iterations; i++) {
                 final Mutator.Mutant m = mutator.next();
                 final long at = (i & 1) == 0 ? src.atEnd(m.bytes()) : src.atStart(m.bytes());
-                direct.check(i, m, (bytes, label) -> dc.decode(at, bytes.length, lowres, MediaLimits.DEFAULT, label));
+                direct.check(i, m, (bytes, label) -> reduced.decode(at, bytes.length, lowres, MediaLimits.DEFAULT, label));
                 pipeline.check(i, m, (bytes, label) -> d.decode(at, bytes.length, label, spec, dst.addressOffset(),
                         dst.capacity()));
             }
@@ -102,10 +102,10 @@ final class ReducedJpegChecks {
             try (SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
                 assertThat(ImageResizeTest.decode(d, good, target))
                         .isEqualTo(ImageResizeTest.decode(ffmpeg, good, target));
-                assertThat(d.lastDcOnly()).isTrue();
+                assertThat(d.lastReduced()).isTrue();
             }
         } finally {
-            dc.free();
+            reduced.free();
         }
     }
 

@@ -33,12 +33,12 @@ import java.util.concurrent.TimeUnit;
 /**
  * Decode one JPEG + Resize(256) + CenterCrop(224) to RGB, images per second, per photo size:
  * <ul>
- *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 and 1/4 scale spdl4j's own DC-only /
- *       low-frequency JPEG decoder, at 1/2 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
+ *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 and 1/4 scale spdl4j's own reduced-scale JPEG
+ *       decoder, at 1/2 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
  *   <li>{@code spdl4jFfmpegLowres}: the same with spdl4j's decoder off (a JVM forked with
- *       {@code -Dspdl4j.media.jpegDcDecode=false}), so 1/8 scale is FFmpeg's lowres 3, the previous path;</li>
+ *       {@code -Dspdl4j.media.reducedJpegDecode=false}), so 1/8 scale is FFmpeg's lowres 3, the previous path;</li>
  *   <li>{@code spdl4jQuarter}, {@code spdl4jQuarterFfmpegLowres}: the same two for Resize(512) + CenterCrop(448),
- *       which a 12 MP photo (4000x3000) decodes at exactly 1/4 scale (spdl4j's low-frequency decoder vs FFmpeg's
+ *       which a 12 MP photo (4000x3000) decodes at exactly 1/4 scale (spdl4j's reduced-scale decoder vs FFmpeg's
  *       lowres 2);</li>
  *   <li>{@code spdl4jFullScale}: the same with reduced-scale decoding off (the reduced-decode gain is the ratio);</li>
  *   <li>{@code imageIo}: what a Java developer writes today: ImageIO.read + Graphics2D bilinear drawImage of the
@@ -94,7 +94,7 @@ public class ImageDecodeBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.JPEG_DC_DECODE_PROP + "=false")
+    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.REDUCED_JPEG_DECODE_PROP + "=false")
     public int spdl4jFfmpegLowres() {
         return decoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
     }
@@ -105,7 +105,7 @@ public class ImageDecodeBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.JPEG_DC_DECODE_PROP + "=false")
+    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.REDUCED_JPEG_DECODE_PROP + "=false")
     public int spdl4jQuarterFfmpegLowres() {
         return decoder.decode(input, 0, jpeg.length, photo, quarter, output, 0);
     }

@@ -9,71 +9,40 @@ import org.agrona.UnsafeApi;
  *   <li>1/8 ({@code quarter = false}): one pixel per 8x8 block from its DC coefficient,
  *       {@code clamp((dc * q0 + 1024 + 4) >> 3)} (FFmpeg's lowres 3; libjpeg's {@code scale_denom = 8});</li>
  *   <li>1/4 ({@code quarter = true}): 2x2 pixels per block from the four lowest frequencies, zig-zag positions 0, 1,
- *       2 and 4 (natural 0, 1, 8, 9), through FFmpeg's lowres-2 transform: with {@code s = (int16) (F00 + 4)},
- *       {@code x0 = s + F01, x1 = s - F01, y0 = F10 + F11, y1 = F10 - F11}, the pixels are
- *       {@code clamp((x0 + y0) >> 3), clamp((x1 + y1) >> 3)} over
+ *       2 and 4 (natural 0, 1, 8, 9, decoded by {@link JpegQuarterScaleReader}), through FFmpeg's lowres-2
+ *       transform: with {@code s = (int16) (F00 + 4)}, {@code x0 = s + F01, x1 = s - F01, y0 = F10 + F11,
+ *       y1 = F10 - F11}, the pixels are {@code clamp((x0 + y0) >> 3), clamp((x1 + y1) >> 3)} over
  *       {@code clamp((x0 - y0) >> 3), clamp((x1 - y1) >> 3)}.</li>
  * </ul>
  * The other AC coefficients are Huffman-decoded only to find where the next block starts, several at a time through
- * {@link JpegHuffmanTable#acFast} (two lookups per refill); none is dequantized or stored. At 1/4 the codes up to
- * position 4 are decoded one at a time with their values ({@link JpegHuffmanTable#acCode}: one code per lookup, its
- * magnitude bits read from the register without a branch), then skipped the same way. Dequantized values wrap to int16 as FFmpeg's coefficient array does.
+ * {@link JpegHuffmanTable#acFast} (two lookups per refill); none is dequantized or stored.
  *
- * <p>Bit reader: a 64-bit register topped up to 56..63 bits before each lookup, branch-free from the next eight bytes
- * when none of them is 0xFF, byte by byte otherwise (removing the 0xFF00 stuffing, stopping at markers). Past a marker
- * or the end of the input it feeds zeros and counts them; a scan that consumed any of those zeros is truncated (checked
- * at each restart, each MCU row and the end of the scan).
+ * <p>The hot loop is one method on purpose, with its own inline refills for the DC and the AC codes (see
+ * {@link JpegBitReader}): the bit register, count and input position live in locals (registers); the rare paths
+ * (byte-wise refill, restart) and the 1/4-scale codes run on the reader's fields, synchronised around the call.
  *
- * <p>The hot loop is one method on purpose: the bit register, count and input position live in locals (registers);
- * the rare paths (byte-wise refill, restart) run on the fields, synchronised around the call.
- *
- * <p>Not thread safe: owned by one {@link JpegDcDecoder}. Allocates nothing. Reads only inside
- * {@code [start, end)}; writes only inside the planes it is given (sized by the caller for the frame's MCUs).
+ * <p>Not thread safe: owned by one {@link ReducedJpegDecoder}, which fills its {@link #layout} per scan. Allocates
+ * nothing. Reads only inside {@code [start, end)}; writes only inside the planes the layout points at (sized by the
+ * caller for the frame's MCUs).
  */
-final class JpegDcScanDecoder {
-    /** Blocks in one MCU at most (T.81 B.2.3). */
-    static final int MAX_BLOCKS_PER_MCU = 10;
-    private static final long ONES = 0x0101_0101_0101_0101L;
-    private static final long HIGHS = 0x8080_8080_8080_8080L;
+final class ReducedJpegScanDecoder extends JpegQuarterScaleReader {
     private static final int DC_SHIFT = 64 - JpegHuffmanTable.DC_FAST_BITS;
     private static final int AC_SHIFT = 64 - JpegHuffmanTable.AC_FAST_BITS;
-    private static final int AC_CODE_SHIFT = 64 - JpegHuffmanTable.AC_CODE_BITS;
-    /** Last zig-zag position the 1/4-scale transform reads (natural position 9). */
-    private static final int QUARTER_LAST = 4;
     /** 128 x 8: the sample level shift in the DC domain; every predictor starts there (and after each restart). */
     private static final int LEVEL_SHIFT = 1024;
 
-    // Per-block description of one MCU (set up by the caller for each scan).
-    final int[] blockComponent = new int[MAX_BLOCKS_PER_MCU];
-    final JpegHuffmanTable[] blockDc = new JpegHuffmanTable[MAX_BLOCKS_PER_MCU];
-    final JpegHuffmanTable[] blockAc = new JpegHuffmanTable[MAX_BLOCKS_PER_MCU];
-    /** Address of the block's pixel in MCU (0, 0). */
-    final long[] blockBase = new long[MAX_BLOCKS_PER_MCU];
-    /** Bytes from one MCU row to the next, for the block's plane. */
-    final long[] blockRowStep = new long[MAX_BLOCKS_PER_MCU];
-    /** Bytes from one MCU to the next in a row: the component's horizontal blocks per MCU. */
-    final int[] blockColumnStep = new int[MAX_BLOCKS_PER_MCU];
-    /** DC quantizer of the block's component. */
-    final int[] blockQuant = new int[MAX_BLOCKS_PER_MCU];
-    /** 1/4 scale only: quantizers of zig-zag positions 1, 2 and 4 (natural 1, 8, 9) of the block's component. */
-    final int[] blockQuant1 = new int[MAX_BLOCKS_PER_MCU];
-    final int[] blockQuant2 = new int[MAX_BLOCKS_PER_MCU];
-    final int[] blockQuant4 = new int[MAX_BLOCKS_PER_MCU];
-    /** 1/4 scale only: bytes from a block's first pixel row to its second (the plane's stride). */
-    final long[] blockStride = new long[MAX_BLOCKS_PER_MCU];
-    int blocksPerMcu;
-
+    // The layout's arrays, one load from this away (see JpegBitReader on base registers).
+    private final int[] blockComponent = layout.component;
+    private final JpegHuffmanTable[] blockDc = layout.dc;
+    private final JpegHuffmanTable[] blockAc = layout.ac;
+    private final long[] blockBase = layout.base;
+    private final long[] blockRowStep = layout.rowStep;
+    private final int[] blockColumnStep = layout.columnStep;
+    private final int[] blockQuant = layout.quant0;
+    private final long[] blockStride = layout.stride;
     private final int[] predictor = new int[4];
-    /** 1/4 scale: the current block's dequantized coefficients at natural positions 1, 8 and 9 (int16 values). */
-    private int f01;
-    private int f10;
-    private int f11;
-    private long bits;
-    private int bitCount;
-    private long pos;
-    private long end;
-    private int fakeBits;
-    private String label;
+    /** The layout's block count for this scan, a field as the arrays are (as a local, 1/8 ran ~4% slower). */
+    private int blocksPerMcu;
 
     /**
      * Decodes the scan whose entropy-coded data starts at {@code start}.
@@ -90,10 +59,9 @@ final class JpegDcScanDecoder {
      */
     long decode(final long start, final long limit, final int mcusX, final int mcusY, final int restartInterval,
                 final boolean quarter, final String label) {
-        this.label = label;
-        pos = start;
-        end = limit;
-        resetBits();
+        start(start, limit, label);
+        resetPredictors();
+        blocksPerMcu = layout.blocks;
         final long lastWord = limit - 8;
         int untilRestart = restartInterval;
         int nextRestart = 0;
@@ -107,6 +75,7 @@ final class JpegDcScanDecoder {
                         pos = p;
                         bitCount = n;
                         restart(nextRestart);
+                        resetPredictors();
                         b = 0;
                         n = 0;
                         p = pos;
@@ -157,7 +126,7 @@ final class JpegDcScanDecoder {
                     }
                     int k = 1;
                     if (quarter) {
-                        bits = b; // the rare-path fields carry the register into the 1/4 method and back
+                        bits = b; // the reader's fields carry the register into the 1/4 method and back
                         bitCount = n;
                         pos = p;
                         k = decodeLowFrequencies(i, mx, my);
@@ -260,143 +229,9 @@ final class JpegDcScanDecoder {
         return nextMarker(pos);
     }
 
-    /**
-     * 1/4 scale: decodes a block's AC codes up to zig-zag position 4 with their values, from the register in the
-     * fields, and keeps the dequantized coefficients at positions 1, 2 and 4 in {@link #f01}, {@link #f10} and
-     * {@link #f11}. Out of the hot loop on purpose: inline, it slowed both paths once both had run (12 MP photo,
-     * 1/8: 7.7 -> 9.5 ms; 1/4: 14.9 -> 16.4 ms); the register goes through the fields as for the slow refill.
-     *
-     * @return the next zig-zag position (past 63 when the block ended)
-     */
-    private int decodeLowFrequencies(final int i, final int mx, final int my) {
-        final long lastWord = end - 8;
-        long b = bits;
-        int n = bitCount;
-        long p = pos;
-        long w;
-        f01 = 0;
-        f10 = 0;
-        f11 = 0;
-        int k = 1;
-        final char[] codes = blockAc[i].acCode;
-        while (k <= QUARTER_LAST) {
-            if (p <= lastWord && (((w = Long.reverseBytes(UnsafeApi.getLong(p))) ^ -1L) - ONES & w
-                    & HIGHS) == 0) {
-                b |= w >>> n;
-                p += (63 - n) >>> 3;
-                n |= 56;
-            } else {
-                bits = b;
-                bitCount = n;
-                pos = p;
-                refillSlow();
-                b = bits;
-                n = bitCount;
-                p = pos;
-            }
-            int e = codes[(int) (b >>> AC_CODE_SHIFT)];
-            if (e == 0) { // a code longer than the table's window (or none)
-                final int sym = blockAc[i].decode(b);
-                if (sym < 0) {
-                    throw corrupt("invalid AC Huffman code", mx, my);
-                }
-                e = JpegHuffmanTable.codeEntry(sym);
-            }
-            final int codeLength = e & 31;
-            final int size = (e >>> 5) & 15;
-            b <<= codeLength;
-            // EXTEND without a branch: the magnitude's first bit is 0 for a negative value, which is
-            // then magnitude - (2^size - 1). Size 0 (ZRL, EOB) reads 0 bits and gives 0.
-            final int magnitude = (int) ((b >>> 1) >>> (63 - size));
-            final int negative = (int) (b >>> 63) ^ 1;
-            final int value = magnitude - (negative << size) + negative;
-            b <<= size;
-            n -= codeLength + size; // <= 16 + 15 < 56 bits held
-            k += e >>> 9; // the coefficient (if any) sits at k - 1; past 63 after an end-of-block
-            switch (k - 1) {
-                case 1 -> f01 = (short) (value * blockQuant1[i]); // int16 as FFmpeg's block
-                case 2 -> f10 = (short) (value * blockQuant2[i]);
-                case 4 -> f11 = (short) (value * blockQuant4[i]);
-                default -> { } // position 3 (natural 16), a zero run, or the end of the block
-            }
-        }
-        bits = b;
-        bitCount = n;
-        pos = p;
-        return k;
-    }
-
-    private void resetBits() {
-        bits = 0;
-        bitCount = 0;
-        fakeBits = 0;
+    private void resetPredictors() {
         for (int c = 0; c < predictor.length; c++) {
             predictor[c] = LEVEL_SHIFT;
         }
-    }
-
-    /** Byte-wise refill to 56..63 bits: unstuffs 0xFF00, feeds zeros at a marker or the end of the input. */
-    private void refillSlow() {
-        long b = bits;
-        int n = bitCount;
-        while (n < 56) {
-            int v = 0;
-            if (pos < end) {
-                v = UnsafeApi.getByte(pos) & 0xFF;
-                if (v != 0xFF) {
-                    pos++;
-                } else if (pos + 1 < end && UnsafeApi.getByte(pos + 1) == 0) {
-                    pos += 2; // stuffed 0xFF
-                } else {
-                    v = 0; // a marker: stay on it and feed zeros
-                    fakeBits += 8;
-                }
-            } else {
-                fakeBits += 8;
-            }
-            b |= (long) v << (56 - n);
-            n += 8;
-        }
-        bits = b;
-        bitCount = n;
-    }
-
-    private void checkNotTruncated() {
-        if (bitCount < fakeBits) {
-            throw new MediaException(label, "JPEG entropy-coded data truncated: the scan ends before its last MCU");
-        }
-    }
-
-    /** Ends a restart interval: no bits borrowed past it, then RSTn with the expected n, then fresh state. */
-    private void restart(final int expected) {
-        checkNotTruncated();
-        final long marker = nextMarker(pos);
-        final int m = marker + 1 < end ? UnsafeApi.getByte(marker + 1) & 0xFF : -1;
-        if (m != 0xD0 + expected) {
-            throw new MediaException(label, "JPEG restart marker RST" + expected + " expected, found "
-                    + (m < 0 ? "end of input" : String.format("0xFF%02X", m)));
-        }
-        pos = marker + 2;
-        resetBits();
-    }
-
-    /** The next marker (0xFF followed by neither 0x00 nor 0xFF) at or after {@code from}, or the end. */
-    private long nextMarker(final long from) {
-        long q = from;
-        while (q + 1 < end) {
-            if ((UnsafeApi.getByte(q) & 0xFF) == 0xFF) {
-                final int next = UnsafeApi.getByte(q + 1) & 0xFF;
-                if (next != 0 && next != 0xFF) {
-                    return q;
-                }
-            }
-            q++;
-        }
-        return end;
-    }
-
-    private MediaException corrupt(final String what, final int mx, final int my) {
-        return new MediaException(label, "JPEG entropy-coded data corrupt: " + what + " in MCU (" + mx + ", " + my
-                + ")");
     }
 }

@@ -13,7 +13,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * cost), or at 1/4 scale from its four lowest frequencies (2x2 pixels per block, bit for bit FFmpeg's
  * {@code lowres = 2}). At reduced scale both spend nearly all their time in Huffman decoding; this one decodes several
  * AC codes per table lookup and dequantizes, stores and transforms only the coefficients the scale uses (see
- * {@link JpegDcScanDecoder}).
+ * {@link ReducedJpegScanDecoder}).
  *
  * <p>Scope: gray, or YCbCr with chroma sampled 4:4:4, 4:2:2, 4:4:0, 4:2:0 or 4:1:1, any restart interval, any number
  * of scans. Anything else (progressive, arithmetic, 12-bit, lossless, CMYK, RGB-coded, other samplings, DNL) makes
@@ -31,7 +31,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * <p>Not thread safe: owned by one {@link SingleThreadImageDecoder}. Per image it allocates nothing once its plane
  * block has grown to the largest image seen. {@link #free()} frees the frame; the planes go with the GC's cleaner.
  */
-final class JpegDcDecoder {
+final class ReducedJpegDecoder {
     private static final long DATA_OFFSET;
     private static final long LINESIZE_OFFSET;
 
@@ -56,7 +56,7 @@ final class JpegDcDecoder {
     private final int[] quant4 = new int[4];
     private final boolean[] quantDefined = new boolean[4];
     private final JpegFrameHeader header = new JpegFrameHeader();
-    private final JpegDcScanDecoder scan = new JpegDcScanDecoder();
+    private final ReducedJpegScanDecoder scan = new ReducedJpegScanDecoder();
     private final ScratchBuffer planes = new ScratchBuffer();
     private final long[] planeAddress = new long[4];
     private final int[] planeStride = new int[4];
@@ -67,7 +67,7 @@ final class JpegDcDecoder {
     /** Pixels per block side in this image's planes: 1 at 1/8 scale, 2 at 1/4. */
     private int blockPixels;
 
-    JpegDcDecoder() {
+    ReducedJpegDecoder() {
         frame = avutil.av_frame_alloc();
         if (frame == null || frame.isNull()) {
             throw new OutOfMemoryError("av_frame_alloc failed");
@@ -152,7 +152,7 @@ final class JpegDcDecoder {
                     if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
                         return null; // progressive, lossless, arithmetic or hierarchical: FFmpeg decodes it
                     }
-                    // APPn, COM and the rest carry nothing the DC image needs
+                    // APPn, COM and the rest carry nothing the reduced image needs
                 }
             }
             p = segmentEnd;
@@ -255,6 +255,7 @@ final class JpegDcDecoder {
 
     /** Reads an SOS header and lays out the scan's MCU for the scan decoder; false when FFmpeg must decode it. */
     private boolean prepareScan(final long from, final long to, final String label) {
+        final JpegMcuLayout layout = scan.layout;
         final int count = to - from >= 1 ? UnsafeApi.getByte(from) & 0xFF : 0;
         if (count < 1 || count > 4 || to - from < 4 + 2L * count) {
             throw new MediaException(label, "JPEG SOS segment corrupt (" + count + " components)");
@@ -280,21 +281,21 @@ final class JpegDcDecoder {
             final int bv = count == 1 ? 1 : header.v[c];
             for (int y = 0; y < bv; y++) {
                 for (int x = 0; x < bh; x++) {
-                    if (blocks == JpegDcScanDecoder.MAX_BLOCKS_PER_MCU) {
+                    if (blocks == JpegMcuLayout.MAX_BLOCKS) {
                         throw new MediaException(label, "JPEG MCU of more than 10 blocks");
                     }
-                    scan.blockComponent[blocks] = c;
-                    scan.blockDc[blocks] = dcTables[td];
-                    scan.blockAc[blocks] = acTables[ta];
+                    layout.component[blocks] = c;
+                    layout.dc[blocks] = dcTables[td];
+                    layout.ac[blocks] = acTables[ta];
                     final int q = header.quantTable[c];
-                    scan.blockQuant[blocks] = quantDc[q];
-                    scan.blockQuant1[blocks] = quant1[q];
-                    scan.blockQuant2[blocks] = quant2[q];
-                    scan.blockQuant4[blocks] = quant4[q];
-                    scan.blockBase[blocks] = planeAddress[c] + ((long) y * planeStride[c] + x) * blockPixels;
-                    scan.blockRowStep[blocks] = (long) bv * planeStride[c] * blockPixels;
-                    scan.blockColumnStep[blocks] = bh * blockPixels;
-                    scan.blockStride[blocks] = planeStride[c];
+                    layout.quant0[blocks] = quantDc[q];
+                    layout.quant1[blocks] = quant1[q];
+                    layout.quant2[blocks] = quant2[q];
+                    layout.quant4[blocks] = quant4[q];
+                    layout.base[blocks] = planeAddress[c] + ((long) y * planeStride[c] + x) * blockPixels;
+                    layout.rowStep[blocks] = (long) bv * planeStride[c] * blockPixels;
+                    layout.columnStep[blocks] = bh * blockPixels;
+                    layout.stride[blocks] = planeStride[c];
                     blocks++;
                 }
             }
@@ -305,7 +306,7 @@ final class JpegDcDecoder {
         if (count > 1) {
             header.layoutInterleavedScan();
         }
-        scan.blocksPerMcu = blocks;
+        layout.blocks = blocks;
         return true;
     }
 

@@ -16,12 +16,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 /**
- * The DC-only JPEG decoder used for 1/8-scale targets: the same output bytes as FFmpeg's lowres 3 for every sampling
- * it accepts, close to an independent reference (ImageIO decode, 8x8 box average), FFmpeg for everything else, and
- * corrupt data rejected with a {@link MediaException} (never a crash or another exception), nothing native left over.
+ * {@link ReducedJpegDecoder} at 1/8 scale (one pixel per block, its DC coefficient): the same output bytes as FFmpeg's
+ * lowres 3 for every sampling it accepts, close to an independent reference (ImageIO decode, 8x8 box average), FFmpeg
+ * for everything else, and corrupt data rejected with a {@link MediaException} (never a crash or another exception),
+ * nothing native left over.
  */
 @ExtendWith(NoLeftoversExtension.class)
-class JpegDcDecoderTest {
+class ReducedJpegEighthScaleTest {
     /** 512x384 (and 517x389) sources to 64x48: ScalePlan picks 1/8 scale. */
     private static final ImageSpec EIGHTH = ImageSpec.exact(64, 48, PixelFormat.RGB24);
     private static final ReducedJpegChecks CHECK = new ReducedJpegChecks(3, EIGHTH);
@@ -61,7 +62,7 @@ class JpegDcDecoderTest {
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             final double[] gray = TestImages.diff(ImageResizeTest.decode(d, jpeg,
                     ImageSpec.exact(64, 48, PixelFormat.GRAY8)), ReducedJpegChecks.boxAverage(luma, 512, 384, 1, 8));
-            assertThat(d.lastDcOnly()).isTrue();
+            assertThat(d.lastReduced()).isTrue();
             // Luma: the DC is the block mean, so only rounding separates them (measured: mean 0.02, max 1).
             assertThat(gray[0]).as("luma mean |diff|").isLessThan(0.25);
             assertThat(gray[1]).as("luma max |diff|").isLessThanOrEqualTo(2);
@@ -81,18 +82,18 @@ class JpegDcDecoderTest {
         final byte[] progressive = TestImages.jpeg(TestImages.photo(512, 384, 46), 0.9f, true);
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             ImageResizeTest.decode(d, progressive, EIGHTH);
-            assertThat(d.lastDcOnly()).isFalse();
+            assertThat(d.lastReduced()).isFalse();
             assertThat(d.lastLowres()).isEqualTo(3);
             ImageResizeTest.decode(d, photoJpeg(512, 384, 2, 2, 0), ImageSpec.exact(256, 192, PixelFormat.RGB24));
-            assertThat(d.lastDcOnly()).as("1/2 scale is FFmpeg's").isFalse();
+            assertThat(d.lastReduced()).as("1/2 scale is FFmpeg's").isFalse();
             assertThat(d.lastLowres()).isEqualTo(1);
         }
-        final JpegDcDecoder dc = new JpegDcDecoder();
+        final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
         try {
             final UnsafeBuffer src = TestImages.offHeap(progressive);
-            assertThat(dc.decode(src.addressOffset(), progressive.length, 3, MediaLimits.DEFAULT, "p")).isNull();
+            assertThat(reduced.decode(src.addressOffset(), progressive.length, 3, MediaLimits.DEFAULT, "p")).isNull();
         } finally {
-            dc.free();
+            reduced.free();
         }
     }
 

@@ -16,12 +16,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * {@link JpegDcDecoder} at 1/4 scale (2x2 pixels per block from the four lowest frequencies): the same output bytes
- * as FFmpeg's lowres 2 for every sampling it accepts, close to an independent reference (ImageIO decode, 4x4 box
+ * {@link ReducedJpegDecoder} at 1/4 scale (2x2 pixels per block from the four lowest frequencies): the same output
+ * bytes as FFmpeg's lowres 2 for every sampling it accepts, close to an independent reference (ImageIO decode, 4x4 box
  * average), and corrupt data rejected with a {@link MediaException}, nothing native left over.
  */
 @ExtendWith(NoLeftoversExtension.class)
-class JpegQuarterDecoderTest {
+class ReducedJpegQuarterScaleTest {
     /** 512x384 (and 517x389) sources to 128x96: ScalePlan picks 1/4 scale. */
     private static final ImageSpec QUARTER = ImageSpec.exact(128, 96, PixelFormat.RGB24);
     private static final ReducedJpegChecks CHECK = new ReducedJpegChecks(2, QUARTER);
@@ -64,7 +64,7 @@ class JpegQuarterDecoderTest {
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             final double[] gray = TestImages.diff(ImageResizeTest.decode(d, jpeg,
                     ImageSpec.exact(128, 96, PixelFormat.GRAY8)), ReducedJpegChecks.boxAverage(luma, 512, 384, 1, 4));
-            assertThat(d.lastDcOnly()).isTrue();
+            assertThat(d.lastReduced()).isTrue();
             assertThat(d.lastLowres()).isEqualTo(LOWRES);
             // The 2x2 transform approximates each 4x4 mean from four of 64 coefficients: close on a photo, not exact
             // (measured: mean 0.06, max 5).
@@ -84,7 +84,7 @@ class JpegQuarterDecoderTest {
         final byte[] progressive = TestImages.jpeg(TestImages.photo(512, 384, 57), 0.9f, true);
         try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
             ImageResizeTest.decode(d, progressive, QUARTER);
-            assertThat(d.lastDcOnly()).isFalse();
+            assertThat(d.lastReduced()).isFalse();
             assertThat(d.lastLowres()).isEqualTo(LOWRES);
         }
     }
@@ -134,17 +134,17 @@ class JpegQuarterDecoderTest {
 
     @Test
     void shouldRefuseScalesItDoesNotDecode() {
-        final JpegDcDecoder dc = new JpegDcDecoder();
+        final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
         try {
             final byte[] jpeg = photoJpeg(64, 64, 1, 1, 0);
             final long at = TestImages.offHeap(jpeg).addressOffset();
-            assertThatThrownBy(() -> dc.decode(at, jpeg.length, 1, MediaLimits.DEFAULT, "x"))
+            assertThatThrownBy(() -> reduced.decode(at, jpeg.length, 1, MediaLimits.DEFAULT, "x"))
                     .isInstanceOf(IllegalArgumentException.class);
-            final AVFrame quarter = dc.decode(at, jpeg.length, LOWRES, MediaLimits.DEFAULT, "x");
+            final AVFrame quarter = reduced.decode(at, jpeg.length, LOWRES, MediaLimits.DEFAULT, "x");
             assertThat(quarter.width()).isEqualTo(16);
             assertThat(quarter.height()).isEqualTo(16);
         } finally {
-            dc.free();
+            reduced.free();
         }
     }
 }
