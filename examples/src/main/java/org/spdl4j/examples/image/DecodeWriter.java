@@ -14,8 +14,8 @@ import org.spdl4j.media.PerThreadImageDecoders;
  * workers; each uses its own thread's FFmpeg contexts. <b>Allocation:</b> no pixel or byte buffer; what remains is
  * the JavaCPP wrapper objects of the FFmpeg calls (pointer objects for the codec parameters, pixel-format descriptors
  * and the cached scaler), a few hundred bytes per image ({@code ImageDecodeBenchmark -prof gc}: ~0.2 KB on the
- * DC-only JPEG path, ~0.9 KB through FFmpeg), young-generation garbage that dies at once. <b>Ownership:</b> the item
- * and its bytes stay the caller's (the fill stage releases them after this returns).
+ * reduced-scale JPEG path, ~0.9 KB through FFmpeg), young-generation garbage that dies at once.
+ * <b>Ownership:</b> the item and its bytes stay the caller's (the fill stage releases them after this returns).
  */
 final class DecodeWriter implements SlotWriter<ImageItem> {
     private final PerThreadImageDecoders decoders;
