@@ -127,12 +127,13 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
         private T pending;
 
         @Override
+        @SuppressWarnings("unchecked") // the builder's types prove the last stage produces T
         public boolean hasNext() {
             if (pending != null) {
                 return true;
             }
             try {
-                pending = Pipeline.this.next(Duration.ofNanos(Long.MAX_VALUE));
+                pending = (T) runtime.next(Long.MAX_VALUE); // no Duration per item: iteration allocates nothing
             } catch (TimeoutException e) {
                 throw new IllegalStateException("unbounded wait timed out", e); // cannot happen: ~292 years
             } catch (InterruptedException e) {

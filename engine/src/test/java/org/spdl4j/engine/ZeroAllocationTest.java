@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
@@ -56,6 +57,35 @@ class ZeroAllocationTest {
             // A few hundred bytes of slack for one-off JIT deoptimisation or lazily initialised state.
             assertThat((double) engine / MEASURED).as("engine bytes per item (total %d)", engine).isLessThan(0.01);
             assertThat((double) consumer / MEASURED).as("consumer bytes per item (total %d)", consumer)
+                    .isLessThan(0.01);
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingPerItemWhenTheConsumerIterates() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Object[] items = new Object[1024];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = new Object();
+        }
+        long[] counter = {0};
+        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(() -> items[(int) (counter[0]++ & 1023)])
+                .named("zero-alloc-iter")
+                .pipe("a", x -> x, StageOptions.defaults().withRingCapacity(256))
+                .sink(256)
+                .build()) {
+            Iterator<Object> it = p.iterator();
+            for (int i = 0; i < WARM_UP; i++) {
+                it.next();
+            }
+            long before = threads.getCurrentThreadAllocatedBytes();
+            for (int i = 0; i < MEASURED; i++) {
+                it.next();
+            }
+            long consumer = threads.getCurrentThreadAllocatedBytes() - before;
+            // Before the iterator passed a constant deadline, it made a Duration per item: 24 B/item.
+            assertThat((double) consumer / MEASURED).as("iterating consumer bytes per item (total %d)", consumer)
                     .isLessThan(0.01);
         }
     }

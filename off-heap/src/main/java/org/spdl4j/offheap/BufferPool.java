@@ -112,6 +112,22 @@ public final class BufferPool implements AutoCloseable {
     }
 
     /**
+     * Acquires a lease of {@code size} bytes, waiting up to {@code timeoutNanos} when its class is empty: the
+     * allocation-free form of {@link #acquire(int, Duration)} for callers that keep their deadline in nanoseconds.
+     *
+     * @param size         bytes needed, at least 1
+     * @param timeoutNanos how long to wait for a free slab, in nanoseconds (0: do not wait)
+     * @return a lease with a reference count of one, owned by the caller
+     * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
+     *                                  interrupt flag is set again)
+     * @throws IllegalArgumentException when {@code size} fits no class
+     * @throws IllegalStateException    when the pool is closed
+     */
+    public Lease acquire(int size, long timeoutNanos) {
+        return acquireNanos(size, timeoutNanos);
+    }
+
+    /**
      * Acquires a lease if its class has a free slab right now.
      *
      * @param size bytes needed, at least 1

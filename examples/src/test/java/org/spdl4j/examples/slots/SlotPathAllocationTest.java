@@ -1,0 +1,127 @@
+package org.spdl4j.examples.slots;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.lang.management.ManagementFactory;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+import org.spdl4j.offheap.tensor.DType;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+/**
+ * The slot-assembly path (source -> assign -> fill -> consumer, {@link SlotStages}) allocates nothing per sample or
+ * per batch in steady state: preallocated batches, slots and slot table, pooled items, a writer that stores one int.
+ * Measured with HotSpot's per-thread allocation counters over the loader's threads and the consumer.
+ *
+ * <p>One allowance: the assign thread opens each batch, and opening acquires a pool lease, for which the leak
+ * detector may record an acquisition site (every lease in the tests' paranoid mode, one in 128 by default): up to
+ * {@link #SITE_BYTES} per batch. A per-sample object (16 B at least) would add {@code 16 x} {@link #BATCH} per batch
+ * on top, beyond that allowance.
+ */
+@ExtendWith(NoLeftoversExtension.class)
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class SlotPathAllocationTest {
+    private static final int BATCH = 64;
+    private static final int WARM_UP_BATCHES = 3_000;
+    private static final int MEASURED_BATCHES = 6_000;
+    /** The most a leak-detection acquisition site takes (its message and stack trace), per batch. */
+    private static final int SITE_BYTES = 1_024;
+
+    @Test
+    void shouldAllocateNothingPerSampleOnTheSlotPath() {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Integer[] pool = new Integer[1024];
+        for (int i = 0; i < pool.length; i++) {
+            pool[i] = 1_000 + i; // outside the Integer cache: real objects, reused
+        }
+        Iterable<Integer> endless = () -> new Iterator<>() {
+            private int next;
+
+            @Override
+            public boolean hasNext() {
+                return true;
+            }
+
+            @Override
+            public Integer next() {
+                return pool[next++ & (pool.length - 1)];
+            }
+        };
+        SlotWriter<Integer> writer = (item, address, length) -> UnsafeApi.putInt(address, item);
+        SlotLoaderOptions options = new SlotLoaderOptions(2, 4, false, WaitPolicy.BACKOFF);
+        long labelSum = 0;
+        try (SlotBatchLoader<Integer> loader = new SlotBatchLoader<>("slot-alloc", endless,
+                BatchDescriptor.of(BATCH, DType.I32, 1), writer, item -> item & 7, item -> { }, options,
+                DirectMemoryAllocator.INSTANCE)) {
+            Iterator<Batch> batches = loader.iterator();
+            labelSum += consume(loader, batches, WARM_UP_BATCHES);
+            Map<Long, Long> before = loaderThreadAllocations(threads);
+            long consumerBefore = threads.getCurrentThreadAllocatedBytes();
+            labelSum += consume(loader, batches, MEASURED_BATCHES);
+            long consumer = threads.getCurrentThreadAllocatedBytes() - consumerBefore;
+            Map<Long, Long> after = loaderThreadAllocations(threads);
+            long loaderBytes = 0;
+            long assignBytes = 0;
+            for (Thread t : Thread.getAllStackTraces().keySet()) {
+                Long end = after.get(t.threadId());
+                if (end == null) {
+                    continue;
+                }
+                long bytes = end - before.getOrDefault(t.threadId(), 0L);
+                if (t.getName().startsWith("spdl4j-slot-alloc-" + SlotStages.ASSIGN_STAGE + "-")) {
+                    assignBytes += bytes;
+                } else {
+                    loaderBytes += bytes;
+                }
+            }
+            long samples = (long) MEASURED_BATCHES * BATCH;
+            assertThat(before).as("source, assign, 2 fill workers").hasSize(4);
+            // Slack for one-off JIT deoptimisation or lazily initialised state; a per-sample object would be >= 16 B.
+            assertThat((double) loaderBytes / samples).as("source and fill bytes per sample (total %d)", loaderBytes)
+                    .isLessThan(0.05);
+            assertThat((double) assignBytes / MEASURED_BATCHES).as("assign bytes per batch (total %d)", assignBytes)
+                    .isLessThan(SITE_BYTES + 8.0 * BATCH);
+            // Under one small object per batch (a per-sample one would be >= 16 x BATCH): the iteration and the
+            // batch's close. Measured ~4 B per batch with paranoid leak detection, ~100 before Pipeline's iterator
+            // stopped making a Duration per item.
+            assertThat((double) consumer / MEASURED_BATCHES).as("consumer bytes per batch (total %d)", consumer)
+                    .isLessThan(16.0);
+        }
+        assertThat(labelSum).isPositive();
+    }
+
+    /** Takes {@code n} batches, checks each sample's label against its slot's content, closes them. */
+    private static long consume(SlotBatchLoader<Integer> loader, Iterator<Batch> batches, int n) {
+        long sum = 0;
+        for (int b = 0; b < n; b++) {
+            try (Batch batch = batches.next()) {
+                for (int i = 0; i < batch.size(); i++) {
+                    int label = loader.label(batch, i);
+                    if (label != (UnsafeApi.getInt(batch.sampleAddress(i)) & 7)) {
+                        throw new AssertionError("sample " + i + " of batch " + batch.firstSequence()
+                                + " has label " + label);
+                    }
+                    sum += label + 1;
+                }
+            }
+        }
+        return sum;
+    }
+
+    private static Map<Long, Long> loaderThreadAllocations(com.sun.management.ThreadMXBean threads) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().startsWith("spdl4j-slot-alloc-"))
+                .collect(Collectors.toMap(Thread::threadId, t -> threads.getThreadAllocatedBytes(t.threadId())));
+    }
+}
