@@ -10,10 +10,7 @@ package org.spdl4j.engine.ring;
  * policy's spins); a wait whose first yield was contended halves it. Waits that idled longer (several idle yields or
  * parks) leave it as it is: they say nothing about spinning.
  *
- * <p><b>Threading:</b> a plain field, read and written by the waiting threads without synchronisation. For a ring's
- * consumer strategy it is shared by the stage's workers: a lost or stale update only changes how long the next wait
- * spins, never what it returns, and a stage's workers see the same contention. Written only when it changes, so
- * workers that agree do not bounce its cache line.
+ * <p><b>Threading:</b> one waiting thread (it belongs to that thread's {@link BackoffIdle}).
  */
 final class AdaptiveSpin {
     private final int max;
@@ -42,15 +39,10 @@ final class AdaptiveSpin {
      * @param parked              whether it parked
      */
     void waitEnded(int yields, boolean firstYieldContended, boolean parked) {
-        int current = limit;
-        int next = current;
         if (yields == 0 && !parked || yields == 1 && !firstYieldContended && !parked) {
-            next = Math.min(max, current * 2 + 1);
+            limit = Math.min(max, limit * 2 + 1);
         } else if (yields > 0 && firstYieldContended) {
-            next = current >> 1;
-        }
-        if (next != current) {
-            limit = next;
+            limit >>= 1;
         }
     }
 }

@@ -6,21 +6,21 @@ import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.WaitStrategy;
 
 /**
- * The {@code BACKOFF} wait of a consumer: spin (for an {@link AdaptiveSpin adaptive} number of iterations, shared by
- * the ring's consumers), yield while the CPU is contended (bounded), then park with a period doubling up to the
- * policy's longest; see {@link BackoffPolicy} for when the yield phase ends. Fast hand-off when
+ * The {@code BACKOFF} wait of a consumer: the phases of {@link BackoffIdle} (spin for an {@link AdaptiveSpin adaptive}
+ * number of iterations, yield while the CPU is contended, bounded, then park with a doubling period; see
+ * {@link BackoffPolicy}), run between checks of the producer's cursor and the barrier's alert. Fast hand-off when
  * items flow, no lost step when the machine runs more stage threads than it has cores, and next to no CPU when a
  * stage idles (the default of spdl4j, since a small machine runs many idle stages).
  *
- * <p>The phase of a wait lives on the waiting thread's stack, so one instance serves every consumer of a ring; only
- * the spin phase's length is shared, as a hint. Alertable: every iteration checks the barrier's alert, and parking
- * returns on interrupt, so {@code close()} ends the wait within one park period. Producers publish without
+ * <p><b>Threading:</b> one instance serves every consumer of a ring (Disruptor keeps one wait strategy per
+ * sequencer); each consumer thread gets its own {@link BackoffIdle}, so the phase of a wait and the learned spin
+ * length are per thread. That costs one {@link ThreadLocal} lookup per wait that finds nothing published (never per
+ * item), and no allocation after the thread's first wait. Alertable: every iteration checks the barrier's alert, and
+ * parking returns on interrupt, so {@code close()} ends the wait within one park period. Producers publish without
  * signalling (no lock).
  */
 public final class BackoffWaitStrategy implements WaitStrategy {
-    private final BackoffPolicy policy;
-    private final BackoffClock clock;
-    private final AdaptiveSpin spin; // shared by the ring's consumers: a hint, see AdaptiveSpin
+    private final ThreadLocal<BackoffIdle> idles;
 
     /**
      * Creates the strategy.
@@ -32,9 +32,7 @@ public final class BackoffWaitStrategy implements WaitStrategy {
     }
 
     BackoffWaitStrategy(BackoffPolicy policy, BackoffClock clock) {
-        this.policy = policy;
-        this.clock = clock;
-        this.spin = new AdaptiveSpin(policy.spins());
+        this.idles = ThreadLocal.withInitial(() -> new BackoffIdle(policy, clock));
     }
 
     @Override
@@ -44,53 +42,19 @@ public final class BackoffWaitStrategy implements WaitStrategy {
         if (available >= sequence) {
             return available;
         }
-        int spins = spin.limit();
-        int spun = 0;
-        int yields = 0;
-        int idleYields = 0;
-        boolean firstYieldContended = false;
-        boolean parked = false;
-        long yieldPhaseStart = 0;
-        long now = 0; // the clock when the last yield returned: the next yield's start
-        long park = policy.minParkNanos();
+        BackoffIdle idle = idles.get();
+        idle.reset();
         do {
             barrier.checkAlert();
-            if (spun < spins && yields == 0) {
-                spun++;
-                clock.spinOnce();
-                continue;
-            }
-            if (idleYields < policy.yields()) {
-                if (yields == 0) {
-                    now = clock.nanoTime();
-                    yieldPhaseStart = now;
-                }
-                if (now - yieldPhaseStart < policy.yieldPhaseNanos()) {
-                    long start = now;
-                    clock.yieldOnce();
-                    now = clock.nanoTime();
-                    boolean contended = policy.isContended(now - start);
-                    if (yields++ == 0) {
-                        firstYieldContended = contended;
-                    }
-                    if (!contended) {
-                        idleYields++;
-                    }
-                    continue;
-                }
-                idleYields = policy.yields(); // the phase ran out of time: park from now on
-            }
-            parked = true;
-            clock.park(park);
-            park = Math.min(park << 1, policy.maxParkNanos());
+            idle.idle();
         } while ((available = dependentSequence.get()) < sequence);
-        spin.waitEnded(yields, firstYieldContended, parked);
+        idle.reset(); // learn from this wait now (the spin phase of the next one)
         return available;
     }
 
-    /** {@return how many spins the next wait makes before yielding (adapted to how earlier waits ended)} */
+    /** {@return how many spins the calling thread's next wait makes before yielding} */
     int spinLimit() {
-        return spin.limit();
+        return idles.get().spinLimit();
     }
 
     @Override
