@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.util.Arrays;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
@@ -72,6 +73,34 @@ final class ReducedJpegChecks {
             assertThat(e.getSuppressed()).hasSize(1);
             assertThat(e.getSuppressed()[0]).isInstanceOf(MediaException.class);
         }
+    }
+
+    /** A JPEG cut at two thirds of its length: rejected as truncated, directly and through the pipeline. */
+    void assertRejectsTruncatedEntropyData(final byte[] jpeg) {
+        final byte[] cut = Arrays.copyOf(jpeg, jpeg.length * 2 / 3);
+        assertRejects(cut, "truncated");
+        assertPipelineRejects(cut);
+    }
+
+    /**
+     * Bits no Huffman code starts with, {@code scanOffset} bytes into the entropy data (stuffed 0xFF bytes: a run
+     * of 1 bits, which no JPEG code is): rejected directly and through the pipeline. Changes {@code jpeg}.
+     */
+    void assertRejectsInvalidHuffmanCodesAt(final byte[] jpeg, final int scanOffset) {
+        final int at = TestJpegs.scanData(jpeg) + scanOffset;
+        for (int i = 0; i < 16; i += 2) {
+            jpeg[at + i] = (byte) 0xFF;
+            jpeg[at + i + 1] = 0;
+        }
+        assertRejects(jpeg, "Huffman code");
+        assertPipelineRejects(jpeg);
+    }
+
+    /** Restart marker {@code n} renumbered out of sequence: rejected, naming the one expected. Changes {@code jpeg}. */
+    void assertRejectsRestartOutOfSequence(final byte[] jpeg, final int n) {
+        final int rst = TestJpegs.find(jpeg, 0xD0 + n, TestJpegs.scanData(jpeg));
+        jpeg[rst + 1] = (byte) (0xD0 + ((n + 4) & 7));
+        assertRejects(jpeg, "RST" + n + " expected");
     }
 
     /**

@@ -8,7 +8,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import java.awt.image.BufferedImage;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -99,29 +98,17 @@ class ReducedJpegEighthScaleTest {
 
     @Test
     void shouldRejectTruncatedEntropyData() {
-        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
-        CHECK.assertRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3), "truncated");
-        CHECK.assertPipelineRejects(Arrays.copyOf(jpeg, jpeg.length * 2 / 3));
+        CHECK.assertRejectsTruncatedEntropyData(photoJpeg(512, 384, 2, 2, 0));
     }
 
     @Test
     void shouldRejectInvalidHuffmanCodes() {
-        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 0);
-        final int at = TestJpegs.scanData(jpeg) + 2000;
-        for (int i = 0; i < 16; i += 2) { // stuffed 0xFF bytes: a run of 1 bits, which no JPEG code is
-            jpeg[at + i] = (byte) 0xFF;
-            jpeg[at + i + 1] = 0;
-        }
-        CHECK.assertRejects(jpeg, "Huffman code");
-        CHECK.assertPipelineRejects(jpeg);
+        CHECK.assertRejectsInvalidHuffmanCodesAt(photoJpeg(512, 384, 2, 2, 0), 2000);
     }
 
     @Test
     void shouldRejectARestartMarkerOutOfSequence() {
-        final byte[] jpeg = photoJpeg(512, 384, 2, 2, 4);
-        final int rst1 = TestJpegs.find(jpeg, 0xD1, TestJpegs.scanData(jpeg));
-        jpeg[rst1 + 1] = (byte) 0xD5;
-        CHECK.assertRejects(jpeg, "RST1 expected");
+        CHECK.assertRejectsRestartOutOfSequence(photoJpeg(512, 384, 2, 2, 4), 1);
     }
 
     @Test
