@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.Map;
+import java.util.function.Supplier;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
@@ -25,13 +26,8 @@ class ZeroAllocationTest {
     void shouldAllocateNothingPerItemOnTheEnginePath() throws Exception {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        Object[] items = new Object[1024];
-        for (int i = 0; i < items.length; i++) {
-            items[i] = new Object();
-        }
-        long[] counter = {0};
         Duration timeout = Duration.ofSeconds(10);
-        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(() -> items[(int) (counter[0]++ & 1023)])
+        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(pooledItems())
                 .named("zero-alloc")
                 .pipe("a", x -> x, StageOptions.defaults().withConcurrency(2).withRingCapacity(256))
                 .pipe("b", x -> x, StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT)
@@ -65,12 +61,7 @@ class ZeroAllocationTest {
     void shouldAllocateNothingPerItemWhenTheConsumerIterates() {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-        Object[] items = new Object[1024];
-        for (int i = 0; i < items.length; i++) {
-            items[i] = new Object();
-        }
-        long[] counter = {0};
-        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(() -> items[(int) (counter[0]++ & 1023)])
+        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(pooledItems())
                 .named("zero-alloc-iter")
                 .pipe("a", x -> x, StageOptions.defaults().withRingCapacity(256))
                 .sink(256)
@@ -88,6 +79,16 @@ class ZeroAllocationTest {
             assertThat((double) consumer / MEASURED).as("iterating consumer bytes per item (total %d)", consumer)
                     .isLessThan(0.01);
         }
+    }
+
+    /** An endless source of 1024 preallocated objects, handed out in turn (source thread only): no item allocates. */
+    private static Supplier<Object> pooledItems() {
+        Object[] items = new Object[1024];
+        for (int i = 0; i < items.length; i++) {
+            items[i] = new Object();
+        }
+        long[] counter = {0};
+        return () -> items[(int) (counter[0]++ & 1023)];
     }
 
     private static Map<Long, Long> engineThreadAllocations(com.sun.management.ThreadMXBean threads) {
