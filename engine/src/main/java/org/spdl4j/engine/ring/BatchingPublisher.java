@@ -87,7 +87,7 @@ public final class BatchingPublisher {
                 return false;
             }
         }
-        out.slot(seq).set(item, epoch);
+        out.write(seq, item, epoch);
         if (size == 0) {
             first = seq;
         }

@@ -1,7 +1,6 @@
 package org.spdl4j.engine.ring;
 
 import com.lmax.disruptor.InsufficientCapacityException;
-import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequenced;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -19,7 +18,7 @@ import org.agrona.concurrent.IdleStrategy;
  * {@link InsufficientCapacityException} is Disruptor's preallocated singleton without a stack trace.
  */
 public final class BoundedPublisher {
-    private final RingBuffer<ItemSlot> ring;
+    private final ItemSlots slots;
     private final Sequenced sequenced;
     private final IdleStrategy idle;
     private final RunFlag running;
@@ -27,13 +26,9 @@ public final class BoundedPublisher {
     private long waitNanos;
     private int claimed; // how many sequences the last claimUpTo took
 
-    BoundedPublisher(RingBuffer<ItemSlot> ring, boolean singleProducer, IdleStrategy idle, RunFlag running) {
-        this(ring, ring, singleProducer, idle, running);
-    }
-
-    private BoundedPublisher(RingBuffer<ItemSlot> ring, Sequenced sequenced, boolean singleProducer,
-                             IdleStrategy idle, RunFlag running) {
-        this.ring = ring;
+    BoundedPublisher(Sequenced sequenced, ItemSlots slots, boolean singleProducer, IdleStrategy idle,
+                     RunFlag running) {
+        this.slots = slots;
         this.sequenced = sequenced;
         this.singleProducer = singleProducer;
         this.idle = idle;
@@ -41,7 +36,7 @@ public final class BoundedPublisher {
     }
 
     /**
-     * Creates a publisher over any Disruptor sequencer, for rings whose slots are not {@link ItemSlot}s (record
+     * Creates a publisher over any Disruptor sequencer, for rings whose slots are not {@link ItemSlots} (record
      * rings): only {@link #claimSlot()} and {@link #takeWaitNanos()} apply; the caller fills the slot and publishes
      * through the sequencer.
      *
@@ -51,7 +46,7 @@ public final class BoundedPublisher {
      * @return the publisher, for one thread only
      */
     public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
-        return new BoundedPublisher(null, sequenced, false, idle, running);
+        return new BoundedPublisher(sequenced, null, false, idle, running);
     }
 
     /**
@@ -66,8 +61,8 @@ public final class BoundedPublisher {
         if (seq < 0) {
             return false;
         }
-        ring.get(seq).set(item, epoch);
-        ring.publish(seq); // release store of the cursor/availability flag: the slot's fields are visible first
+        slots.set(seq, item, epoch);
+        sequenced.publish(seq); // release store of the cursor/availability flag: the slot's fields are visible first
         return true;
     }
 
@@ -81,8 +76,8 @@ public final class BoundedPublisher {
         if (seq < 0) {
             return false;
         }
-        ring.get(seq).setEnd();
-        ring.publish(seq);
+        slots.setEnd(seq);
+        sequenced.publish(seq);
         return true;
     }
 
@@ -105,14 +100,14 @@ public final class BoundedPublisher {
             }
             long lo = hi - claimed + 1;
             for (long s = lo; s <= hi; s++, done++) {
-                ring.get(s).set(items[done], epochs[done]);
+                slots.set(s, items[done], epochs[done]);
             }
             // Single producer: one release store of the cursor for the range. Several producers: one release store
             // of each slot's availability flag, then one signal. Either way the slots' fields are visible first.
             // Each range is published before the next claim: the single-producer sequencer's tryNext stores the
             // cursor up to its last claimed sequence when it rereads the consumers, so no claimed range may still be
             // unwritten then.
-            ring.publish(lo, hi);
+            sequenced.publish(lo, hi);
         }
         return done;
     }
@@ -131,9 +126,15 @@ public final class BoundedPublisher {
         }
     }
 
-    /** {@return the slot of a sequence this thread claimed} */
-    ItemSlot slot(long sequence) {
-        return ring.get(sequence);
+    /**
+     * Writes an item into a slot this thread claimed (not yet published).
+     *
+     * @param sequence the claimed sequence
+     * @param item     the item
+     * @param epoch    its epoch
+     */
+    void write(long sequence, Object item, long epoch) {
+        slots.set(sequence, item, epoch);
     }
 
     /**
@@ -143,7 +144,7 @@ public final class BoundedPublisher {
      * @param hi the last sequence
      */
     void publishRange(long lo, long hi) {
-        ring.publish(lo, hi); // release store(s): the range's slot fields are visible first
+        sequenced.publish(lo, hi); // release store(s): the range's slot fields are visible first
     }
 
     /**

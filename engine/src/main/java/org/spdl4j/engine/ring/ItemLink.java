@@ -1,16 +1,19 @@
 package org.spdl4j.engine.ring;
 
-import com.lmax.disruptor.RingBuffer;
+import com.lmax.disruptor.MultiProducerSequencer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.Sequencer;
+import com.lmax.disruptor.SingleProducerSequencer;
 import com.lmax.disruptor.WaitStrategy;
 import java.util.function.Consumer;
 import org.spdl4j.engine.EngineConfiguration;
 
 /**
- * A link between two stages: a preallocated Disruptor {@link RingBuffer} of {@link ItemSlot}s, written by the
- * upstream stage's workers and shared out among the downstream stage's workers in runs (see
- * {@link WorkSharingReader}).
+ * A link between two stages: a Disruptor {@link Sequencer} over preallocated {@link ItemSlots} (the items and their
+ * epochs as arrays, not slot objects), written by the upstream stage's workers and shared out among the downstream
+ * stage's workers in runs (see {@link WorkSharingReader}). Disruptor's {@code RingBuffer} is a sequencer plus an
+ * array of event objects; here the sequencer stands alone and the slots are the arrays.
  *
  * <p>The sequencer is single-producer when the upstream stage has one publishing thread and multi-producer otherwise.
  * Each downstream worker owns one gating {@link Sequence}; the ring never lets a producer overwrite a slot until every
@@ -21,7 +24,8 @@ import org.spdl4j.engine.EngineConfiguration;
  */
 public final class ItemLink {
     private final String name;
-    private final RingBuffer<ItemSlot> ring;
+    private final Sequencer sequencer;
+    private final ItemSlots slots;
     private final SequenceBarrier barrier;
     private final PaddedClaimSequence claim = new PaddedClaimSequence();
     private final Sequence[] consumerSequences;
@@ -43,15 +47,16 @@ public final class ItemLink {
         }
         this.name = name;
         this.multiProducer = multiProducer;
-        this.ring = multiProducer
-                ? RingBuffer.createMultiProducer(ItemSlot::new, capacity, waitStrategy)
-                : RingBuffer.createSingleProducer(ItemSlot::new, capacity, waitStrategy);
+        this.slots = new ItemSlots(capacity); // validates the capacity first
+        this.sequencer = multiProducer
+                ? new MultiProducerSequencer(capacity, waitStrategy)
+                : new SingleProducerSequencer(capacity, waitStrategy);
         this.consumerSequences = new Sequence[consumers];
         for (int i = 0; i < consumers; i++) {
             consumerSequences[i] = new Sequence(-1L);
         }
-        ring.addGatingSequences(consumerSequences);
-        this.barrier = ring.newBarrier();
+        sequencer.addGatingSequences(consumerSequences);
+        this.barrier = sequencer.newBarrier();
     }
 
     /** {@return the link's name} */
@@ -61,7 +66,7 @@ public final class ItemLink {
 
     /** {@return the ring's capacity in slots} */
     public int capacity() {
-        return ring.getBufferSize();
+        return sequencer.getBufferSize();
     }
 
     /** {@return how many consumers the link has} */
@@ -80,8 +85,8 @@ public final class ItemLink {
      */
     public long occupancy() {
         long consumed = consumerSequences.length > 1 ? claim.get() : consumerSequences[0].get();
-        long waiting = ring.getCursor() - consumed;
-        return Math.max(0, Math.min(waiting, ring.getBufferSize()));
+        long waiting = sequencer.getCursor() - consumed;
+        return Math.max(0, Math.min(waiting, sequencer.getBufferSize()));
     }
 
     /**
@@ -99,8 +104,8 @@ public final class ItemLink {
      * @return the reader
      */
     public WorkSharingReader reader(int index) {
-        return new WorkSharingReader(ring, barrier, claim, consumerSequences[index], consumerSequences.length,
-                maxRun(ring.getBufferSize()));
+        return new WorkSharingReader(sequencer, slots, barrier, claim, consumerSequences[index], consumerSequences.length,
+                maxRun(sequencer.getBufferSize()));
     }
 
     /**
@@ -111,22 +116,22 @@ public final class ItemLink {
      * @return the publisher, to be used from one thread only
      */
     public BoundedPublisher publisher(org.agrona.concurrent.IdleStrategy backPressure, RunFlag running) {
-        return new BoundedPublisher(ring, !multiProducer, backPressure, running);
+        return new BoundedPublisher(sequencer, slots, !multiProducer, backPressure, running);
     }
 
     /**
      * Takes every item still in the ring (published, not taken by a consumer) and gives it to {@code sink}: the
      * close-time sweep, so items the pipeline will never deliver reach their owner. Call only once the link's
      * producers and worker consumers have stopped; a single polling consumer may still race (see
-     * {@link ItemSlot#takeAtomically()}). Walks every slot: taken slots hold {@code null}.
+     * {@link ItemSlots#takeAtomically}). Walks every slot: taken slots hold {@code null}, end markers are skipped.
      *
      * @param sink receives each item left
      * @return the number of items handed to {@code sink}
      */
     public int drainUntaken(Consumer<Object> sink) {
         int n = 0;
-        for (int i = 0; i < ring.getBufferSize(); i++) {
-            Object item = ring.get(i).takeAtomically();
+        for (int i = 0; i < sequencer.getBufferSize(); i++) {
+            Object item = slots.takeAtomically(i);
             if (item != null) {
                 sink.accept(item);
                 n++;
@@ -145,9 +150,14 @@ public final class ItemLink {
         return Math.max(1, Math.min(EngineConfiguration.MAX_RUN, capacity / 4));
     }
 
-    /** {@return the underlying ring, for a single consumer that polls without a barrier} */
-    RingBuffer<ItemSlot> ring() {
-        return ring;
+    /** {@return the ring's sequencer, for a single consumer that polls without a barrier} */
+    Sequencer sequencer() {
+        return sequencer;
+    }
+
+    /** {@return the ring's slots} */
+    ItemSlots slots() {
+        return slots;
     }
 
     /** {@return whether several threads publish into the link (its cursor then counts claims, not publications)} */

@@ -1,7 +1,7 @@
 package org.spdl4j.engine.ring;
 
-import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
+import com.lmax.disruptor.Sequencer;
 
 /**
  * The non-blocking reader of a link that has exactly one consumer: {@link #poll()} returns the next published slot or
@@ -12,7 +12,8 @@ import com.lmax.disruptor.Sequence;
  * training loop handing the pipeline over has). <b>Allocation:</b> none.
  */
 public final class SingleConsumerPoller {
-    private final RingBuffer<ItemSlot> ring;
+    private final Sequencer sequencer;
+    private final ItemSlots slots;
     private final Sequence own;
     private final boolean singleProducer;
     private long sequence = -1L;
@@ -29,36 +30,67 @@ public final class SingleConsumerPoller {
             throw new IllegalArgumentException("link '" + link.name() + "' has " + link.consumerCount()
                     + " consumers; a poller needs it to have exactly one");
         }
-        this.ring = link.ring();
+        this.sequencer = link.sequencer();
+        this.slots = link.slots();
         this.own = link.firstConsumerSequence();
         this.singleProducer = !link.isMultiProducer();
     }
 
     /**
-     * Returns the next slot if it has been published.
+     * Moves to the next slot if it has been published; read it through {@link #isEnd()}, {@link #epoch()},
+     * {@link #take()} or {@link #takeAtomically()}, then {@link #release()} it.
      *
-     * @return the slot (read it, then {@link #release()}), or {@code null} if nothing is published yet
+     * @return {@code true} if the next slot is published, {@code false} (and nothing moved) if not yet
      */
-    public ItemSlot poll() {
+    public boolean poll() {
         long s = sequence + 1;
         if (s > cachedAvailable) {
             if (singleProducer) {
                 // Acquire load of the cursor: a single producer publishes by storing it after writing every slot up
                 // to it, so everything to the cursor is ready: one load per published range, not per item.
-                long cursor = ring.getCursor();
+                long cursor = sequencer.getCursor();
                 if (cursor < s) {
-                    return null;
+                    return false;
                 }
                 cachedAvailable = cursor;
             } else {
-                if (!ring.isAvailable(s)) { // acquire load of the slot's availability flag (the cursor counts claims)
-                    return null;
+                if (!sequencer.isAvailable(s)) { // acquire load of the slot's availability flag (the cursor counts claims)
+                    return false;
                 }
                 cachedAvailable = s;
             }
         }
         sequence = s;
-        return ring.get(s);
+        return true;
+    }
+
+    /** {@return whether the slot of the last successful {@link #poll()} is the end-of-stream marker} */
+    public boolean isEnd() {
+        return slots.isEnd(sequence);
+    }
+
+    /** {@return the epoch of the item in the slot of the last successful {@link #poll()}} */
+    public long epoch() {
+        return slots.epoch(sequence);
+    }
+
+    /**
+     * Takes the item of the last successful {@link #poll()} and clears the slot's reference.
+     *
+     * @return the item
+     */
+    public Object take() {
+        return slots.take(sequence);
+    }
+
+    /**
+     * Takes the item of the last successful {@link #poll()} with a compare-and-set, for a consumer that may race the
+     * close-time sweep of the link ({@link ItemLink#drainUntaken}).
+     *
+     * @return the item, or {@code null} if the sweep took it first
+     */
+    public Object takeAtomically() {
+        return slots.takeAtomically(sequence);
     }
 
     /** Gives the slot returned by the last {@link #poll()} back to the producer. */

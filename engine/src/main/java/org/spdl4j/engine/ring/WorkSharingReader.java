@@ -1,9 +1,9 @@
 package org.spdl4j.engine.ring;
 
 import com.lmax.disruptor.AlertException;
-import com.lmax.disruptor.RingBuffer;
 import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
+import com.lmax.disruptor.Sequencer;
 import com.lmax.disruptor.TimeoutException;
 
 /**
@@ -16,8 +16,9 @@ import com.lmax.disruptor.TimeoutException;
  * {@code min(maxRun, published / workers)} (at least one) of the sequences already published past the claim counter
  * (small runs while the ring is nearly empty keep the workers evenly loaded), or, when none is, the next sequence
  * alone, and waits for it.
- * A shared run never extends past an end-of-stream marker, so each worker still takes exactly one. The caller takes
- * what it needs from the slot ({@link ItemSlot#take()} clears the reference) and calls {@link #release()}, which
+ * A shared run never extends past an end-of-stream marker, so each worker still takes exactly one. The caller reads
+ * the slot through the reader ({@link #isEnd()}, {@link #epoch()}, {@link #take()}, which clears the reference) and
+ * calls {@link #release()}, which
  * stores the run's last sequence into the worker's gating sequence after the run's last item: one release store per
  * run, not per item. A run's slots go back to the producer when its last item was taken, before that item's task.
  *
@@ -25,7 +26,8 @@ import com.lmax.disruptor.TimeoutException;
  * strategy and throws {@link AlertException} when the link is alerted (close or failure). <b>Allocation:</b> none.
  */
 public final class WorkSharingReader {
-    private final RingBuffer<ItemSlot> ring;
+    private final Sequencer sequencer;
+    private final ItemSlots slots;
     private final SequenceBarrier barrier;
     private final PaddedClaimSequence claim;
     private final Sequence own;
@@ -37,9 +39,10 @@ public final class WorkSharingReader {
     private long cachedAvailable = -1L;
     private long lastWaitNanos;
 
-    WorkSharingReader(RingBuffer<ItemSlot> ring, SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
-                      int workers, int maxRun) {
-        this.ring = ring;
+    WorkSharingReader(Sequencer sequencer, ItemSlots slots, SequenceBarrier barrier, PaddedClaimSequence claim,
+                      Sequence own, int workers, int maxRun) {
+        this.sequencer = sequencer;
+        this.slots = slots;
         this.barrier = barrier;
         this.claim = claim;
         this.own = own;
@@ -49,7 +52,7 @@ public final class WorkSharingReader {
     }
 
     /**
-     * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlot}s (record
+     * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlots} (record
      * rings). Only {@link #nextSequence()}, {@link #release()}, {@link #releaseThroughCurrent()} and
      * {@link #sequence()} apply. A shared reader claims one sequence at a time here (it cannot see the record ring's
      * end markers, of which each worker must take one); a single consumer still releases once per run.
@@ -63,18 +66,38 @@ public final class WorkSharingReader {
      */
     public static WorkSharingReader overBarrier(SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
                                                 boolean shared, int maxRun) {
-        return new WorkSharingReader(null, barrier, claim, own, shared ? 2 : 1, shared ? 1 : maxRun);
+        return new WorkSharingReader(null, null, barrier, claim, own, shared ? 2 : 1, shared ? 1 : maxRun);
     }
 
     /**
-     * Hands out the next sequence and waits until it is published.
+     * Hands out the next sequence and waits until it is published; its slot is then read through {@link #isEnd()},
+     * {@link #epoch()} and {@link #take()}, and given back with {@link #release()}.
      *
-     * @return the slot of the sequence; read it, then call {@link #release()}
+     * @return the sequence
      * @throws AlertException when the link was alerted (the pipeline closes or failed)
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
-    public ItemSlot next() throws AlertException, InterruptedException {
-        return ring.get(nextSequence());
+    public long next() throws AlertException, InterruptedException {
+        return nextSequence();
+    }
+
+    /** {@return whether the slot of the last {@link #next()} is the end-of-stream marker} */
+    public boolean isEnd() {
+        return slots.isEnd(sequence);
+    }
+
+    /** {@return the epoch of the item in the slot of the last {@link #next()}} */
+    public long epoch() {
+        return slots.epoch(sequence);
+    }
+
+    /**
+     * Takes the item of the last {@link #next()} and clears its slot's reference; call before {@link #release()}.
+     *
+     * @return the item
+     */
+    public Object take() {
+        return slots.take(sequence);
     }
 
     /**
@@ -147,14 +170,14 @@ public final class WorkSharingReader {
     /**
      * The last sequence of {@code [first, last]} to claim so that the run holds at most one end marker, as its first
      * sequence. The slots are published and cannot be overwritten (our gating sequence is below {@code first}), and
-     * their end flag is written only before publication, so reading it before the claim is safe.
+     * their end marker is written only before publication, so reading it before the claim is safe.
      */
     private long lastBeforeEnd(long first, long last) {
-        if (ring.get(first).isEnd()) {
+        if (slots.isEnd(first)) {
             return first;
         }
         for (long s = first + 1; s <= last; s++) {
-            if (ring.get(s).isEnd()) {
+            if (slots.isEnd(s)) {
                 return s - 1;
             }
         }
@@ -202,7 +225,7 @@ public final class WorkSharingReader {
      */
     public void releaseAndRetire() {
         own.set(sequence);
-        ring.removeGatingSequence(own); // CAS on the ring's gating array; producers read it as a volatile array
+        sequencer.removeGatingSequence(own); // CAS on the ring's gating array; producers read it as a volatile array
     }
 
     /**

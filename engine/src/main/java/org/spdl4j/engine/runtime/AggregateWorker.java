@@ -3,7 +3,6 @@ package org.spdl4j.engine.runtime;
 import com.lmax.disruptor.AlertException;
 import org.spdl4j.engine.Aggregator;
 import org.spdl4j.engine.ring.BoundedPublisher;
-import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
@@ -53,15 +52,15 @@ final class AggregateWorker extends StageWorker {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
             }
-            ItemSlot slot = in.next();
+            in.next();
             recordStarved(in.lastWaitNanos());
-            if (slot.isEnd()) {
+            if (in.isEnd()) {
                 in.releaseAndRetire();
                 timer.settle(); // before the end goes downstream: whoever sees it may read exact counts
                 break;
             }
-            lastEpoch = slot.epoch();
-            Object item = slot.take();
+            lastEpoch = in.epoch();
+            Object item = in.take();
             in.release();
             stats.onItemIn();
             long start = timer.start(); // 0 when this task is not timed

@@ -8,7 +8,6 @@ import java.util.function.Function;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.ring.BoundedPublisher;
-import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.WorkerStats;
 
@@ -79,15 +78,14 @@ final class AsyncDispatcher extends StageWorker {
                 expireOverdue(System.nanoTime());
             }
             if (!inputEnded && hasFreeEntry()) {
-                ItemSlot slot = in.poll();
-                if (slot != null) {
+                if (in.poll()) {
                     progress = true;
-                    if (slot.isEnd()) {
+                    if (in.isEnd()) {
                         in.release();
                         inputEnded = true;
                     } else {
-                        long epoch = slot.epoch();
-                        Object item = slot.take();
+                        long epoch = in.epoch();
+                        Object item = in.take();
                         in.release();
                         stats.onItemIn();
                         startTask(item, epoch);

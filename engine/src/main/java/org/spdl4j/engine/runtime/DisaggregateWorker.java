@@ -4,7 +4,6 @@ import com.lmax.disruptor.AlertException;
 import java.util.List;
 import java.util.RandomAccess;
 import org.spdl4j.engine.ring.BoundedPublisher;
-import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.stats.WorkerStats;
 
@@ -34,14 +33,14 @@ final class DisaggregateWorker extends StageWorker {
     @Override
     void work() throws AlertException, InterruptedException {
         for (;;) {
-            ItemSlot slot = in.next();
+            in.next();
             recordStarved(in.lastWaitNanos());
-            if (slot.isEnd()) {
+            if (in.isEnd()) {
                 in.releaseAndRetire();
                 break;
             }
-            long epoch = slot.epoch();
-            Object item = slot.take();
+            long epoch = in.epoch();
+            Object item = in.take();
             in.release();
             stats.onItemIn();
             long start = System.nanoTime();

@@ -8,7 +8,6 @@ import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
-import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.RunFlag;
 import org.spdl4j.engine.ring.WorkSharingReader;
@@ -98,10 +97,9 @@ final class MapWorker extends StageWorker {
                 timer.settle(); // the next claim may wait: make the counts exact first
                 batchRun = batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS;
             }
-            ItemSlot slot = in.next();
+            long seq = in.next();
             recordStarved(in.lastWaitNanos());
-            long seq = in.sequence();
-            if (slot.isEnd()) {
+            if (in.isEnd()) {
                 if (!flush()) { // the results staged before the end marker go first
                     return;
                 }
@@ -110,8 +108,8 @@ final class MapWorker extends StageWorker {
                 finish(seq, running);
                 return;
             }
-            long epoch = slot.epoch();
-            Object item = slot.take();
+            long epoch = in.epoch();
+            Object item = in.take();
             if (!batchRun) {
                 in.release(); // the run's slots go back once its last item was taken, before that item's task
             }

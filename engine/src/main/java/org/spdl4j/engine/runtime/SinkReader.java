@@ -3,7 +3,6 @@ package org.spdl4j.engine.runtime;
 import java.util.concurrent.TimeoutException;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.PipelineFailedException;
-import org.spdl4j.engine.ring.ItemSlot;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.WorkerStats;
 
@@ -45,11 +44,10 @@ final class SinkReader {
         if (ended) {
             return endOfStream();
         }
-        ItemSlot slot = in.poll();
-        if (slot == null) {
-            slot = await(timeoutNanos);
+        if (!in.poll()) {
+            await(timeoutNanos);
         }
-        if (slot.isEnd()) {
+        if (in.isEnd()) {
             // A failing worker sets the failure before it counts itself finished, and the end marker is published
             // after that count, so a failure that raced the end is visible here.
             checkFailure();
@@ -57,8 +55,8 @@ final class SinkReader {
             ended = true;
             return endOfStream();
         }
-        lastEpoch = slot.epoch();
-        Object item = slot.takeAtomically(); // close() may sweep this buffer from another thread: one of us gets it
+        lastEpoch = in.epoch();
+        Object item = in.takeAtomically(); // close() may sweep this buffer from another thread: one of us gets it
         in.release();
         if (item == null) {
             throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed");
@@ -76,14 +74,13 @@ final class SinkReader {
         return ended;
     }
 
-    private ItemSlot await(long timeoutNanos) throws TimeoutException, InterruptedException {
+    private void await(long timeoutNanos) throws TimeoutException, InterruptedException {
         long start = System.nanoTime();
         idle.reset();
         try {
             for (;;) {
-                ItemSlot slot = in.poll();
-                if (slot != null) {
-                    return slot;
+                if (in.poll()) {
+                    return;
                 }
                 checkFailure();
                 if (!control.running().isRunning()) {

@@ -19,8 +19,8 @@ class BatchingPublisherTest {
 
     private static List<Object> pollAll(SingleConsumerPoller poller) {
         List<Object> out = new ArrayList<>();
-        for (ItemSlot slot = poller.poll(); slot != null; slot = poller.poll()) {
-            out.add(slot.take());
+        while (poller.poll()) {
+            out.add(poller.take());
             poller.release();
         }
         return out;
@@ -36,10 +36,10 @@ class BatchingPublisherTest {
         }
 
         assertThat(batch.isInPlace()).isTrue();
-        assertThat(link.ring().getCursor()).as("claimed and written, not published").isEqualTo(-1);
-        assertThat(poller.poll()).isNull();
+        assertThat(link.sequencer().getCursor()).as("claimed and written, not published").isEqualTo(-1);
+        assertThat(poller.poll()).as("nothing published").isFalse();
         assertThat(batch.flush()).isEqualTo(5);
-        assertThat(link.ring().getCursor()).as("one range published").isEqualTo(4);
+        assertThat(link.sequencer().getCursor()).as("one range published").isEqualTo(4);
         assertThat(pollAll(poller)).containsExactly("item-0", "item-1", "item-2", "item-3", "item-4");
     }
 
@@ -53,9 +53,10 @@ class BatchingPublisherTest {
         }
 
         assertThat(batch.isInPlace()).isFalse();
-        assertThat(link.ring().getCursor()).as("nothing claimed: a dropped result could leave no hole").isEqualTo(-1);
+        assertThat(link.sequencer().getCursor()).as("nothing claimed: a dropped result could leave no hole")
+                .isEqualTo(-1);
         assertThat(batch.flush()).isEqualTo(5);
-        assertThat(link.ring().getCursor()).as("one claim for the range").isEqualTo(4);
+        assertThat(link.sequencer().getCursor()).as("one claim for the range").isEqualTo(4);
         assertThat(pollAll(poller)).containsExactly(0, 1, 2, 3, 4);
     }
 

@@ -29,8 +29,8 @@ class ReorderWindowTest {
         assertThat(w.head()).isEqualTo(3);
 
         List<Object> got = new ArrayList<>();
-        for (ItemSlot s = poll.poll(); s != null; s = poll.poll()) {
-            got.add(s.take());
+        while (poll.poll()) {
+            got.add(poll.take());
             poll.release();
         }
         assertThat(got).containsExactly("a", "c");
@@ -58,12 +58,11 @@ class ReorderWindowTest {
         long expected = 0;
         int received = 0;
         while (received < items - items / 5) {
-            ItemSlot s = poll.poll();
-            if (s == null) {
+            if (!poll.poll()) {
                 Thread.onSpinWait();
                 continue;
             }
-            long v = (Long) s.take();
+            long v = (Long) poll.take();
             poll.release();
             if (expected % 5 == 0) {
                 expected++;

@@ -74,12 +74,12 @@ class WorkSharingStressTest {
                 java.util.Arrays.fill(lastByProducer, -1);
                 try {
                     for (;;) {
-                        ItemSlot slot = in.next();
-                        if (slot.isEnd()) {
+                        in.next();
+                        if (in.isEnd()) {
                             in.releaseAndRetire();
                             return;
                         }
-                        int item = (Integer) slot.take();
+                        int item = (Integer) in.take();
                         in.release();
                         seen.incrementAndGet(item);
                         int producer = item / itemsPerProducer;

@@ -1,0 +1,142 @@
+package org.spdl4j.engine.ring;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The slots of one {@link ItemLink}, stored as two parallel arrays indexed by sequence: the item references and their
+ * epochs. The end-of-stream marker is a private sentinel in the reference array, so a slot needs no flag.
+ *
+ * <p><b>Why arrays, not slot objects.</b> A ring of slot objects (reference + epoch + flag, 32 bytes with the
+ * header) puts two slots on a cache line, and every line of them moves between the producer's and the consumer's
+ * cores twice per lap: written by the producer, then written again by the consumer that clears the reference. A
+ * reference array puts sixteen slots on a line (compressed references), like a JCTools queue's buffer. The epoch array
+ * is only read in the steady state: {@link #set} stores an epoch only when it differs from the one the slot already
+ * holds (within an epoch, every lap finds the same value), so its lines stay shared and never move. Both arrays carry
+ * 128 bytes of padding at each end, so neither shares a line with whatever the heap puts next to it.
+ *
+ * <p><b>Threading:</b> plain array accesses, no synchronisation of their own. The link's sequences order them: a
+ * producer writes a slot then publishes its sequence (a release store in the Disruptor sequencer); a consumer sees the
+ * sequence (acquire) then reads the slot, clears the reference and stores its gating sequence (release) before the
+ * producer may reuse the slot. Two readers race for one slot only at the consumer's end while the pipeline closes
+ * (the training loop polling while {@code close()} sweeps leftovers on another thread); both then use
+ * {@link #takeAtomically}, so each item goes to exactly one of them.
+ *
+ * <p><b>Allocation:</b> the two arrays at construction, none after.
+ */
+public final class ItemSlots {
+    /** The end-of-stream marker's sentinel: never handed out as an item. */
+    private static final Object END = new Object() {
+        @Override
+        public String toString() {
+            return "end-of-stream";
+        }
+    };
+    private static final VarHandle ITEMS = MethodHandles.arrayElementVarHandle(Object[].class);
+    /** Padding at each end: 32 references (128 bytes with compressed references) and 16 longs (128 bytes). */
+    private static final int REF_PAD = 32;
+    private static final int EPOCH_PAD = 16;
+
+    private final Object[] items;
+    private final long[] epochs;
+    private final int mask;
+
+    /**
+     * Creates the slots of a ring.
+     *
+     * @param capacity slots, a power of two
+     * @throws IllegalArgumentException if capacity is not a positive power of two
+     */
+    public ItemSlots(int capacity) {
+        if (capacity < 1 || Integer.bitCount(capacity) != 1) {
+            throw new IllegalArgumentException("ring capacity must be a power of two, got " + capacity);
+        }
+        this.items = new Object[capacity + 2 * REF_PAD];
+        this.epochs = new long[capacity + 2 * EPOCH_PAD];
+        this.mask = capacity - 1;
+    }
+
+    /** {@return the number of slots} */
+    public int capacity() {
+        return mask + 1;
+    }
+
+    /**
+     * Fills the slot of a claimed sequence with an item (producer side, before publish).
+     *
+     * @param sequence the claimed sequence
+     * @param item     the item, never {@code null}
+     * @param epoch    the epoch the item belongs to
+     */
+    public void set(long sequence, Object item, long epoch) {
+        int i = (int) sequence & mask;
+        items[REF_PAD + i] = item;
+        // Read before write: in the steady state the slot holds this epoch from the last lap, and a load of a line
+        // the consumers only read leaves it shared in every cache, where a store would take it from them each lap.
+        if (epochs[EPOCH_PAD + i] != epoch) {
+            epochs[EPOCH_PAD + i] = epoch;
+        }
+    }
+
+    /**
+     * Makes the slot of a claimed sequence the end-of-stream marker (producer side, before publish).
+     *
+     * @param sequence the claimed sequence
+     */
+    public void setEnd(long sequence) {
+        items[REF_PAD + ((int) sequence & mask)] = END;
+    }
+
+    /**
+     * {@return whether the slot of a published sequence is the end-of-stream marker}
+     *
+     * @param sequence the sequence
+     */
+    public boolean isEnd(long sequence) {
+        return items[REF_PAD + ((int) sequence & mask)] == END;
+    }
+
+    /**
+     * {@return the epoch of the item in the slot of a published sequence}
+     *
+     * @param sequence the sequence
+     */
+    public long epoch(long sequence) {
+        return epochs[EPOCH_PAD + ((int) sequence & mask)];
+    }
+
+    /**
+     * Takes the item out of the slot of a published sequence and clears the reference (consumer side, before the
+     * consumer releases the sequence), so the garbage collector can reclaim the item while the slot waits for reuse.
+     *
+     * @param sequence the sequence; its slot holds an item, not the end marker
+     * @return the item
+     */
+    public Object take(long sequence) {
+        int i = REF_PAD + ((int) sequence & mask);
+        Object item = items[i];
+        items[i] = null;
+        return item;
+    }
+
+    /**
+     * Takes the item with a compare-and-set, for a slot another thread may take at the same time (the consumer's
+     * end during close). One atomic per item: used at the consumer's end only, not between stages.
+     *
+     * @param sequence the sequence
+     * @return the item, or {@code null} if the slot is empty, holds the end marker, or the other thread took it
+     */
+    public Object takeAtomically(long sequence) {
+        int i = REF_PAD + ((int) sequence & mask);
+        for (;;) {
+            Object item = ITEMS.getAcquire(items, i);
+            if (item == null || item == END) {
+                return null; // taken already, or the end marker, which stays for its reader
+            }
+            // Full fence: exactly one of two racing takers swaps the item out; the other rereads and sees null.
+            if (ITEMS.compareAndSet(items, i, item, (Object) null)) {
+                return item;
+            }
+        }
+    }
+}
