@@ -142,10 +142,11 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      * Pinning more threads than the set has cores, or onto cores other work uses, is usually slower than leaving the
      * scheduler free. What is pinned: a sync pipe's {@code concurrency} workers (all to the whole set), an async or
      * virtual-thread pipe's dispatcher thread (tasks run on their own threads), aggregate and disaggregate threads.
-     * {@link PipelineBuilder#build()} rejects an empty set and CPUs the machine lacks; if the kernel refuses the set
-     * when a thread starts (a CPU offline or outside this process's cpuset), or the platform is not Linux, the
-     * threads run unpinned and one warning per stage says why. Unpinned threads inherit the affinity of the thread
-     * that started the pipeline.
+     * {@link PipelineBuilder#build()} rejects an empty set and CPUs outside this process's affinity mask
+     * ({@link org.spdl4j.engine.affinity.ThreadAffinity#problemWith(CpuSet) problemWith}); if the kernel refuses the
+     * set when a thread starts (a CPU went offline, or the cpuset shrank), or the platform is not Linux, the threads
+     * run unpinned and one warning per stage says why. Unpinned threads inherit the affinity of the thread that
+     * started the pipeline.
      *
      * @param set the CPUs, or {@code null} for unpinned
      */

@@ -67,7 +67,7 @@ class AffinityTest {
     @Test
     void shouldPinEachThreadOfAStageToTheWholeSet() throws Exception {
         assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
-        CpuSet all = CpuSet.range(0, ThreadAffinity.cpuCount() - 1);
+        CpuSet all = ThreadAffinity.processCpus().orElseThrow();
         Set<String> saw = ConcurrentHashMap.newKeySet();
         try (Pipeline<Integer> p = PipelineBuilder.fromIterable(ITEMS).named("pin-all")
                 .pipe("spread", (Integer i) -> {
@@ -132,17 +132,45 @@ class AffinityTest {
     }
 
     @Test
-    void shouldRejectCpusTheMachineLacksNamingTheStage() {
+    void shouldRejectCpusTheProcessCannotUseNamingTheStage() {
         int n = ThreadAffinity.cpuCount();
+        int first = ThreadAffinity.processCpus().map(c -> c.toArray()[0]).orElse(0);
+        String why = ThreadAffinity.processCpus().map(c -> " outside the CPUs this process may run on, " + c)
+                .orElse(" but this machine has " + n + " CPU(s)"); // off Linux: the machine's count
         assertThatThrownBy(() -> PipelineBuilder.fromIterable(ITEMS).named("bad-cpus")
                 .sourceCpus(CpuSet.of(n + 3))
-                .pipe("decode", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of(0, n)))
+                .pipe("decode", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of(first, n)))
                 .pipe("empty", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of()))
                 .build())
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("stage 'decode': CPU set 0," + n + " names CPU " + n + " but this machine has "
-                        + n + " CPU(s)")
+                .hasMessageContaining("stage 'decode': CPU set " + CpuSet.of(first, n) + " names CPU " + n + why)
                 .hasMessageContaining("stage 'empty': CPU set is empty")
                 .hasMessageContaining("source 'source': CPU set " + (n + 3) + " names CPU " + (n + 3));
+    }
+
+    @Test
+    void shouldRejectACpuOutsideTheProcessAffinityMaskAtBuildSayingWhatIsAllowed() {
+        assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
+        CpuSet allowed = ThreadAffinity.processCpus().orElseThrow();
+        assertThat(allowed).hasToString(CpusAllowed.ofProcess()); // the kernel's own report of the process's mask
+        int outside = 0;
+        while (allowed.contains(outside)) {
+            outside++; // the lowest CPU the process may not use: inside the machine when a cpuset or taskset narrows it
+        }
+        int cpu = outside;
+        assertThatThrownBy(() -> PipelineBuilder.fromIterable(ITEMS).named("outside-mask")
+                .pipe("decode", (Integer i) -> i, StageOptions.defaults().withCpus(CpuSet.of(cpu)))
+                .build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("invalid pipeline 'outside-mask'")
+                .hasMessageContaining("stage 'decode': CPU set " + cpu + " names CPU " + cpu
+                        + " outside the CPUs this process may run on, " + allowed)
+                .hasMessageContaining("Pin to CPUs within " + allowed);
+        assertThatThrownBy(() -> RecordPipelineBuilder.named("outside-mask-records").source(rec -> false)
+                .stage("scale", rec -> true, 1).consumer(rec -> { })
+                .cpus(RecordPipeline.CONSUMER, CpuSet.of(cpu)).build())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'consumer': CPU set " + cpu + " names CPU " + cpu
+                        + " outside the CPUs this process may run on, " + allowed);
     }
 }

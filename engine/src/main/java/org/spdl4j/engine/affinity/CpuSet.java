@@ -8,8 +8,8 @@ import java.util.Objects;
  * {@code taskset -c} and {@code /proc/<pid>/status}'s {@code Cpus_allowed_list}: comma-separated CPUs and inclusive
  * ranges, e.g. {@code "0-3,6"}.
  *
- * <p>A set may be empty as a value ({@code CpuSet.of()}); a pipeline rejects an empty set, and a CPU the machine does not
- * have, when it is built (see {@link ThreadAffinity#problemWith(CpuSet)}). Negative CPUs and CPUs above
+ * <p>A set may be empty as a value ({@code CpuSet.of()}); a pipeline rejects an empty set, and a CPU this process may
+ * not run on, when it is built (see {@link ThreadAffinity#problemWith(CpuSet)}). Negative CPUs and CPUs above
  * {@link #MAX_CPU} cannot be represented and are rejected here.
  *
  * <p><b>Threading:</b> immutable, safe to share. <b>Allocation:</b> one bit per CPU up to the highest, at creation.

@@ -11,7 +11,8 @@ import java.lang.invoke.MethodHandle;
 import java.lang.invoke.VarHandle;
 
 /**
- * glibc's {@code sched_setaffinity} / {@code sched_getaffinity} for the calling thread ({@code pid 0}), through FFM
+ * glibc's {@code sched_setaffinity} / {@code sched_getaffinity} for the calling thread ({@code pid 0}), and
+ * {@code sched_getaffinity} for the process ({@code getpid()}: the thread-group leader), through FFM
  * downcalls, with {@code errno} captured by the linker (a later JVM call could overwrite the thread's errno before
  * Java reads it) and turned into text by {@code strerror}.
  *
@@ -22,7 +23,8 @@ import java.lang.invoke.VarHandle;
  *   [CPUs 0..63, LSB first ][CPUs 64..127 ] ...   (at least 128 bytes = 1024 CPUs, the glibc default)
  * </pre>
  *
- * <p><b>Threading:</b> each call acts on the calling thread only; the handles are immutable, safe to share.
+ * <p><b>Threading:</b> pinning and {@link #currentThreadCpus()} act on the calling thread only,
+ * {@link #processCpus()} reads the process's mask; the handles are immutable, safe to share.
  * <b>Allocation:</b> a confined arena per call (start-up only, never on a hot path).
  */
 @SuppressWarnings("restricted") // downcalls into libc: needs --enable-native-access (spdl4j.jvm.flags has it)
@@ -99,23 +101,41 @@ final class LinuxAffinity {
      * @throws AffinityException with the errno and its text when the call fails
      */
     CpuSet currentThreadCpus() throws AffinityException {
+        return cpusOf(0, "sched_getaffinity");
+    }
+
+    /**
+     * {@return the CPUs this process may run on: the mask of its thread-group leader ({@code
+     * sched_getaffinity(getpid())}, what {@code taskset -p <pid>} shows)} That is the mask the process was started
+     * with (taskset, numactl), narrowed by its cgroup's cpuset; it does not change when engine threads pin
+     * themselves (the leader is the launcher's thread, never an engine thread), so it does not depend on which
+     * thread asks.
+     *
+     * @throws AffinityException with the errno and its text when the call fails
+     */
+    CpuSet processCpus() throws AffinityException {
+        long pid = ProcessHandle.current().pid();
+        return cpusOf((int) pid, "sched_getaffinity(" + pid + ")"); // pid_t is an int; Linux pids fit (<= 2^22)
+    }
+
+    private CpuSet cpusOf(int pid, String call) throws AffinityException {
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment capture = arena.allocate(captureLayout);
             for (int bytes = MIN_MASK_BYTES; ; bytes *= 2) {
                 MemorySegment mask = arena.allocate(bytes, Long.BYTES);
-                int rc = (int) getAffinity.invokeExact(capture, 0, (long) bytes, mask);
+                int rc = (int) getAffinity.invokeExact(capture, pid, (long) bytes, mask);
                 if (rc == 0) {
                     return CpuSet.fromMaskWords(mask.toArray(ValueLayout.JAVA_LONG));
                 }
                 int e = (int) errno.get(capture, 0L);
                 if (e != EINVAL || bytes >= MAX_MASK_BYTES) { // EINVAL: the kernel has more CPUs than the mask
-                    throw new AffinityException("sched_getaffinity failed: " + describe(e), e);
+                    throw new AffinityException(call + " failed: " + describe(e), e);
                 }
             }
         } catch (AffinityException e) {
             throw e;
         } catch (Throwable t) { // as in pinCurrentThread
-            throw new AffinityException("sched_getaffinity could not be called: " + t, AffinityException.NO_ERRNO);
+            throw new AffinityException(call + " could not be called: " + t, AffinityException.NO_ERRNO);
         }
     }
 

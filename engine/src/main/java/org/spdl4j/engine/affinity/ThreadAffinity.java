@@ -3,6 +3,7 @@ package org.spdl4j.engine.affinity;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
 
 /**
@@ -63,28 +64,69 @@ public final class ThreadAffinity {
     }
 
     /**
+     * {@return the CPUs this process may run on (Linux: {@code sched_getaffinity} of the process, i.e. its
+     * taskset/numactl mask narrowed by its cgroup's cpuset), or empty on a platform without affinity or on failure}
+     * Read at each call (a cgroup's cpuset may change while the process runs); one system call. Does not depend on
+     * the calling thread's own pinning.
+     */
+    public static Optional<CpuSet> processCpus() {
+        if (LINUX == null) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(LINUX.processCpus());
+        } catch (AffinityException e) {
+            return Optional.empty();
+        }
+    }
+
+    /**
      * {@return the CPUs the machine has: the highest present CPU + 1 on Linux ({@code
      * /sys/devices/system/cpu/present}), else {@link Runtime#availableProcessors()}} Read once. Counts the machine's
-     * CPUs, not the ones this process may use: a CPU outside the process's cpuset passes {@link #problemWith} and is
-     * refused when a thread pins to it.
+     * CPUs, not the ones this process may use ({@link #processCpus()}).
      */
     public static int cpuCount() {
         return CPU_COUNT;
     }
 
     /**
-     * Checks a set a thread is to be pinned to against this machine.
+     * Checks a set a thread is to be pinned to against the CPUs this process may run on ({@link #processCpus()}),
+     * or, where those cannot be read (not Linux, or the query failed), against the machine's {@link #cpuCount()}.
      *
      * @param cpus the set
-     * @return what is wrong with it (empty set, CPU the machine does not have), or empty if it can be tried
+     * @return what is wrong with it and what to do (empty set, CPU outside the process's affinity, CPU the machine
+     *         does not have), or empty if it can be tried
      */
     public static Optional<String> problemWith(CpuSet cpus) {
+        return problemWith(cpus, processCpus().orElse(null), CPU_COUNT);
+    }
+
+    /**
+     * {@link #problemWith(CpuSet)} against given limits.
+     *
+     * @param cpus     the set
+     * @param allowed  the CPUs the process may run on, or {@code null} when unknown
+     * @param cpuCount the machine's CPUs, the check when {@code allowed} is unknown
+     * @return the problem, or empty
+     */
+    static Optional<String> problemWith(CpuSet cpus, CpuSet allowed, int cpuCount) {
         if (cpus.isEmpty()) {
             return Optional.of("CPU set is empty; name at least one CPU, or leave the threads unpinned");
         }
-        if (cpus.highest() >= CPU_COUNT) {
+        if (allowed != null) {
+            int[] outside = Arrays.stream(cpus.toArray()).filter(c -> !allowed.contains(c)).toArray();
+            if (outside.length == 0) {
+                return Optional.empty();
+            }
+            return Optional.of("CPU set " + cpus + " names " + (outside.length == 1 ? "CPU " : "CPUs ")
+                    + CpuSet.of(outside) + " outside the CPUs this process may run on, " + allowed
+                    + " (its affinity mask: taskset/numactl at launch, narrowed by the cgroup's cpuset). Pin to CPUs "
+                    + "within " + allowed + ", widen the process's CPUs (taskset -a -cp <cpus> <pid>, or the "
+                    + "container's cpuset), or leave the threads unpinned");
+        }
+        if (cpus.highest() >= cpuCount) {
             return Optional.of("CPU set " + cpus + " names CPU " + cpus.highest() + " but this machine has "
-                    + CPU_COUNT + " CPU(s), 0-" + (CPU_COUNT - 1));
+                    + cpuCount + " CPU(s), 0-" + (cpuCount - 1));
         }
         return Optional.empty();
     }

@@ -171,8 +171,9 @@ public final class RecordPipelineBuilder {
     /**
      * Pins the threads of the source, the consumer or a stage to these CPUs: each pins itself when it starts. For
      * busy-spinning threads on cores reserved for them; pinning more spinning threads than cores is usually slower
-     * than leaving the scheduler free. {@link #build()} rejects unknown names, empty sets and CPUs the machine lacks;
-     * a set the kernel refuses when a thread starts leaves the threads unpinned, with one warning per stage.
+     * than leaving the scheduler free. {@link #build()} rejects unknown names, empty sets and CPUs outside this
+     * process's affinity mask; a set the kernel refuses when a thread starts leaves the threads unpinned, with one
+     * warning per stage.
      *
      * @param threadsOf {@value RecordPipeline#SOURCE}, {@value RecordPipeline#CONSUMER} or a stage's name
      * @param set       the CPUs, or {@code null} to leave them unpinned

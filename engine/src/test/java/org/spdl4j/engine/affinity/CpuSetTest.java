@@ -71,12 +71,25 @@ class CpuSetTest {
     }
 
     @Test
-    void shouldJudgeSetsAgainstThisMachine() {
+    void shouldJudgeSetsAgainstTheMachineWhenTheProcessCpusAreUnknown() {
         int n = ThreadAffinity.cpuCount();
         assertThat(n).isGreaterThanOrEqualTo(Runtime.getRuntime().availableProcessors());
-        assertThat(ThreadAffinity.problemWith(CpuSet.of(n - 1))).isEmpty();
-        assertThat(ThreadAffinity.problemWith(CpuSet.of(0, n))).get().asString()
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(n - 1), null, n)).isEmpty();
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(0, n), null, n)).get().asString()
                 .contains("names CPU " + n, "this machine has " + n + " CPU(s)");
-        assertThat(ThreadAffinity.problemWith(CpuSet.of())).get().asString().contains("CPU set is empty");
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(), null, n)).get().asString().contains("CPU set is empty");
+    }
+
+    @Test
+    void shouldJudgeSetsAgainstTheCpusTheProcessMayRunOn() {
+        CpuSet allowed = CpuSet.parse("0-3"); // e.g. a container's cpuset on a 64-CPU machine
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(1, 3), allowed, 64)).isEmpty();
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(1, 5, 6), allowed, 64)).get().asString()
+                .contains("CPU set 1,5-6 names CPUs 5-6 outside the CPUs this process may run on, 0-3",
+                        "Pin to CPUs within 0-3", "taskset -a -cp", "leave the threads unpinned");
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(5), allowed, 64)).get().asString()
+                .startsWith("CPU set 5 names CPU 5 outside");
+        assertThat(ThreadAffinity.problemWith(CpuSet.of(), allowed, 64)).get().asString()
+                .contains("CPU set is empty");
     }
 }

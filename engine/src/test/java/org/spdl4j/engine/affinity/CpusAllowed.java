@@ -20,8 +20,17 @@ public final class CpusAllowed {
 
     /** {@return the calling thread's {@code Cpus_allowed_list}, e.g. "0-1"} */
     public static String ofCurrentThread() {
+        return cpusAllowedList(Path.of("/proc/thread-self/status"));
+    }
+
+    /** {@return the process's {@code Cpus_allowed_list} ({@code /proc/self/status}: its thread-group leader's)} */
+    public static String ofProcess() {
+        return cpusAllowedList(Path.of("/proc/self/status"));
+    }
+
+    private static String cpusAllowedList(Path status) {
         try {
-            return Files.readAllLines(Path.of("/proc/thread-self/status")).stream()
+            return Files.readAllLines(status).stream()
                     .filter(l -> l.startsWith("Cpus_allowed_list:"))
                     .map(l -> l.substring("Cpus_allowed_list:".length()).strip())
                     .findFirst().orElseThrow();

@@ -56,6 +56,19 @@ class ThreadAffinityTest {
     }
 
     @Test
+    void shouldReadTheProcessCpusAsTheKernelReportsThemWhateverTheCallingThreadIsPinnedTo() throws Exception {
+        CpuSet process = ThreadAffinity.processCpus().orElseThrow();
+        assertThat(process).hasToString(CpusAllowed.ofProcess());
+        int first = process.toArray()[0];
+        String[] seen = onFreshThread(() -> {
+            ThreadAffinity.pinCurrentThread(CpuSet.of(first));
+            return new String[] {CpusAllowed.ofCurrentThread(), ThreadAffinity.processCpus().orElseThrow().toString()};
+        });
+        assertThat(seen).containsExactly(String.valueOf(first), process.toString());
+        assertThat(ThreadAffinity.problemWith(process)).isEmpty();
+    }
+
+    @Test
     void shouldReportTheKernelsRefusalWithErrnoTextAndLeaveTheThreadAsItWas() throws Exception {
         String before = CpusAllowed.ofCurrentThread();
         Object[] seen = onFreshThread(() -> {

@@ -72,9 +72,10 @@ final class ImageStages implements AutoCloseable {
             options.cropSize(), 3, DType.U8);
         this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
         try {
-            this.slots = new SlotStages<>(name, DECODE_STAGE, layout, options.batchesInFlight(), options.dropLast(),
-                batchAllocator, new DecodeWriter(decoders, options.imageSpec()), item -> item.file.label(),
-                items::release);
+            this.slots = SlotStages.<ImageItem>builder(name).fillStage(DECODE_STAGE).layout(layout)
+                .batchesInFlight(options.batchesInFlight()).dropLast(options.dropLast()).allocator(batchAllocator)
+                .writer(new DecodeWriter(decoders, options.imageSpec())).labels(item -> item.file.label())
+                .release(items::release).open();
         } catch (RuntimeException e) {
             decoders.close();
             bytesPool.close();

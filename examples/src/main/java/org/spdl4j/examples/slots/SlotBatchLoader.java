@@ -41,7 +41,7 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
  */
 public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable {
     /** The fill stage's name in the pipeline and its stats. */
-    public static final String FILL_STAGE = "fill";
+    public static final String FILL_STAGE = SlotStages.DEFAULT_FILL_STAGE;
     private static final int RING = 16;
     private final SlotStages<I> slots;
     private final Pipeline<Batch> pipeline;
@@ -98,8 +98,9 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
     private SlotBatchLoader(PipelineBuilder<I> head, String name, BatchDescriptor layout,
                             SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
                             Consumer<? super I> release, SlotLoaderOptions options, MemoryAllocator allocator) {
-        this.slots = new SlotStages<>(name, FILL_STAGE, layout, options.batchesInFlight(), options.dropLast(),
-            allocator, writer, labelOf, release);
+        this.slots = SlotStages.<I>builder(name).fillStage(FILL_STAGE).layout(layout)
+            .batchesInFlight(options.batchesInFlight()).dropLast(options.dropLast()).allocator(allocator)
+            .writer(writer).labels(labelOf).release(release).open();
         try {
             this.pipeline = slots.append(head, StageOptions.defaults().withWaitPolicy(options.waitPolicy())
                         .withRingCapacity(RING), options.fillConcurrency(), UnaryOperator.identity())

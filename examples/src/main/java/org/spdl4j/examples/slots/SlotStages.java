@@ -3,22 +3,24 @@ package org.spdl4j.examples.slots;
 import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.offheap.BufferPool;
-import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.BatchAssembler;
-import org.spdl4j.offheap.tensor.BatchDescriptor;
 
 /**
  * Zero-copy slot assembly as two pipeline stages, and what they share: the batch pool, the {@link BatchAssembler},
  * the {@link InFlightTable} of items and labels, and the fill function. Every slot loader is these stages behind its
  * own front stages: {@link SlotBatchLoader} (items, or fetched items), and the image loaders (read in front, fill
- * named "decode").
+ * named "decode"). Described by a {@link #builder(String) builder}:
+ *
+ * <pre>{@code
+ * SlotStages<Item> slots = SlotStages.<Item>builder("train").fillStage("decode").layout(layout)
+ *     .batchesInFlight(4).writer(writer).labels(Item::label).release(items::release).open();
+ * }</pre>
  *
  * <pre>
  *  ... ──ring──> assign (1 thread) ──ring──> fill x N ──ring──> ...
@@ -38,6 +40,10 @@ public final class SlotStages<I> implements AutoCloseable {
     public static final String ASSIGN_STAGE = "assign";
     /** What {@link #close()} frees, for the message when a loader must leak it instead. */
     public static final String RESOURCES = "its unfilled items, batch assembler and batch pool";
+    /** The fill stage's name unless {@link SlotStagesBuilder#fillStage} sets another. */
+    public static final String DEFAULT_FILL_STAGE = "fill";
+    /** Batches allocated at once unless {@link SlotStagesBuilder#batchesInFlight} sets another. */
+    public static final int DEFAULT_BATCHES_IN_FLIGHT = 4;
 
     private final BufferPool batchPool;
     private final BatchAssembler assembler;
@@ -47,36 +53,34 @@ public final class SlotStages<I> implements AutoCloseable {
     private final String fillStage;
     private final FillSlots<I> fill;
 
-    /**
-     * Opens the batch pool (no stage runs yet).
-     *
-     * @param name            the pipeline's name: prefix of the pool's name, and of failed samples in the log
-     * @param fillStage       the fill stage's name (what users see in stats: "fill", "decode")
-     * @param layout          the batch layout: batch size and one sample's type and shape
-     * @param batchesInFlight batches allocated at once, the bound on batch memory
-     * @param dropLast        drop a partial last batch instead of publishing it
-     * @param allocator       where batch memory comes from (direct, or pinned for GPU copies)
-     * @param writer          writes one item's sample into its slot
-     * @param labelOf         the label of an item (0 when there are none)
-     * @param release         gives back what an item holds once written or failed; may do nothing
-     */
-    public SlotStages(String name, String fillStage, BatchDescriptor layout, int batchesInFlight, boolean dropLast,
-                      MemoryAllocator allocator, SlotWriter<? super I> writer, ToIntFunction<? super I> labelOf,
-                      Consumer<? super I> release) {
-        this.release = release;
-        this.batchPool = BufferPool.open(PoolConfig.builder(name + "-batches").allocator(allocator).dmaAligned()
-            .sizeClass(layout.batchBytes(), batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build());
+    /** Opens the batch pool and the assembler; {@link SlotStagesBuilder#open()} checked the parts. */
+    SlotStages(SlotStagesBuilder<I> b) {
+        this.release = b.release;
+        this.batchPool = BufferPool.open(PoolConfig.builder(b.name + "-batches").allocator(b.allocator).dmaAligned()
+            .sizeClass(b.layout.batchBytes(), b.batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build());
         try {
-            this.assembler = BatchAssembler.builder(batchPool, layout).dropLast(dropLast)
-                .batchesInFlight(batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build();
+            this.assembler = BatchAssembler.builder(batchPool, b.layout).dropLast(b.dropLast)
+                .batchesInFlight(b.batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build();
         } catch (RuntimeException e) {
             batchPool.close();
             throw e;
         }
-        this.table = new InFlightTable<>(assembler.batchesInFlight(), layout.batchSize());
-        this.assign = new AssignSlots<>(assembler, table, labelOf, release);
-        this.fillStage = fillStage;
-        this.fill = new FillSlots<>(name + ":" + fillStage, table, writer, release);
+        this.table = new InFlightTable<>(assembler.batchesInFlight(), b.layout.batchSize());
+        this.assign = new AssignSlots<>(assembler, table, b.labelOf, release);
+        this.fillStage = b.fillStage;
+        this.fill = new FillSlots<>(b.name + ":" + b.fillStage, table, b.writer, release);
+    }
+
+    /**
+     * Starts describing slot stages. Required: {@link SlotStagesBuilder#layout} and
+     * {@link SlotStagesBuilder#writer}; the rest has defaults.
+     *
+     * @param name the pipeline's name: prefix of the pool's name, and of failed samples in the log
+     * @param <I>  the item type
+     * @return a builder
+     */
+    public static <I> SlotStagesBuilder<I> builder(String name) {
+        return new SlotStagesBuilder<>(name);
     }
 
     /**

@@ -27,6 +27,18 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * detector may record an acquisition site (every lease in the tests' paranoid mode, one in 128 by default): up to
  * {@link #SITE_BYTES} per batch. A per-sample object (16 B at least) would add {@code 16 x} {@link #BATCH} per batch
  * on top, beyond that allowance.
+ *
+ * <p>The consumer (iterator, labels, {@link Batch#close()}) allocates nothing per batch. What it does allocate is
+ * the JIT's, once: when a consumer-path method is first queued for (re)compilation, HotSpot's
+ * {@code CompileBroker::compile_method} resolves the String literals of the method's class
+ * ({@code ConstantPool::resolve_string_constants}, interning one String and its byte[] per literal) on the calling
+ * thread. Traced with async-profiler ({@code event=alloc,alloc=1,cstack=vmx}): {@code SinkReader.await} -> C1
+ * counter overflow -> compile request -> 3 Strings + 176 B of byte[] = 248 B (SinkReader's exception messages), and
+ * likewise {@code Lease.release} (Lease's, up to ~900 B). Whether one falls inside the measured window depends on
+ * when the tier-up happens: measured 0 to 248 B over the window (0.04 B per batch; the ~4 B per batch noted before
+ * did not reproduce). The literals of every class on the consumer path total under 5 KB, so
+ * {@link #CONSUMER_ONE_OFF_BYTES} bounds the whole window: one 16 B object per batch would be 96 KB, one every 8
+ * batches 12 KB, either fails.
  */
 @ExtendWith(NoLeftoversExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -36,6 +48,11 @@ class SlotPathAllocationTest {
     private static final int MEASURED_BATCHES = 6_000;
     /** The most a leak-detection acquisition site takes (its message and stack trace), per batch. */
     private static final int SITE_BYTES = 1_024;
+    /**
+     * The most the consumer may allocate over the whole measured window: the JIT's one-off String-literal resolution
+     * of the consumer path's classes (under 5 KB in all), never anything per batch.
+     */
+    private static final long CONSUMER_ONE_OFF_BYTES = 8 * 1_024;
 
     @Test
     void shouldAllocateNothingPerSampleOnTheSlotPath() {
@@ -92,11 +109,10 @@ class SlotPathAllocationTest {
                     .isLessThan(0.05);
             assertThat((double) assignBytes / MEASURED_BATCHES).as("assign bytes per batch (total %d)", assignBytes)
                     .isLessThan(SITE_BYTES + 8.0 * BATCH);
-            // Under one small object per batch (a per-sample one would be >= 16 x BATCH): the iteration and the
-            // batch's close. Measured ~4 B per batch with paranoid leak detection, ~100 before Pipeline's iterator
-            // stopped making a Duration per item.
-            assertThat((double) consumer / MEASURED_BATCHES).as("consumer bytes per batch (total %d)", consumer)
-                    .isLessThan(16.0);
+            // The iteration, the labels and the batch's close: nothing per batch (~100 B per batch before
+            // Pipeline's iterator stopped making a Duration per item), only the JIT's one-off literal resolution.
+            assertThat(consumer).as("consumer bytes over %d batches", MEASURED_BATCHES)
+                    .isLessThan(CONSUMER_ONE_OFF_BYTES);
         }
         assertThat(labelSum).isPositive();
     }
