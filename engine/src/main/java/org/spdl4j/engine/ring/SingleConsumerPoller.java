@@ -11,12 +11,10 @@ import com.lmax.disruptor.Sequencer;
  * <p><b>Threading:</b> one thread at a time (calls from different threads need a happens-before between them, as a
  * training loop handing the pipeline over has). <b>Allocation:</b> none.
  */
-public final class SingleConsumerPoller {
+public final class SingleConsumerPoller extends SlotCursor {
     private final Sequencer sequencer;
-    private final ItemSlots slots;
     private final Sequence own;
     private final boolean singleProducer;
-    private long sequence = -1L;
     private long cachedAvailable = -1L;
 
     /**
@@ -26,19 +24,19 @@ public final class SingleConsumerPoller {
      * @throws IllegalArgumentException if the link has several consumers
      */
     public SingleConsumerPoller(ItemLink link) {
+        super(link.slots());
         if (link.consumerCount() != 1) {
             throw new IllegalArgumentException("link '" + link.name() + "' has " + link.consumerCount()
                     + " consumers; a poller needs it to have exactly one");
         }
         this.sequencer = link.sequencer();
-        this.slots = link.slots();
         this.own = link.firstConsumerSequence();
         this.singleProducer = !link.isMultiProducer();
     }
 
     /**
-     * Moves to the next slot if it has been published; read it through {@link #isEnd()}, {@link #epoch()},
-     * {@link #take()} or {@link #takeAtomically()}, then {@link #release()} it.
+     * Moves to the next slot if it has been published; read it through the cursor ({@link #isEnd()},
+     * {@link #epoch()}, {@link #take()}) or {@link #takeAtomically()}, then {@link #release()} it.
      *
      * @return {@code true} if the next slot is published, {@code false} (and nothing moved) if not yet
      */
@@ -64,25 +62,6 @@ public final class SingleConsumerPoller {
         return true;
     }
 
-    /** {@return whether the slot of the last successful {@link #poll()} is the end-of-stream marker} */
-    public boolean isEnd() {
-        return slots.isEnd(sequence);
-    }
-
-    /** {@return the epoch of the item in the slot of the last successful {@link #poll()}} */
-    public long epoch() {
-        return slots.epoch(sequence);
-    }
-
-    /**
-     * Takes the item of the last successful {@link #poll()} and clears the slot's reference.
-     *
-     * @return the item
-     */
-    public Object take() {
-        return slots.take(sequence);
-    }
-
     /**
      * Takes the item of the last successful {@link #poll()} with a compare-and-set, for a consumer that may race the
      * close-time sweep of the link ({@link ItemLink#drainUntaken}).
@@ -90,7 +69,7 @@ public final class SingleConsumerPoller {
      * @return the item, or {@code null} if the sweep took it first
      */
     public Object takeAtomically() {
-        return slots.takeAtomically(sequence);
+        return slots().takeAtomically(sequence);
     }
 
     /** Gives the slot returned by the last {@link #poll()} back to the producer. */

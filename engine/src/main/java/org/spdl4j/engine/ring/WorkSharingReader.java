@@ -25,24 +25,22 @@ import com.lmax.disruptor.TimeoutException;
  * <p><b>Threading:</b> one thread only (the owning worker). <b>Blocking:</b> {@link #next()} waits by the link's wait
  * strategy and throws {@link AlertException} when the link is alerted (close or failure). <b>Allocation:</b> none.
  */
-public final class WorkSharingReader {
+public final class WorkSharingReader extends SlotCursor {
     private final Sequencer sequencer;
-    private final ItemSlots slots;
     private final SequenceBarrier barrier;
     private final PaddedClaimSequence claim;
     private final Sequence own;
     private final boolean shared;
     private final int workers;
     private final int maxRun;
-    private long sequence = -1L;
     private long runEnd = -1L;
     private long cachedAvailable = -1L;
     private long lastWaitNanos;
 
     WorkSharingReader(Sequencer sequencer, ItemSlots slots, SequenceBarrier barrier, PaddedClaimSequence claim,
                       Sequence own, int workers, int maxRun) {
+        super(slots);
         this.sequencer = sequencer;
-        this.slots = slots;
         this.barrier = barrier;
         this.claim = claim;
         this.own = own;
@@ -70,8 +68,8 @@ public final class WorkSharingReader {
     }
 
     /**
-     * Hands out the next sequence and waits until it is published; its slot is then read through {@link #isEnd()},
-     * {@link #epoch()} and {@link #take()}, and given back with {@link #release()}.
+     * Hands out the next sequence and waits until it is published; its slot is then read through the cursor
+     * ({@link #isEnd()}, {@link #epoch()}, {@link #take()}) and given back with {@link #release()}.
      *
      * @return the sequence
      * @throws AlertException when the link was alerted (the pipeline closes or failed)
@@ -79,25 +77,6 @@ public final class WorkSharingReader {
      */
     public long next() throws AlertException, InterruptedException {
         return nextSequence();
-    }
-
-    /** {@return whether the slot of the last {@link #next()} is the end-of-stream marker} */
-    public boolean isEnd() {
-        return slots.isEnd(sequence);
-    }
-
-    /** {@return the epoch of the item in the slot of the last {@link #next()}} */
-    public long epoch() {
-        return slots.epoch(sequence);
-    }
-
-    /**
-     * Takes the item of the last {@link #next()} and clears its slot's reference; call before {@link #release()}.
-     *
-     * @return the item
-     */
-    public Object take() {
-        return slots.take(sequence);
     }
 
     /**
@@ -173,6 +152,7 @@ public final class WorkSharingReader {
      * their end marker is written only before publication, so reading it before the claim is safe.
      */
     private long lastBeforeEnd(long first, long last) {
+        ItemSlots slots = slots();
         if (slots.isEnd(first)) {
             return first;
         }
@@ -203,11 +183,6 @@ public final class WorkSharingReader {
     /** {@return nanoseconds the last {@link #next()} waited for publication, 0 when the sequence was ready} */
     public long lastWaitNanos() {
         return lastWaitNanos;
-    }
-
-    /** {@return the sequence of the slot last returned by {@link #next()}} */
-    public long sequence() {
-        return sequence;
     }
 
     /**
