@@ -62,7 +62,7 @@ public final class BoundedPublisher {
             return false;
         }
         slots.set(seq, item, epoch);
-        sequenced.publish(seq); // release store of the cursor/availability flag: the slot's fields are visible first
+        sequenced.publish(seq); // release store of the cursor/availability flag: the slot's item and epoch are visible first
         return true;
     }
 
@@ -144,7 +144,7 @@ public final class BoundedPublisher {
      * @param hi the last sequence
      */
     void publishRange(long lo, long hi) {
-        sequenced.publish(lo, hi); // release store(s): the range's slot fields are visible first
+        sequenced.publish(lo, hi); // release store(s): the range's items and epochs are visible first
     }
 
     /**

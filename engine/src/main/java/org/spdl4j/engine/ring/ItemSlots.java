@@ -10,17 +10,20 @@ import java.lang.invoke.VarHandle;
  * <p><b>Why arrays, not slot objects.</b> A ring of slot objects (reference + epoch + flag, 32 bytes with the
  * header) puts two slots on a cache line, and every line of them moves between the producer's and the consumer's
  * cores twice per lap: written by the producer, then written again by the consumer that clears the reference. A
- * reference array puts sixteen slots on a line (compressed references), like a JCTools queue's buffer. The epoch array
+ * reference array puts sixteen slots on a line (eight on heaps of 32 GB or more, without compressed references),
+ * like a JCTools queue's buffer. The epoch array
  * is only read in the steady state: {@link #set} stores an epoch only when it differs from the one the slot already
  * holds (within an epoch, every lap finds the same value), so its lines stay shared and never move. Both arrays carry
- * 128 bytes of padding at each end, so neither shares a line with whatever the heap puts next to it.
+ * at least 128 bytes of padding at each end, so neither shares a line with whatever the heap puts next to it.
  *
- * <p><b>Threading:</b> plain array accesses, no synchronisation of their own. The link's sequences order them: a
+ * <p><b>Threading:</b> plain array accesses (but {@link #takeAtomically}), no synchronisation of their own. The link's sequences order them: a
  * producer writes a slot then publishes its sequence (a release store in the Disruptor sequencer); a consumer sees the
  * sequence (acquire) then reads the slot, clears the reference and stores its gating sequence (release) before the
  * producer may reuse the slot. Two readers race for one slot only at the consumer's end while the pipeline closes
- * (the training loop polling while {@code close()} sweeps leftovers on another thread); both then use
- * {@link #takeAtomically}, so each item goes to exactly one of them.
+ * (the training loop polling while {@code close()} sweeps leftovers on another thread); both then take by
+ * {@link #takeAtomically}, so each item goes to exactly one of them. The poller's plain {@link #isEnd} and
+ * {@link #epoch} reads are safe against that sweep: it only ever swaps an item for {@code null}, never writes the end
+ * marker or an epoch.
  *
  * <p><b>Allocation:</b> the two arrays at construction, none after.
  */

@@ -4,8 +4,8 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.Sequencer;
 
 /**
- * The non-blocking reader of a link that has exactly one consumer: {@link #poll()} returns the next published slot or
- * {@code null} at once. The caller decides how to wait (the pipeline's consumer waits with a timeout; an async
+ * The non-blocking reader of a link that has exactly one consumer: {@link #poll()} moves to the next published slot
+ * or answers {@code false} at once. The caller decides how to wait (the pipeline's consumer waits with a timeout; an async
  * stage's dispatcher interleaves input with completions).
  *
  * <p><b>Threading:</b> one thread at a time (calls from different threads need a happens-before between them, as a
@@ -72,7 +72,7 @@ public final class SingleConsumerPoller extends SlotCursor {
         return slots().takeAtomically(sequence);
     }
 
-    /** Gives the slot returned by the last {@link #poll()} back to the producer. */
+    /** Gives the slot of the last successful {@link #poll()} back to the producer. */
     public void release() {
         // Release store: the slot was read (and its reference cleared) before the producer may reuse it.
         own.set(sequence);

@@ -5,8 +5,9 @@ package org.spdl4j.engine.ring;
  * marker, epoch and item. The two readers of a link ({@link WorkSharingReader} for stage workers,
  * {@link SingleConsumerPoller} for a link's only consumer) move the cursor; reading through it is the same for both.
  *
- * <p><b>Threading:</b> the reader's thread only; the reader's acquire of the sequence (barrier or cursor) orders the
- * slot reads after the producer's writes. <b>Allocation:</b> none.
+ * <p><b>Threading:</b> the reader's thread only; the reader's acquire of the publication (the barrier, the cursor, or
+ * with several producers the slot's availability flag) orders the slot reads after the producer's writes. Read only
+ * after the reader has moved at least once. <b>Allocation:</b> none.
  */
 public abstract sealed class SlotCursor permits WorkSharingReader, SingleConsumerPoller {
     private final ItemSlots slots;
@@ -34,7 +35,9 @@ public abstract sealed class SlotCursor permits WorkSharingReader, SingleConsume
 
     /**
      * Takes the item of the slot the cursor is at and clears the slot's reference, so the garbage collector can have
-     * the item once its task is done while the slot waits for reuse. Call before the reader releases the slot.
+     * the item once its task is done while the slot waits for reuse. Call only when {@link #isEnd()} is
+     * {@code false} (an end slot holds the ring's private marker, not an item), and before the reader releases the
+     * slot.
      *
      * @return the item
      */

@@ -8,7 +8,7 @@ import com.lmax.disruptor.TimeoutException;
 
 /**
  * One worker's view of an {@link ItemLink}: claims runs of published input sequences (shared with the stage's other
- * workers), hands out their slots one at a time, and releases the run's slots once its last item was taken.
+ * workers), hands out their sequences one at a time (the slot is read through the cursor), and releases the run's slots once its last item was taken.
  *
  * <p>Protocol: {@link #next()} hands out the next sequence of the worker's current run. When the run is used up it
  * claims a new one: a single consumer takes every published sequence up to {@code maxRun} (no CAS, like Disruptor's
@@ -18,9 +18,8 @@ import com.lmax.disruptor.TimeoutException;
  * alone, and waits for it.
  * A shared run never extends past an end-of-stream marker, so each worker still takes exactly one. The caller reads
  * the slot through the reader ({@link #isEnd()}, {@link #epoch()}, {@link #take()}, which clears the reference) and
- * calls {@link #release()}, which
- * stores the run's last sequence into the worker's gating sequence after the run's last item: one release store per
- * run, not per item. A run's slots go back to the producer when its last item was taken, before that item's task.
+ * calls {@link #release()}, which stores the run's last sequence into the worker's gating sequence after the run's
+ * last item: one release store per run, not per item. A run's slots go back to the producer when its last item was taken, before that item's task.
  *
  * <p><b>Threading:</b> one thread only (the owning worker). <b>Blocking:</b> {@link #next()} waits by the link's wait
  * strategy and throws {@link AlertException} when the link is alerted (close or failure). <b>Allocation:</b> none.
@@ -82,7 +81,7 @@ public final class WorkSharingReader extends SlotCursor {
     /**
      * Hands out the next sequence of the current run, claiming a new run (and waiting for it) when this one is used.
      *
-     * @return the sequence; the caller reads the slot by sequence
+     * @return the sequence; an item link's slot is then read through the cursor, a record ring's by sequence
      * @throws AlertException when the barrier was alerted (the pipeline closes or failed)
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */

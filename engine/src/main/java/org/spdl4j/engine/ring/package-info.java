@@ -1,7 +1,7 @@
 /**
  * The links between stages: Disruptor sequencers over preallocated slot arrays
- * ({@link org.spdl4j.engine.ring.ItemSlots}: item references and epochs, sixteen slots to a cache line) and the
- * per-thread pieces that use them.
+ * ({@link org.spdl4j.engine.ring.ItemSlots}: item references and epochs, sixteen slots to a cache line with
+ * compressed references) and the per-thread pieces that use them.
  *
  * <ul>
  *   <li>{@link org.spdl4j.engine.ring.ItemLink}: one ring, single- or multi-producer, with one gating sequence per

@@ -50,14 +50,16 @@ class WorkSharingStressTest {
                 int i = 0;
                 while (i < itemsPerProducer) {
                     if (maxBatch == 1) {
-                        out.publish(base + i++, 0); // boxing: test-side allocation only
+                        out.publish(base + i, epochOf(i)); // boxing: test-side allocation only
+                        i++;
                         continue;
                     }
                     int n = Math.min(itemsPerProducer - i, 1 + random.nextInt(maxBatch));
                     for (int k = 0; k < n; k++) {
-                        if (!batch.add(base + i++, 0)) {
+                        if (!batch.add(base + i, epochOf(i))) {
                             errors.add("add refused while running");
                         }
+                        i++;
                     }
                     batch.flush();
                     if (!batch.isEmpty()) {
@@ -79,8 +81,13 @@ class WorkSharingStressTest {
                             in.releaseAndRetire();
                             return;
                         }
+                        long epoch = in.epoch();
                         int item = (Integer) in.take();
                         in.release();
+                        if (epoch != epochOf(item % itemsPerProducer)) {
+                            errors.add("item " + item + " read with epoch " + epoch + ", published with "
+                                    + epochOf(item % itemsPerProducer));
+                        }
                         seen.incrementAndGet(item);
                         int producer = item / itemsPerProducer;
                         if (item <= lastByProducer[producer]) {
@@ -157,5 +164,14 @@ class WorkSharingStressTest {
     @Timeout(value = 600, unit = TimeUnit.SECONDS)
     void shouldTakeMillionsOfItemsExactlyOnceUnderHeavyContention() throws Exception {
         stress(4, 16, 4, 1_000_000, 540);
+    }
+
+    /**
+     * The epoch a producer publishes its i-th item with: it changes every few items, so the producers of one ring
+     * interleave different epochs and a slot is often refilled with an epoch other than the one it holds (the case
+     * in which {@link ItemSlots#set} must store it).
+     */
+    private static long epochOf(int i) {
+        return i / 7;
     }
 }
