@@ -13,6 +13,8 @@
  *   <li>{@link org.spdl4j.engine.ring.BoundedPublisher}: {@code tryNext()} in a loop with an idle strategy, giving up
  *       when the pipeline stops (Disruptor's {@code next()} would spin forever on a full ring).</li>
  *   <li>{@link org.spdl4j.engine.ring.SingleConsumerPoller}: non-blocking reads for a link's only consumer.</li>
+ *   <li>{@link org.spdl4j.engine.ring.SlotCursor}: what both readers share, the slot they are at (end marker, epoch,
+ *       item).</li>
  *   <li>{@link org.spdl4j.engine.ring.ReorderWindow}: input order for concurrent workers without a lock.</li>
  *   <li>{@link org.spdl4j.engine.ring.BackoffWaitStrategy}: spin, yield, park; alertable and stateless.</li>
  * </ul>
