@@ -18,9 +18,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * together, written straight to the destination address (the scaler's output pointer IS the destination; the crop is
  * applied by offsetting the source plane pointers, so no intermediate image exists).
  *
- * <p>Not thread safe: owned by one decoder. Keeps one SwsContext ({@code sws_getCachedContext} rebuilds it only when
- * the geometry or formats change) and preallocated native pointer/stride arrays, so a scale allocates nothing.
- * {@link #free()} releases it all.
+ * <p>Not thread safe: owned by one decoder. Keeps a few SwsContexts by geometry ({@link ScalerContexts}: a size seen
+ * recently scales without rebuilding its filters) and preallocated native pointer/stride arrays, so a scale allocates
+ * nothing. {@link #free()} releases it all.
  */
 final class FrameScaler {
     /** Rounding and full-resolution chroma interpolation: closer to a reference decoder, at modest cost. */
@@ -37,7 +37,8 @@ final class FrameScaler {
     private final IntPointer dstStride = new IntPointer(PLANES);
     private final PointerPointer<Pointer> srcPlanes = new PointerPointer<>(srcData);
     private final PointerPointer<Pointer> dstPlanes = new PointerPointer<>(dstData);
-    private SwsContext sws;
+    private final ScalerContexts contexts = new ScalerContexts();
+    private SwsContext sws; // the context of the current scale() call, owned by contexts
 
     FrameScaler() {
         NativeResourceCounter.allocated(Kind.BUFFER);
@@ -57,22 +58,9 @@ final class FrameScaler {
                final String label) {
         final int srcFormat = frame.format();
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(srcFormat);
-        final boolean had = sws != null;
-        sws = swscale.sws_getCachedContext(sws, plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH,
-                spec.format().avPixelFormat(), spec.interpolation().swsFlag() | QUALITY_FLAGS, null, null,
-                (double[]) null);
-        if (sws == null || sws.isNull()) {
-            sws = null;
-            if (had) {
-                NativeResourceCounter.freed(Kind.SCALER); // a failed rebuild frees the old context
-            }
-            throw new MediaException(label, "sws_getCachedContext failed for " + plan.srcW + "x" + plan.srcH
-                    + " pixel format " + srcFormat + " -> " + plan.dstW + "x" + plan.dstH + " " + spec.format());
-        }
-        if (!had) {
-            NativeResourceCounter.allocated(Kind.SCALER);
-        }
-        setColorspace(frame, desc);
+        sws = contexts.get(plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH, spec.format().avPixelFormat(),
+                spec.interpolation().swsFlag() | QUALITY_FLAGS, label);
+        setColorspace(frame, desc); // every frame: a cached context keeps the last frame's matrix and range
         final boolean palette = (desc.flags() & avutil.AV_PIX_FMT_FLAG_PAL) != 0;
 
         final long frameAddress = frame.address();
@@ -148,13 +136,15 @@ final class FrameScaler {
         }
     }
 
-    /** Frees the scaler context and the pointer arrays. */
+    /** {@return how many swscale contexts this scaler built or rebuilt (cache misses)} */
+    long contextBuilds() {
+        return contexts.builds();
+    }
+
+    /** Frees the scaler contexts and the pointer arrays. */
     void free() {
-        if (sws != null) {
-            swscale.sws_freeContext(sws);
-            sws = null;
-            NativeResourceCounter.freed(Kind.SCALER);
-        }
+        contexts.free();
+        sws = null;
         srcData.close();
         srcStride.close();
         dstData.close();
