@@ -70,7 +70,7 @@ final class RecordStageWorker implements Runnable {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
             }
-            long s = in.nextSequence(); // acquire: the previous stage's writes to this slot are visible
+            long s = in.next(); // acquire: the previous stage's writes to this slot are visible
             long waited = in.lastWaitNanos();
             if (waited > 0) {
                 stats.onStarved(waited);

@@ -59,7 +59,7 @@ final class RecordTransferWorker implements Runnable {
 
     private void work() throws AlertException, InterruptedException {
         for (;;) {
-            long s = reader.nextSequence(); // acquire: the previous stage's writes to this slot are visible
+            long s = reader.next(); // acquire: the previous stage's writes to this slot are visible
             long waited = reader.lastWaitNanos();
             if (waited > 0) {
                 stats.onStarved(waited);

@@ -50,7 +50,7 @@ public final class WorkSharingReader extends SlotCursor {
 
     /**
      * Creates a reader over any Disruptor sequencer's barrier, for links whose slots are not {@link ItemSlots} (record
-     * rings). Only {@link #nextSequence()}, {@link #release()}, {@link #releaseThroughCurrent()} and
+     * rings). Only {@link #next()}, {@link #release()}, {@link #releaseThroughCurrent()} and
      * {@link #sequence()} apply. A shared reader claims one sequence at a time here (it cannot see the record ring's
      * end markers, of which each worker must take one); a single consumer still releases once per run.
      *
@@ -67,25 +67,15 @@ public final class WorkSharingReader extends SlotCursor {
     }
 
     /**
-     * Hands out the next sequence and waits until it is published; its slot is then read through the cursor
-     * ({@link #isEnd()}, {@link #epoch()}, {@link #take()}) and given back with {@link #release()}.
+     * Hands out the next sequence of the current run, claiming a new run (and waiting for it) when this one is used.
+     * An item link's slot is then read through the cursor ({@link #isEnd()}, {@link #epoch()}, {@link #take()}), a
+     * record ring's by sequence; either is given back with {@link #release()}.
      *
      * @return the sequence
-     * @throws AlertException when the link was alerted (the pipeline closes or failed)
-     * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
-     */
-    public long next() throws AlertException, InterruptedException {
-        return nextSequence();
-    }
-
-    /**
-     * Hands out the next sequence of the current run, claiming a new run (and waiting for it) when this one is used.
-     *
-     * @return the sequence; an item link's slot is then read through the cursor, a record ring's by sequence
      * @throws AlertException when the barrier was alerted (the pipeline closes or failed)
      * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
      */
-    public long nextSequence() throws AlertException, InterruptedException {
+    public long next() throws AlertException, InterruptedException {
         // A volatile read per item: once alerted, stop even inside a run (close must not wait for a full ring to
         // drain through a slow stage function).
         barrier.checkAlert();
