@@ -38,7 +38,6 @@ final class FrameScaler {
     private final PointerPointer<Pointer> srcPlanes = new PointerPointer<>(srcData);
     private final PointerPointer<Pointer> dstPlanes = new PointerPointer<>(dstData);
     private final ScalerContexts contexts = new ScalerContexts();
-    private SwsContext sws; // the context of the current scale() call, owned by contexts
 
     FrameScaler() {
         NativeResourceCounter.allocated(Kind.BUFFER);
@@ -58,9 +57,9 @@ final class FrameScaler {
                final String label) {
         final int srcFormat = frame.format();
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(srcFormat);
-        sws = contexts.get(plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH, spec.format().avPixelFormat(),
+        final SwsContext sws = contexts.get(plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH, spec.format().avPixelFormat(),
                 spec.interpolation().swsFlag() | QUALITY_FLAGS, label);
-        setColorspace(frame, desc); // every frame: a cached context keeps the last frame's matrix and range
+        setColorspace(sws, frame, desc); // every frame: a cached context keeps the last frame's matrix and range
         final boolean palette = (desc.flags() & avutil.AV_PIX_FMT_FLAG_PAL) != 0;
 
         final long frameAddress = frame.address();
@@ -97,7 +96,7 @@ final class FrameScaler {
     }
 
     /** Sets the source matrix and range; the destination is always full-range (RGB or full-range gray). */
-    private void setColorspace(final AVFrame frame, final AVPixFmtDescriptor desc) {
+    private static void setColorspace(final SwsContext sws, final AVFrame frame, final AVPixFmtDescriptor desc) {
         final boolean rgb = (desc.flags() & avutil.AV_PIX_FMT_FLAG_RGB) != 0;
         final boolean yuvColor = !rgb && desc.nb_components() >= 3;
         final int range = frame.color_range();
@@ -144,7 +143,6 @@ final class FrameScaler {
     /** Frees the scaler contexts and the pointer arrays. */
     void free() {
         contexts.free();
-        sws = null;
         srcData.close();
         srcStride.close();
         dstData.close();

@@ -11,8 +11,11 @@ import org.junit.jupiter.api.Test;
 class ScalerContextsTest {
     private static final int FLAGS = swscale.SWS_BILINEAR | FrameScaler.QUALITY_FLAGS;
     private static final int RGB = avutil.AV_PIX_FMT_RGB24;
-    /** The sample's five JPEG sizes, as center-crop source rectangles for a 224 x 224 output. */
-    private static final int[][] CROPS = {{219, 219}, {224, 224}, {195, 195}, {219, 220}, {196, 196}};
+    /**
+     * The source rectangles of Resize(256) + CenterCrop(224) for the sample's JPEG sizes: 500x375 and 375x500 (328),
+     * 640x480 (420), 500x333 (291), 400x400 (350); and one non-square rectangle.
+     */
+    private static final int[][] CROPS = {{328, 328}, {420, 420}, {291, 291}, {350, 350}, {300, 240}};
 
     @Test
     void shouldBuildOneContextPerGeometryWhenSizesAlternate() {
