@@ -12,9 +12,10 @@ import org.spdl4j.media.PerThreadImageDecoders;
  * <p><b>Bad input:</b> a {@code MediaException} (corrupt, truncated, too large) naming the file fails only this
  * sample (the fill stage counts and logs it; the batch is published without it). <b>Threading:</b> any number of
  * workers; each uses its own thread's FFmpeg contexts. <b>Allocation:</b> no pixel or byte buffer; what remains is
- * the JavaCPP wrapper objects of the FFmpeg calls (pointer objects for the codec parameters, pixel-format descriptors
- * and the cached scaler), a few hundred bytes per image ({@code ImageDecodeBenchmark -prof gc}: ~0.2 KB on the
- * reduced-scale JPEG path, ~0.9 KB through FFmpeg), young-generation garbage that dies at once.
+ * the JavaCPP wrapper objects of the FFmpeg calls (pointer objects for the codec parameters and pixel-format
+ * descriptors; a scaler wrapper only when an image's geometry is new to the decoder), a few hundred bytes per image
+ * ({@code ImageDecodeBenchmark -prof gc}: ~0.2 KB on the reduced-scale JPEG path, ~0.9 KB through FFmpeg, 50 B less
+ * since scalers are kept by geometry), young-generation garbage that dies at once.
  * <b>Ownership:</b> the item and its bytes stay the caller's (the fill stage releases them after this returns).
  */
 final class DecodeWriter implements SlotWriter<ImageItem> {
