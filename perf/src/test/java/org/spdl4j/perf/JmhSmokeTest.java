@@ -8,11 +8,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.openjdk.jmh.results.Result;
 import org.openjdk.jmh.results.RunResult;
 import org.openjdk.jmh.runner.Runner;
 import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
 import org.openjdk.jmh.runner.options.OptionsBuilder;
 import org.openjdk.jmh.runner.options.TimeValue;
+import org.spdl4j.perf.profile.ContextSwitchProfiler;
 
 /**
  * The JMH suite's smoke mode, run by CI: every benchmark once, briefly, in this JVM (no forks, no warm-up), so the
@@ -33,6 +35,7 @@ class JmhSmokeTest {
             .measurementTime(TimeValue.milliseconds(200))
             .threads(1)
             .shouldFailOnError(true)
+            .addProfiler(ContextSwitchProfiler.class) // our own profiler, exercised on every benchmark
             // the slowest parameters are left out of the smoke run: one size each is enough to keep the code honest
             .param("photo", "small")
             .param("inFlight", "8")
@@ -43,6 +46,10 @@ class JmhSmokeTest {
         for (RunResult r : results) {
             names.add(r.getParams().getBenchmark());
             assertThat(r.getPrimaryResult().getScore()).as(r.getParams().getBenchmark()).isPositive();
+            Result<?> busy = r.getSecondaryResults().get("cpu.busy");
+            assertThat(busy).as("ContextSwitchProfiler's cpu.busy of " + r.getParams().getBenchmark()).isNotNull();
+            assertThat(busy.getScore()).as("CPUs kept busy by " + r.getParams().getBenchmark()).isPositive();
+            assertThat(r.getSecondaryResults()).containsKeys("ctxsw.rate", "ctxsw.norm", "cpu.kernel.share");
         }
         assertThat(names).as("benchmarks that ran").anyMatch(n -> n.contains(".engine."))
             .anyMatch(n -> n.contains(".offheap.")).anyMatch(n -> n.contains(".media."))
