@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.runtime.ThreadStopper;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.PipelineFailedException;
@@ -59,7 +60,8 @@ public final class RecordPipeline implements AutoCloseable {
     private final AtomicBoolean closed = new AtomicBoolean();
 
     RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
-                   List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer, Map<String, CpuSet> cpus) {
+                   PublishBatching sourceBatching, List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer,
+                   Map<String, CpuSet> cpus) {
         this.control = new PipelineControl(name);
         this.cpus = cpus;
         int[] ends = endsPerRing(stages);
@@ -67,7 +69,7 @@ public final class RecordPipeline implements AutoCloseable {
         StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
         stats.add(sourceStats);
         add(SOURCE, 0, new RecordSourceWorker(control, SOURCE, ring, source, sourceStats.worker(0),
-                WaitStrategies.idle(policy), ends[0]));
+                WaitStrategies.idle(policy), ends[0], sourceBatching));
 
         Sequence[] previous = new Sequence[0];
         int segment = 0;

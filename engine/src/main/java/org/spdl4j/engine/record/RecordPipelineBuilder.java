@@ -10,6 +10,7 @@ import java.util.Set;
 import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.affinity.ThreadAffinity;
 import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.WaitPolicy;
 
@@ -38,6 +39,7 @@ public final class RecordPipelineBuilder {
     private int ringCapacity = EngineConfiguration.DEFAULT_RING_CAPACITY;
     private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
     private RecordSource source;
+    private PublishBatching sourceBatching = EngineConfiguration.DEFAULT_SOURCE_PUBLISH_BATCHING;
     private RecordConsumer consumer;
     private final List<Stage> stages = new ArrayList<>();
     private final Map<String, CpuSet> cpus = new LinkedHashMap<>();
@@ -106,6 +108,23 @@ public final class RecordPipelineBuilder {
      */
     public RecordPipelineBuilder waitPolicy(WaitPolicy policy) {
         this.waitPolicy = Objects.requireNonNull(policy, "policy");
+        return this;
+    }
+
+    /**
+     * Sets how the source publishes its records. The default,
+     * {@link EngineConfiguration#DEFAULT_SOURCE_PUBLISH_BATCHING}, is {@link PublishBatching#PER_ITEM}: each record is
+     * visible to the first stage as soon as it is written. {@link PublishBatching#SHORT_TASKS} holds the records of
+     * fast calls and publishes them as one range (up to a quarter of the ring, at most
+     * {@link EngineConfiguration#MAX_RUN}): one cursor store instead of one per record, for generators and replays of
+     * tiny records. Not for a source whose {@code next} may wait for something downstream does: a held record would
+     * wait with it.
+     *
+     * @param batching the batching
+     * @return this builder
+     */
+    public RecordPipelineBuilder sourcePublishBatching(PublishBatching batching) {
+        this.sourceBatching = Objects.requireNonNull(batching, "batching");
         return this;
     }
 
@@ -259,7 +278,7 @@ public final class RecordPipelineBuilder {
             throw new IllegalArgumentException("invalid record pipeline '" + name + "':\n  - "
                     + String.join("\n  - ", problems));
         }
-        return new RecordPipeline(name, recordLength, ringCapacity, waitPolicy, source, List.copyOf(stages),
-                consumer, Map.copyOf(cpus));
+        return new RecordPipeline(name, recordLength, ringCapacity, waitPolicy, source, sourceBatching,
+                List.copyOf(stages), consumer, Map.copyOf(cpus));
     }
 }

@@ -7,6 +7,7 @@ import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.WorkSharingReader;
 import org.spdl4j.engine.runtime.PipelineControl;
 import org.spdl4j.engine.runtime.StageFailures;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -16,6 +17,9 @@ import org.spdl4j.engine.stats.WorkerStats;
  * the input. A dropped or failed record still publishes its claimed output slot, marked
  * {@link RecordDescriptor#KIND_DROPPED} (a claimed sequence cannot be given back). With several workers the output
  * is in completion order. The stage's last worker to finish publishes the next ring's end markers.
+ *
+ * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the counts are settled before the worker may
+ * wait for input and when it leaves.
  *
  * <p><b>Allocation:</b> none per record.
  */
@@ -34,6 +38,7 @@ final class RecordTransferWorker implements Runnable {
     private final int outEnds;
     private final UnsafeBuffer inRecord = new UnsafeBuffer(0, 0);
     private final UnsafeBuffer outRecord = new UnsafeBuffer(0, 0);
+    private final SampledTaskTimer timer;
 
     RecordTransferWorker(PipelineControl control, String stage, RecordRing in, RecordRing out,
                          WorkSharingReader reader, RecordMapper mapper, WorkerStats stats, StageFailures failures,
@@ -46,6 +51,7 @@ final class RecordTransferWorker implements Runnable {
         this.claimer = BoundedPublisher.forSequencer(out.sequencer(), backPressure, control.running());
         this.mapper = mapper;
         this.stats = stats;
+        this.timer = new SampledTaskTimer(stats);
         this.failures = failures;
         this.end = end;
         this.idle = idle;
@@ -58,7 +64,18 @@ final class RecordTransferWorker implements Runnable {
     }
 
     private void work() throws AlertException, InterruptedException {
+        try {
+            loop();
+        } finally {
+            timer.settle(); // closed or failed mid-run: still count every task that ran
+        }
+    }
+
+    private void loop() throws AlertException, InterruptedException {
         for (;;) {
+            if (!reader.hasRunLeft()) {
+                timer.settle(); // the next claim may wait: make the counts exact first
+            }
             long s = reader.next(); // acquire: the previous stage's writes to this slot are visible
             long waited = reader.lastWaitNanos();
             if (waited > 0) {
@@ -67,6 +84,7 @@ final class RecordTransferWorker implements Runnable {
             int kind = in.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
                 reader.releaseThroughCurrent(); // the run may go on past the marker
+                timer.settle(); // before the stage's end: whoever sees it may read exact counts
                 if (end.workerFinished(s, in.endOrdinal(s), idle, control.running())) {
                     publishEnds();
                 }
@@ -87,7 +105,7 @@ final class RecordTransferWorker implements Runnable {
         }
         in.wrapRecord(inRecord, s);
         out.wrapRecord(outRecord, t);
-        long start = System.nanoTime();
+        long start = timer.start(); // 0 when this task is not timed
         boolean keep;
         try {
             keep = mapper.apply(inRecord, outRecord);
@@ -95,7 +113,7 @@ final class RecordTransferWorker implements Runnable {
             keep = false;
             failures.onFailure(stats, "record at sequence " + s, e);
         }
-        stats.onTask(System.nanoTime() - start);
+        timer.stop(start);
         out.kind(t, keep ? RecordDescriptor.KIND_RECORD : RecordDescriptor.KIND_DROPPED);
         out.sequencer().publish(t); // release: the output bytes and kind are visible before the sequence
         if (keep) {

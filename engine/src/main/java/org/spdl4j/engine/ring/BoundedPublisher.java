@@ -118,7 +118,7 @@ public final class BoundedPublisher {
     }
 
     /** {@return the next sequence if the ring has room for it now, else -1; never waits} */
-    long tryClaim() {
+    public long tryClaim() {
         try {
             return sequenced.tryNext();
         } catch (InsufficientCapacityException full) {

@@ -154,7 +154,7 @@ public final class WorkSharingReader extends SlotCursor {
     }
 
     private void awaitPublished(long s) throws AlertException, InterruptedException {
-        if (s <= cachedAvailable) {
+        if (isPublished(s)) { // usually: the producer moved on since our last look; no clock read, nothing waited
             return;
         }
         long start = System.nanoTime();

@@ -6,12 +6,14 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.stats.StageStats;
 
@@ -31,8 +33,15 @@ class RecordPipelineTest {
                 .anyMatch(t -> t.isAlive() && t.getName().startsWith("spdl4j-" + pipeline + "-"));
     }
 
-    @Test
-    void shouldTransformRecordsInPlaceInSourceOrderWithoutGarbage() throws Exception {
+    private static long histogramTotal(StageStats s) {
+        Histogram h = StageStats.newTaskHistogram();
+        s.addIntervalTaskHistogram(h);
+        return h.getTotalCount();
+    }
+
+    @ParameterizedTest
+    @EnumSource(PublishBatching.class)
+    void shouldTransformRecordsInPlaceInSourceOrderWithoutGarbage(PublishBatching sourceBatching) throws Exception {
         int records = 1_000_000;
         long[] next = {0};
         long[] expect = {0};
@@ -41,6 +50,7 @@ class RecordPipelineTest {
         try (RecordPipeline p = RecordPipelineBuilder.named("records")
                 .recordLength(16)
                 .ringCapacity(256)
+                .sourcePublishBatching(sourceBatching)
                 .source(rec -> {
                     if (next[0] == records) {
                         return false;
@@ -80,8 +90,52 @@ class RecordPipelineTest {
             assertThat(drop.itemsIn()).isEqualTo(records);
             assertThat(drop.itemsOut()).isEqualTo(records - records / 10);
             assertThat(p.stats().get(1).workerCount()).isEqualTo(3);
+            StageStats source = p.stats().get(0);
+            assertThat(source.itemsOut()).as("records the source published").isEqualTo(records);
+            assertThat(source.tasks()).as("source calls, the last returning false").isEqualTo(records + 1);
+            assertThat(histogramTotal(source)).as("source task histogram total").isEqualTo(records + 1);
+            assertThat(histogramTotal(p.stats().get(1))).as("stage task histogram total").isEqualTo(records);
             assertThat((double) allocated / records).as("bytes allocated per record (%d total)", allocated)
                     .isLessThan(0.01);
+        }
+    }
+
+    @Test
+    void shouldPublishHeldRecordsBeforeWaitingForRoomInATinyRing() throws Exception {
+        int records = 20_000;
+        long[] next = {0};
+        long[] expect = {0};
+        long[] wrong = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("tiny")
+                .recordLength(8)
+                .ringCapacity(16) // held runs of up to 4 records; the source finds the ring full again and again
+                .sourcePublishBatching(PublishBatching.SHORT_TASKS)
+                .waitPolicy(WaitPolicy.BACKOFF)
+                .source(rec -> {
+                    if (next[0] == records) {
+                        return false;
+                    }
+                    rec.putLong(0, next[0]++);
+                    return true;
+                })
+                .stage("plus-one", rec -> {
+                    rec.putLong(0, rec.getLong(0) + 1);
+                    return true;
+                }, 2)
+                .consumer(rec -> {
+                    if (rec.getLong(0) != ++expect[0]) {
+                        wrong[0]++;
+                    }
+                    if (expect[0] % 1000 == 0) {
+                        Thread.onSpinWait(); // a consumer slower than the source now and then
+                    }
+                })
+                .build()) {
+            p.start();
+            assertThat(p.awaitCompletion(Duration.ofSeconds(30))).as("completed").isTrue();
+            assertThat(expect[0]).as("records consumed").isEqualTo(records);
+            assertThat(wrong[0]).as("records out of order or untransformed").isZero();
+            assertThat(p.stats().get(0).itemsOut()).isEqualTo(records);
         }
     }
 

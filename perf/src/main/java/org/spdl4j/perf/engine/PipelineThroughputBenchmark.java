@@ -25,8 +25,9 @@ import org.spdl4j.engine.WaitPolicy;
  * The pipeline runs for the whole trial, so the figure is steady-state throughput, start-up excluded.
  *
  * <p>Variants, side by side in one run: {@code blockingQueue} (ExecutorService + ArrayBlockingQueue),
- * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), and {@code spdl4j} (the engine, per wait policy and
- * publish batching). Run with {@code -prof gc} for {@code gc.alloc.rate.norm} (bytes per item).
+ * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), {@code spdl4j} (the engine's item rings, per wait policy
+ * and publish batching) and {@code spdl4jRecords} (the engine's record rings, per wait policy). Run with
+ * {@code -prof gc} for {@code gc.alloc.rate.norm} (bytes per item).
  */
 @BenchmarkMode(Mode.Throughput)
 @OutputTimeUnit(TimeUnit.SECONDS)
@@ -115,6 +116,32 @@ public class PipelineThroughputBenchmark {
         }
     }
 
+    /** The engine's record rings for the trial (one off-heap ring, stages in place), per wait policy. */
+    @State(Scope.Benchmark)
+    public static class RecordState {
+        /** The wait policy of every record stage, the source and the consumer. */
+        @Param({"BACKOFF", "YIELDING"})
+        public WaitPolicy recordWaitPolicy;
+
+        /** How the record source publishes; the stages and the consumer release once per run either way. */
+        @Param({"SHORT_TASKS"})
+        public PublishBatching recordSourceBatching;
+
+        RecordItemPipeline pipeline;
+
+        /** Builds and starts the record pipeline. */
+        @Setup(Level.Trial)
+        public void start() {
+            pipeline = new RecordItemPipeline(recordWaitPolicy, recordSourceBatching);
+        }
+
+        /** Closes it. */
+        @TearDown(Level.Trial)
+        public void stop() {
+            pipeline.stop();
+        }
+    }
+
     private static long drain(ItemPipeline p) throws InterruptedException {
         long sum = 0;
         for (int i = 0; i < BATCH; i++) {
@@ -157,5 +184,18 @@ public class PipelineThroughputBenchmark {
     @Benchmark
     public long spdl4j(EngineState s) throws InterruptedException {
         return drain(s.pipeline);
+    }
+
+    /**
+     * The spdl4j engine's record rings: the same values and functions as {@code long}s in one off-heap ring, stages
+     * transforming each record in place, the consumer an engine thread (see {@link RecordItemPipeline}).
+     *
+     * @param s the running record pipeline
+     * @return a checksum
+     * @throws InterruptedException when interrupted
+     */
+    @Benchmark
+    public long spdl4jRecords(RecordState s) throws InterruptedException {
+        return s.pipeline.awaitRecords(BATCH);
     }
 }
