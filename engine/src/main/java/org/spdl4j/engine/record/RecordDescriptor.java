@@ -1,18 +1,26 @@
 package org.spdl4j.engine.record;
 
 /**
- * Layout of a record ring's off-heap block: {@code capacity} slots of {@link #slotSize(int)} bytes each, one after
- * the other, the block aligned to {@link #ALIGNMENT}. Slot {@code i} holds sequence {@code s} when
+ * Layout of a record ring's off-heap block: {@code capacity} slots of {@link #slotSize(int, int)} bytes each, one
+ * after the other, the block aligned to {@link #ALIGNMENT}. Slot {@code i} holds sequence {@code s} when
  * {@code i == (s & (capacity - 1))}.
  *
  * <pre>
- *  block:  | slot 0 | slot 1 | ... | slot capacity-1 |      each slot a multiple of 64 bytes (no false sharing)
+ *  block:  | slot 0 | slot 1 | ... | slot capacity-1 |      each slot a multiple of the slot alignment
  *
  *  slot:   0               4               8                          8 + recordLength         slotSize
  *          +---------------+---------------+--------------------------+-------------------------+
- *          | kind (int)    | end ordinal   | record bytes             | padding to 64           |
+ *          | kind (int)    | end ordinal   | record bytes             | padding to the alignment|
  *          +---------------+---------------+--------------------------+-------------------------+
  * </pre>
+ *
+ * <p><b>Slot alignment</b> (a power of two, {@link #MIN_SLOT_ALIGNMENT} to {@link #MAX_SLOT_ALIGNMENT}): the default,
+ * a cache line ({@link #ALIGNMENT}), gives every slot lines of its own, so two threads working on neighbouring
+ * records never write the same line (no false sharing: what a latency-critical pipeline wants). A smaller alignment
+ * packs tiny records (an 8-byte record in 16 bytes: four to a line), so each hand-off between cores moves a line
+ * for every four records instead of one: what a throughput pipeline of tiny records wants. Neighbours then share
+ * lines only where two stages meet (a stage right behind the one before it) and at the edges of the runs the
+ * workers of one stage claim.
  *
  * <ul>
  *   <li>{@code kind}: {@link #KIND_RECORD} (a record), {@link #KIND_DROPPED} (a stage dropped it: later stages and
@@ -33,6 +41,10 @@ public final class RecordDescriptor {
     public static final int HEADER_LENGTH = 8;
     /** Slot and block alignment: a cache line. */
     public static final int ALIGNMENT = 64;
+    /** Smallest slot alignment: the header's two ints and a record's longs stay naturally aligned. */
+    public static final int MIN_SLOT_ALIGNMENT = 8;
+    /** Largest slot alignment (a page). */
+    public static final int MAX_SLOT_ALIGNMENT = 4096;
     /** Largest record accepted (1 MiB): record rings are for small records. */
     public static final int MAX_RECORD_LENGTH = 1 << 20;
 
@@ -47,12 +59,37 @@ public final class RecordDescriptor {
     }
 
     /**
-     * {@return the bytes one slot takes: header plus record, rounded up to the alignment}
+     * {@return the bytes one slot takes at the default alignment: header plus record, rounded up to a cache line}
      *
      * @param recordLength bytes of one record
      */
     public static int slotSize(int recordLength) {
-        return (HEADER_LENGTH + recordLength + ALIGNMENT - 1) & -ALIGNMENT;
+        return slotSize(recordLength, ALIGNMENT);
+    }
+
+    /**
+     * {@return the bytes one slot takes: header plus record, rounded up to the slot alignment}
+     *
+     * @param recordLength  bytes of one record
+     * @param slotAlignment a power of two, {@link #MIN_SLOT_ALIGNMENT} to {@link #MAX_SLOT_ALIGNMENT}
+     * @throws IllegalArgumentException if the alignment is not one of those
+     */
+    public static int slotSize(int recordLength, int slotAlignment) {
+        if (!isValidSlotAlignment(slotAlignment)) {
+            throw new IllegalArgumentException("slot alignment must be a power of two in [" + MIN_SLOT_ALIGNMENT
+                    + ", " + MAX_SLOT_ALIGNMENT + "], got " + slotAlignment);
+        }
+        return (HEADER_LENGTH + recordLength + slotAlignment - 1) & -slotAlignment;
+    }
+
+    /**
+     * {@return whether a slot alignment is accepted}
+     *
+     * @param slotAlignment the alignment in bytes
+     */
+    public static boolean isValidSlotAlignment(int slotAlignment) {
+        return slotAlignment >= MIN_SLOT_ALIGNMENT && slotAlignment <= MAX_SLOT_ALIGNMENT
+                && Integer.bitCount(slotAlignment) == 1;
     }
 
     /**

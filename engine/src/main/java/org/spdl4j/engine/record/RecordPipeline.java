@@ -56,14 +56,16 @@ public final class RecordPipeline implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<StageStats> stats = new ArrayList<>();
     private final CountDownLatch done = new CountDownLatch(1);
+    private final int slotAlignment;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    RecordPipeline(String name, int recordLength, int capacity, WaitPolicy policy, RecordSource source,
-                   PublishBatching sourceBatching, List<RecordPipelineBuilder.Stage> stages, RecordConsumer consumer,
-                   Map<String, CpuSet> cpus) {
+    RecordPipeline(String name, int recordLength, int capacity, int slotAlignment, WaitPolicy policy,
+                   RecordSource source, PublishBatching sourceBatching, List<RecordPipelineBuilder.Stage> stages,
+                   RecordConsumer consumer, Map<String, CpuSet> cpus) {
         this.control = new PipelineControl(name);
         this.cpus = cpus;
+        this.slotAlignment = slotAlignment;
         int[] ends = endsPerRing(stages);
         RecordRing ring = newRing(capacity, recordLength, false, policy);
         StageStats sourceStats = new StageStats(name, SOURCE, 1, () -> 0L, 0);
@@ -119,7 +121,8 @@ public final class RecordPipeline implements AutoCloseable {
     }
 
     private RecordRing newRing(int capacity, int recordLength, boolean multiProducer, WaitPolicy policy) {
-        RecordRing ring = new RecordRing(capacity, recordLength, multiProducer, WaitStrategies.consumer(policy));
+        RecordRing ring = new RecordRing(capacity, recordLength, slotAlignment, multiProducer,
+                WaitStrategies.consumer(policy));
         rings.add(ring);
         return ring;
     }

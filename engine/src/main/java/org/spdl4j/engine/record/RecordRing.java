@@ -39,11 +39,28 @@ public final class RecordRing {
      * @throws IllegalArgumentException if a size is out of range or the block would exceed 2 GiB
      */
     public RecordRing(int capacity, int recordLength, boolean multiProducer, WaitStrategy waitStrategy) {
+        this(capacity, recordLength, RecordDescriptor.ALIGNMENT, multiProducer, waitStrategy);
+    }
+
+    /**
+     * Allocates the block and the sequencer, with slots rounded up to {@code slotAlignment} bytes (see
+     * {@link RecordDescriptor}: a cache line keeps neighbours apart, less packs tiny records).
+     *
+     * @param capacity      slots, a power of two
+     * @param recordLength  bytes per record, 1 to {@link RecordDescriptor#MAX_RECORD_LENGTH}
+     * @param slotAlignment a power of two, {@link RecordDescriptor#MIN_SLOT_ALIGNMENT} to
+     *                      {@link RecordDescriptor#MAX_SLOT_ALIGNMENT}
+     * @param multiProducer whether several threads publish
+     * @param waitStrategy  how the first stage waits for the producer
+     * @throws IllegalArgumentException if a size is out of range or the block would exceed 2 GiB
+     */
+    public RecordRing(int capacity, int recordLength, int slotAlignment, boolean multiProducer,
+                      WaitStrategy waitStrategy) {
         if (recordLength < 1 || recordLength > RecordDescriptor.MAX_RECORD_LENGTH) {
             throw new IllegalArgumentException("record length must be in [1, "
                     + RecordDescriptor.MAX_RECORD_LENGTH + "], got " + recordLength);
         }
-        this.slotSize = RecordDescriptor.slotSize(recordLength);
+        this.slotSize = RecordDescriptor.slotSize(recordLength, slotAlignment);
         long blockBytes = (long) capacity * slotSize;
         if (capacity < 1 || Integer.bitCount(capacity) != 1
                 || blockBytes > Integer.MAX_VALUE - RecordDescriptor.ALIGNMENT) {

@@ -100,8 +100,9 @@ class RecordPipelineTest {
         }
     }
 
-    @Test
-    void shouldPublishHeldRecordsBeforeWaitingForRoomInATinyRing() throws Exception {
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(ints = {8, 64})
+    void shouldPublishHeldRecordsBeforeWaitingForRoomInATinyRing(int slotAlignment) throws Exception {
         int records = 20_000;
         long[] next = {0};
         long[] expect = {0};
@@ -109,6 +110,7 @@ class RecordPipelineTest {
         try (RecordPipeline p = RecordPipelineBuilder.named("tiny")
                 .recordLength(8)
                 .ringCapacity(16) // held runs of up to 4 records; the source finds the ring full again and again
+                .slotAlignment(slotAlignment) // 8: two records to a line, the two plus-one workers write neighbours
                 .sourcePublishBatching(PublishBatching.SHORT_TASKS)
                 .waitPolicy(WaitPolicy.BACKOFF)
                 .source(rec -> {
@@ -232,13 +234,14 @@ class RecordPipelineTest {
 
     @Test
     void shouldRejectInvalidDescriptionsListingEveryProblem() {
-        assertThatThrownBy(() -> RecordPipelineBuilder.named("bad").recordLength(0).ringCapacity(6)
+        assertThatThrownBy(() -> RecordPipelineBuilder.named("bad").recordLength(0).ringCapacity(6).slotAlignment(24)
                 .stage("a", rec -> true, 8).stage("a", rec -> true, 1).build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("no source")
                 .hasMessageContaining("no consumer")
                 .hasMessageContaining("record length 0")
                 .hasMessageContaining("ring capacity 6 must be a power of two")
+                .hasMessageContaining("slot alignment 24 must be a power of two in [8, 4096]")
                 .hasMessageContaining("stage 'a': concurrency 8")
                 .hasMessageContaining("stage 'a': name must be unique");
     }
@@ -260,6 +263,26 @@ class RecordPipelineTest {
         assertThat(fly.capacity()).isEqualTo(100);
         ring.free();
         assertThat(ring.isFreed()).isTrue();
+    }
+
+    @Test
+    void shouldPackSlotsToASmallerAlignment() {
+        assertThat(RecordDescriptor.slotSize(8, 8)).as("8-byte record, 8-byte alignment").isEqualTo(16);
+        assertThat(RecordDescriptor.slotSize(8, 16)).isEqualTo(16);
+        assertThat(RecordDescriptor.slotSize(9, 16)).isEqualTo(32);
+        assertThat(RecordDescriptor.slotSize(1, 4096)).isEqualTo(4096);
+        assertThatThrownBy(() -> RecordDescriptor.slotSize(8, 4)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("got 4");
+        assertThatThrownBy(() -> RecordDescriptor.slotSize(8, 8192)).isInstanceOf(IllegalArgumentException.class);
+
+        RecordRing ring = new RecordRing(8, 8, 16, false, new com.lmax.disruptor.BusySpinWaitStrategy());
+        org.agrona.concurrent.UnsafeBuffer fly = new org.agrona.concurrent.UnsafeBuffer(0, 0);
+        ring.wrapRecord(fly, 0);
+        long slot0 = fly.addressOffset() - RecordDescriptor.HEADER_LENGTH;
+        assertThat(slot0 % RecordDescriptor.ALIGNMENT).as("the block still starts on a cache line").isZero();
+        ring.wrapRecord(fly, 11); // sequence 11 lives in slot 3
+        assertThat(fly.addressOffset() - RecordDescriptor.HEADER_LENGTH - slot0).isEqualTo(3 * 16);
+        ring.free();
     }
 
     @Test

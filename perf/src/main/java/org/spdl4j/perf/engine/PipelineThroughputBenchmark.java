@@ -127,12 +127,16 @@ public class PipelineThroughputBenchmark {
         @Param({"SHORT_TASKS"})
         public PublishBatching recordSourceBatching;
 
+        /** Slot alignment: 16 packs the 8-byte records four to a cache line, 64 (the default) one to a line. */
+        @Param({"16", "64"})
+        public int recordSlotAlignment;
+
         RecordItemPipeline pipeline;
 
         /** Builds and starts the record pipeline. */
         @Setup(Level.Trial)
         public void start() {
-            pipeline = new RecordItemPipeline(recordWaitPolicy, recordSourceBatching);
+            pipeline = new RecordItemPipeline(recordWaitPolicy, recordSourceBatching, recordSlotAlignment);
         }
 
         /** Closes it. */

@@ -17,7 +17,8 @@ import org.spdl4j.engine.record.RecordSource;
  * The benchmark shape on the engine's record rings: an endless source writing a {@code long} into each slot, two
  * one-worker in-place stages ({@code plus-one}, {@code times-three}) and the consumer, all chained on one off-heap
  * ring of {@link ItemPipeline#CAPACITY} slots (so at most a third of the records the three-link variants may hold are
- * in flight). The values never leave the ring: no item objects, no references.
+ * in flight), its slots aligned as asked (16: four records to a cache line). The values never leave the ring: no
+ * item objects, no references.
  *
  * <p>The record pipeline's consumer is an engine thread (a {@link RecordConsumer} callback), so the benchmark thread
  * does not take items: {@link #awaitRecords(int)} parks until the consumer has counted {@code n} more and the
@@ -46,9 +47,10 @@ final class RecordItemPipeline {
     private volatile Thread waiter;
     private long goal; // benchmark thread only
 
-    RecordItemPipeline(WaitPolicy policy, PublishBatching sourceBatching) {
+    RecordItemPipeline(WaitPolicy policy, PublishBatching sourceBatching, int slotAlignment) {
         pipeline = RecordPipelineBuilder.named("bench-records").recordLength(Long.BYTES)
-                .ringCapacity(ItemPipeline.CAPACITY).waitPolicy(policy).sourcePublishBatching(sourceBatching)
+                .ringCapacity(ItemPipeline.CAPACITY).slotAlignment(slotAlignment).waitPolicy(policy)
+                .sourcePublishBatching(sourceBatching)
                 .source(new Counting())
                 .stage("plus-one", r -> {
                     r.putLong(0, r.getLong(0) + 1);
