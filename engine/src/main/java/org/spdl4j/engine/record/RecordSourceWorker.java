@@ -113,17 +113,18 @@ final class RecordSourceWorker implements Runnable {
                 publishHeld();
             }
         }
-        // The slot claimed for the record that never came carries the first end marker, after what is held.
+        // The slot claimed for the record that never came carries the first end marker, after what is held. The
+        // counts go first: whoever sees an end marker may read them, and they must be exact by then.
+        timer.settle();
         ring.writeEnd(s, 0);
         if (firstHeld < 0) {
             sequencer.publish(s);
         } else {
-            sequencer.publish(firstHeld, s);
             stats.onItemsOut(held);
+            sequencer.publish(firstHeld, s);
             firstHeld = -1;
             held = 0;
         }
-        timer.settle(); // before the end markers: whoever sees the last one may read exact counts
         for (int i = 1; i < ends; i++) {
             s = claim();
             if (s < 0) {
