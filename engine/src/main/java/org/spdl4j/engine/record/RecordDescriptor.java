@@ -14,13 +14,14 @@ package org.spdl4j.engine.record;
  *          +---------------+---------------+--------------------------+-------------------------+
  * </pre>
  *
- * <p><b>Slot alignment</b> (a power of two, {@link #MIN_SLOT_ALIGNMENT} to {@link #MAX_SLOT_ALIGNMENT}): the default,
- * a cache line ({@link #ALIGNMENT}), gives every slot lines of its own, so two threads working on neighbouring
- * records never write the same line (no false sharing: what a latency-critical pipeline wants). A smaller alignment
- * packs tiny records (an 8-byte record in 16 bytes: four to a line), so each hand-off between cores moves a line
- * for every four records instead of one: what a throughput pipeline of tiny records wants. Neighbours then share
- * lines only where two stages meet (a stage right behind the one before it) and at the edges of the runs the
- * workers of one stage claim.
+ * <p><b>Slot alignment</b> (a power of two, {@link #MIN_SLOT_ALIGNMENT} to {@link #MAX_SLOT_ALIGNMENT}; the block
+ * starts on a multiple of it too, and of a cache line): the default, a cache line ({@link #ALIGNMENT}), gives every
+ * slot lines of its own, so two threads working on neighbouring records never write the same line (no false sharing:
+ * what a latency-critical pipeline wants). A smaller alignment packs tiny records (an 8-byte record in 16 bytes: four
+ * to a line), so each hand-off between cores moves a line for every four records instead of one: what a throughput
+ * pipeline of tiny records whose stages have <b>one worker each</b> wants. Neighbours then share lines only where two
+ * stages meet (a stage right behind the one before it). Workers of one stage sharing its records take one record at a
+ * time, so packed, they write each other's lines all the time: keep the default for such stages.
  *
  * <ul>
  *   <li>{@code kind}: {@link #KIND_RECORD} (a record), {@link #KIND_DROPPED} (a stage dropped it: later stages and

@@ -93,7 +93,8 @@ public final class RecordPipelineBuilder {
     /**
      * Sets the alignment of every ring's slots (default {@link RecordDescriptor#ALIGNMENT}, a cache line: no two
      * records share a line). 8 or 16 packs tiny records several to a line, fewer lines crossing cores per record, for
-     * throughput; keep the default where latency matters. See {@link RecordDescriptor}.
+     * the throughput of pipelines whose stages have one worker each; keep the default where latency matters or a
+     * stage has several workers (they would write each other's lines). See {@link RecordDescriptor}.
      *
      * @param bytes a power of two, {@link RecordDescriptor#MIN_SLOT_ALIGNMENT} to
      *              {@link RecordDescriptor#MAX_SLOT_ALIGNMENT}
@@ -132,8 +133,8 @@ public final class RecordPipelineBuilder {
      * visible to the first stage as soon as it is written. {@link PublishBatching#SHORT_TASKS} holds the records of
      * fast calls and publishes them as one range (up to a quarter of the ring, at most
      * {@link EngineConfiguration#MAX_RUN}): one cursor store instead of one per record, for generators and replays of
-     * tiny records. Not for a source whose {@code next} may wait for something downstream does: a held record would
-     * wait with it.
+     * tiny records. Not for a source whose {@code next} may block (on external input, or on something downstream
+     * does): the records held so far would wait with it.
      *
      * @param batching the batching
      * @return this builder

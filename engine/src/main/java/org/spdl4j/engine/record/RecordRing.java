@@ -62,8 +62,8 @@ public final class RecordRing {
         }
         this.slotSize = RecordDescriptor.slotSize(recordLength, slotAlignment);
         long blockBytes = (long) capacity * slotSize;
-        if (capacity < 1 || Integer.bitCount(capacity) != 1
-                || blockBytes > Integer.MAX_VALUE - RecordDescriptor.ALIGNMENT) {
+        int blockAlignment = Math.max(RecordDescriptor.ALIGNMENT, slotAlignment); // every slot starts aligned
+        if (capacity < 1 || Integer.bitCount(capacity) != 1 || blockBytes > Integer.MAX_VALUE - blockAlignment) {
             throw new IllegalArgumentException("record ring capacity must be a power of two and capacity x slot size ("
                     + capacity + " x " + slotSize + ") at most 2 GiB");
         }
@@ -73,9 +73,9 @@ public final class RecordRing {
                 : new SingleProducerSequencer(capacity, waitStrategy);
         // One allocation, over-sized by the alignment so the view can start on a cache line. The original buffer is
         // kept: it is what must be freed (an aligned slice of it cannot be).
-        this.block = ByteBuffer.allocateDirect((int) blockBytes + RecordDescriptor.ALIGNMENT);
+        this.block = ByteBuffer.allocateDirect((int) blockBytes + blockAlignment);
         long address = BufferUtil.address(block);
-        long aligned = (address + RecordDescriptor.ALIGNMENT - 1) & -RecordDescriptor.ALIGNMENT;
+        long aligned = (address + blockAlignment - 1) & -blockAlignment;
         this.blockView = new UnsafeBuffer(aligned, (int) blockBytes);
     }
 

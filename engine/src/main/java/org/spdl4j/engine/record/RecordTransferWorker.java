@@ -19,7 +19,7 @@ import org.spdl4j.engine.stats.WorkerStats;
  * is in completion order. The stage's last worker to finish publishes the next ring's end markers.
  *
  * <p>Task times are sampled for short tasks ({@link SampledTaskTimer}); the counts are settled before the worker may
- * wait for input and when it leaves.
+ * wait (for input, or for room in the next ring) and when it leaves.
  *
  * <p><b>Allocation:</b> none per record.
  */
@@ -123,7 +123,12 @@ final class RecordTransferWorker implements Runnable {
     }
 
     private long claim() {
-        long t = claimer.claimSlot();
+        long t = claimer.tryClaim();
+        if (t >= 0) {
+            return t;
+        }
+        timer.settle(); // the next ring is full and we may wait: make the counts exact first
+        t = claimer.claimSlot();
         long waited = claimer.takeWaitNanos();
         if (waited > 0) {
             stats.onBackPressured(waited);

@@ -217,6 +217,37 @@ class RecordPipelineTest {
     }
 
     @Test
+    void shouldDeliverHeldRecordsBeforeASourceFailureWhenTheSourceBatches() throws Exception {
+        long[] next = {0};
+        long[] received = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("held-fail")
+                .recordLength(8)
+                .ringCapacity(1024) // runs of up to 64 held records: the failure comes mid-run
+                .sourcePublishBatching(PublishBatching.SHORT_TASKS)
+                .source(rec -> {
+                    if (next[0] == 1_000) {
+                        throw new java.io.IOException("feed dropped");
+                    }
+                    rec.putLong(0, next[0]++);
+                    return true;
+                })
+                .stage("keep", rec -> true, 1)
+                .consumer(rec -> {
+                    if (rec.getLong(0) == received[0]) {
+                        received[0]++;
+                    }
+                })
+                .build().start()) {
+            assertThatThrownBy(() -> p.awaitCompletion(Duration.ofSeconds(10)))
+                    .isInstanceOf(PipelineFailedException.class)
+                    .hasMessageContaining("stage 'source'")
+                    .hasRootCauseMessage("feed dropped");
+            assertThat(received[0]).as("records delivered in order before the failure").isEqualTo(1_000);
+            assertThat(p.stats().get(0).itemsOut()).isEqualTo(1_000);
+        }
+    }
+
+    @Test
     void shouldFailWhenTheSourceThrowsAnError() throws Exception {
         try (RecordPipeline p = RecordPipelineBuilder.named("rec-src-error").recordLength(8).ringCapacity(16)
                 .source(rec -> {
@@ -283,6 +314,12 @@ class RecordPipelineTest {
         ring.wrapRecord(fly, 11); // sequence 11 lives in slot 3
         assertThat(fly.addressOffset() - RecordDescriptor.HEADER_LENGTH - slot0).isEqualTo(3 * 16);
         ring.free();
+
+        RecordRing paged = new RecordRing(4, 8, 4096, false, new com.lmax.disruptor.BusySpinWaitStrategy());
+        paged.wrapRecord(fly, 1);
+        assertThat(fly.addressOffset() - RecordDescriptor.HEADER_LENGTH).as("slot 1 of page-aligned slots")
+                .matches(a -> a % 4096 == 0, "on a page");
+        paged.free();
     }
 
     @Test

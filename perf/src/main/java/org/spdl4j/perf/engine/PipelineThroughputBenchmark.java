@@ -139,6 +139,12 @@ public class PipelineThroughputBenchmark {
             pipeline = new RecordItemPipeline(recordWaitPolicy, recordSourceBatching, recordSlotAlignment);
         }
 
+        /** Counts the next iteration from where the consumer is now (the pipeline ran on between iterations). */
+        @Setup(Level.Iteration)
+        public void startIteration() {
+            pipeline.startIteration();
+        }
+
         /** Closes it. */
         @TearDown(Level.Trial)
         public void stop() {

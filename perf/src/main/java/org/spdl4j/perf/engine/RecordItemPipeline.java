@@ -114,6 +114,14 @@ final class RecordItemPipeline {
         return sum;
     }
 
+    /**
+     * Starts counting afresh from what the consumer has consumed so far (benchmark thread, between iterations): the
+     * records the pipeline moved while JMH was not measuring are not credited to the next iteration.
+     */
+    void startIteration() {
+        goal = (long) COUNT.getAcquire(this);
+    }
+
     void stop() {
         pipeline.close();
     }

@@ -1,7 +1,5 @@
 package org.spdl4j.perf.profile;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.List;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
@@ -19,37 +17,44 @@ import org.openjdk.jmh.results.ScalarResult;
  * with fewer cores than a pipeline has threads these explain a throughput figure better than the figure itself:
  * every switch costs microseconds that no queue design saves.
  *
- * <p>Run with {@code -prof org.spdl4j.perf.profile.ContextSwitchProfiler}. Linux only (reads {@code /proc}); counts
- * every thread of the forked benchmark JVM, JMH's own included (they are idle while an iteration runs). Reading
- * {@code /proc} allocates, outside the measured iteration.
+ * <p>Run with {@code -prof org.spdl4j.perf.profile.ContextSwitchProfiler}. 64-bit Linux only: it reads
+ * {@code getrusage(RUSAGE_SELF)} ({@link ProcessUsage}) before and after each iteration, so it counts every thread of
+ * the forked benchmark JVM, JMH's own included (idle while an iteration runs), and threads that ended during the
+ * iteration (a trial's tear-down joins the benchmark's threads inside the last one). A reading allocates, outside
+ * the measured iteration.
  *
- * <p>Results: {@code ctxsw.rate} and {@code ctxsw.involuntary.rate} (switches/s), {@code ctxsw.norm} (switches/op),
- * {@code cpu.busy} (CPUs kept busy on average: CPU time / wall time), {@code cpu.kernel.share} (kernel CPU time /
- * all CPU time). CPU times come in 10 ms ticks, so iterations of a second or more read them to about 1%.
+ * <p>Results: {@code ctxsw.rate} and {@code ctxsw.involuntary.rate} (switches/s), {@code ctxsw.norm} (switches/op,
+ * every op of the iteration as JMH counts them, as {@code gc.alloc.rate.norm} does), {@code cpu.busy} (CPUs kept busy
+ * on average: CPU time / wall time), {@code cpu.kernel.share} (kernel CPU time / all CPU time).
  */
 public final class ContextSwitchProfiler implements InternalProfiler {
-    private ProcCounters before;
+    private ProcessUsage before;
     private long startNanos;
 
     /**
-     * Checks that {@code /proc} can be read.
+     * Checks that the counters can be read.
      *
-     * @throws ProfilerException if this is not Linux or {@code /proc} is unreadable
+     * @throws ProfilerException if this is not 64-bit Linux
      */
     public ContextSwitchProfiler() throws ProfilerException {
-        if (!ProcCounters.available()) {
-            throw new ProfilerException("ContextSwitchProfiler needs Linux /proc/self/task and /proc/self/stat");
+        if (!ProcessUsage.available()) {
+            throw new ProfilerException("ContextSwitchProfiler reads getrusage on 64-bit Linux only");
         }
+    }
+
+    /** {@return whether this system supports the profiler (64-bit Linux)} */
+    public static boolean supported() {
+        return ProcessUsage.available();
     }
 
     @Override
     public String getDescription() {
-        return "context switches, busy CPUs and kernel CPU share of the benchmark JVM (Linux /proc)";
+        return "context switches, busy CPUs and kernel CPU share of the benchmark JVM (Linux getrusage)";
     }
 
     @Override
     public void beforeIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams) {
-        before = readNow();
+        before = ProcessUsage.read();
         startNanos = System.nanoTime();
     }
 
@@ -57,11 +62,11 @@ public final class ContextSwitchProfiler implements InternalProfiler {
     public List<? extends Result<?>> afterIteration(BenchmarkParams benchmarkParams, IterationParams iterationParams,
                                                     IterationResult result) {
         long elapsedNanos = System.nanoTime() - startNanos;
-        ProcCounters.Delta d = readNow().since(before);
+        ProcessUsage d = ProcessUsage.read().since(before);
         double seconds = elapsedNanos / 1e9;
         long ops = result.getMetadata() == null ? 0
                 : result.getMetadata().getAllOps(); // every op of the window, as gc.alloc.rate.norm counts them
-        double cpuSeconds = (double) (d.userTicks() + d.kernelTicks()) / ProcCounters.TICKS_PER_SECOND;
+        double cpuSeconds = (d.userMicros() + d.kernelMicros()) / 1e6;
         return List.of(
                 new ScalarResult("ctxsw.rate", d.switches() / seconds, "switches/s", AggregationPolicy.AVG),
                 new ScalarResult("ctxsw.involuntary.rate", d.involuntary() / seconds, "switches/s",
@@ -70,13 +75,5 @@ public final class ContextSwitchProfiler implements InternalProfiler {
                         AggregationPolicy.AVG),
                 new ScalarResult("cpu.busy", cpuSeconds / seconds, "CPUs", AggregationPolicy.AVG),
                 new ScalarResult("cpu.kernel.share", d.kernelShare(), "fraction", AggregationPolicy.AVG));
-    }
-
-    private static ProcCounters readNow() {
-        try {
-            return ProcCounters.read();
-        } catch (IOException e) {
-            throw new UncheckedIOException("ContextSwitchProfiler could not read /proc: " + e.getMessage(), e);
-        }
     }
 }
