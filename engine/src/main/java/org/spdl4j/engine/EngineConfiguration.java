@@ -78,6 +78,13 @@ public final class EngineConfiguration {
     public static final long BACKOFF_MAX_PARK_NANOS = Long.getLong("spdl4j.backoff.maxParkNanos", 1_000_000L);
 
     /**
+     * Timer slack of every thread the engine starts ({@code spdl4j.timerSlackNanos}, 1,000 ns; 0 or less leaves the
+     * kernel's default, 50 µs): how much later than asked a parked engine thread may wake. At the default slack a
+     * backoff park of 1 µs lasts 50-70 µs; see {@link org.spdl4j.engine.affinity.ThreadTimerSlack}. Linux only.
+     */
+    public static final long TIMER_SLACK_NANOS = Long.getLong("spdl4j.timerSlackNanos", 1_000L);
+
+    /**
      * How long {@link Pipeline#close()} waits for the engine's threads to end after interrupting them
      * ({@code spdl4j.closeTimeoutMillis}, 1500).
      */

@@ -22,6 +22,7 @@ import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.PaddedClaimSequence;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.runtime.EngineThreads;
 import org.spdl4j.engine.runtime.PipelineControl;
 import org.spdl4j.engine.runtime.StageAffinity;
 import org.spdl4j.engine.runtime.StageFailures;
@@ -189,7 +190,8 @@ public final class RecordPipeline implements AutoCloseable {
         if (started.compareAndSet(false, true)) {
             synchronized (threads) { // start-up only: close() must see every started thread
                 for (int i = 0; i < workers.size(); i++) {
-                    threads.add(Thread.ofPlatform().name(threadNames.get(i)).daemon(true).start(workers.get(i)));
+                    threads.add(Thread.ofPlatform().name(threadNames.get(i)).daemon(true)
+                            .start(EngineThreads.prepared(workers.get(i))));
                 }
             }
         }

@@ -211,11 +211,11 @@ public final class PipelineRuntime implements AutoCloseable {
             for (int i = 0; i < workers.size(); i++) {
                 StageWorker w = workers.get(i);
                 threads.add(Thread.ofPlatform().name(w.threadName()).daemon(true)
-                        .unstarted(workerAffinity.get(i).around(w)));
+                        .unstarted(EngineThreads.prepared(workerAffinity.get(i).around(w))));
             }
             if (!guards.isEmpty()) {
                 threads.add(Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-watchdog-0").daemon(true)
-                        .unstarted(new TimeoutWatchdog(guards, control.running())));
+                        .unstarted(EngineThreads.prepared(new TimeoutWatchdog(guards, control.running()))));
             }
             for (Thread t : threads) {
                 t.start();
