@@ -21,7 +21,7 @@ import java.util.OptionalLong;
 public final class ThreadTimerSlack {
     private static final int PR_SET_TIMERSLACK = 29;
     private static final int PR_GET_TIMERSLACK = 30;
-    private static final MethodHandle PRCTL = lookup(); // int prctl(int, unsigned long x 4); null where unsupported
+    private static final MethodHandle PRCTL = lookup(); // int prctl(int, ...) with 4 longs; null if unsupported
 
     private ThreadTimerSlack() {
     }
@@ -32,9 +32,11 @@ public final class ThreadTimerSlack {
         }
         try {
             Linker linker = Linker.nativeLinker();
+            // glibc declares prctl(int option, ...): the four longs are variadic, passed as the C ABI passes those.
             return linker.defaultLookup().find("prctl").map(f -> linker.downcallHandle(f,
                     FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
-                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG))).orElse(null);
+                            ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
+                    Linker.Option.firstVariadicArg(1))).orElse(null);
         } catch (RuntimeException | LinkageError e) { // native access denied
             return null;
         }

@@ -2,7 +2,7 @@ package org.spdl4j.engine.record;
 
 /**
  * Layout of a record ring's off-heap block: {@code capacity} slots of {@link #slotSize(int, int)} bytes each, one
- * after the other, the block aligned to {@link #ALIGNMENT}. Slot {@code i} holds sequence {@code s} when
+ * after the other, the block aligned to at least {@link #ALIGNMENT}. Slot {@code i} holds sequence {@code s} when
  * {@code i == (s & (capacity - 1))}.
  *
  * <pre>
@@ -40,7 +40,7 @@ public final class RecordDescriptor {
     public static final int END_ORDINAL_OFFSET = 4;
     /** Bytes of header before the record. */
     public static final int HEADER_LENGTH = 8;
-    /** Slot and block alignment: a cache line. */
+    /** A cache line: the default slot alignment, and the least block alignment. */
     public static final int ALIGNMENT = 64;
     /** Smallest slot alignment: the header's two ints and a record's longs stay naturally aligned. */
     public static final int MIN_SLOT_ALIGNMENT = 8;

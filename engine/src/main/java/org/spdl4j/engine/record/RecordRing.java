@@ -71,8 +71,8 @@ public final class RecordRing {
         this.mask = capacity - 1;
         this.sequencer = multiProducer ? new MultiProducerSequencer(capacity, waitStrategy)
                 : new SingleProducerSequencer(capacity, waitStrategy);
-        // One allocation, over-sized by the alignment so the view can start on a cache line. The original buffer is
-        // kept: it is what must be freed (an aligned slice of it cannot be).
+        // One allocation, over-sized by the block alignment so the view can start on a cache line (or on the slot
+        // alignment, when larger). The original buffer is kept: it is what must be freed (an aligned slice cannot be).
         this.block = ByteBuffer.allocateDirect((int) blockBytes + blockAlignment);
         long address = BufferUtil.address(block);
         long aligned = (address + blockAlignment - 1) & -blockAlignment;
