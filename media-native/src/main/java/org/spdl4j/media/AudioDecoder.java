@@ -20,6 +20,10 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * <p><b>Threading:</b> thread safe: each call opens, uses and frees its own demuxer, decoder and resampler (an audio
  * file needs its own contexts anyway), so any number of threads may call at once.
  *
+ * <p>A stream whose sample format, rate or channel layout changes mid-way (concatenated MP3s, AAC switching between
+ * 5.1 and stereo) is followed: the resampler is drained and rebuilt for the new parameters, so the output stays at
+ * the spec's rate and channels throughout.
+ *
  * <p><b>Memory:</b> all native objects of a call are freed before it returns, on every path. Limits: the stream's
  * declared duration against {@link MediaLimits#maxDurationSeconds()}, checked before the decoder is opened.
  */
@@ -50,12 +54,33 @@ public final class AudioDecoder {
         final LongPointer planes = new LongPointer(spec.interleaved() ? 1 : spec.channels());
         final PointerPointer<Pointer> out = new PointerPointer<>(planes);
         NativeResourceCounter.allocated(Kind.BUFFER);
+        final AVChannelLayout swrIn = new AVChannelLayout(); // the input layout swr was built for
         SwrContext swr = null;
+        int swrFormat = -1;
+        int swrRate = -1;
         try {
             int written = 0;
             while (written < spec.maxSamples() && decoder.receive(frame)) {
+                if (swr != null && (frame.format() != swrFormat || frame.sample_rate() != swrRate
+                        || avutil.av_channel_layout_compare(inputLayout(frame, swrIn), swrIn) != 0)) {
+                    // The stream changed format, rate or channels mid-way (concatenated MP3s, AAC switching 5.1 and
+                    // stereo, chained Ogg): swr reads one input plane per channel it was built for, so feeding it
+                    // this frame would read planes that do not exist. Drain what it holds, then build a new one.
+                    pointAt(planes, spec, dstAddress, written);
+                    written += FFmpeg.check(swresample.swr_convert(swr, out, spec.maxSamples() - written,
+                            (PointerPointer<?>) null, 0), label, "swr_convert(flush before a format change)");
+                    swresample.swr_free(swr);
+                    NativeResourceCounter.freed(Kind.RESAMPLER);
+                    swr = null;
+                    avutil.av_channel_layout_uninit(swrIn);
+                    if (written >= spec.maxSamples()) {
+                        break;
+                    }
+                }
                 if (swr == null) {
-                    swr = createResampler(frame, spec, label);
+                    swr = createResampler(frame, spec, label, swrIn);
+                    swrFormat = frame.format();
+                    swrRate = frame.sample_rate();
                 }
                 pointAt(planes, spec, dstAddress, written);
                 final int n = swresample.swr_convert(swr, out, spec.maxSamples() - written, frame.extended_data(),
@@ -68,7 +93,7 @@ public final class AudioDecoder {
                 written += FFmpeg.check(swresample.swr_convert(swr, out, spec.maxSamples() - written,
                         (PointerPointer<?>) null, 0), label, "swr_convert(flush)");
             }
-            if (swr == null) {
+            if (swrFormat < 0) {
                 throw new MediaException(label, "no audio decoded");
             }
             return written;
@@ -77,12 +102,27 @@ public final class AudioDecoder {
                 swresample.swr_free(swr);
                 NativeResourceCounter.freed(Kind.RESAMPLER);
             }
+            avutil.av_channel_layout_uninit(swrIn);
+            swrIn.close();
             planes.close();
             NativeResourceCounter.freed(Kind.BUFFER);
             avutil.av_frame_free(frame);
             NativeResourceCounter.freed(Kind.FRAME);
             decoder.free();
         }
+    }
+
+    /**
+     * {@return the layout to compare with {@code built}, the one the resampler was built for: the frame's own, or,
+     * when the decoder left its order unspecified, {@code built} itself if the channel counts match} An unspecified
+     * layout is compared by channel count only (the resampler was built with the default layout for it), so a stream
+     * that never names its layout is not mistaken for one that changes.
+     */
+    private static AVChannelLayout inputLayout(final AVFrame frame, final AVChannelLayout built) {
+        if (frame.ch_layout().order() != avutil.AV_CHANNEL_ORDER_UNSPEC) {
+            return frame.ch_layout();
+        }
+        return frame.ch_layout().nb_channels() == built.nb_channels() ? built : frame.ch_layout();
     }
 
     /** Output pointers for the next {@code written} samples: one plane per channel, or one interleaved plane. */
@@ -96,9 +136,13 @@ public final class AudioDecoder {
         }
     }
 
-    private static SwrContext createResampler(final AVFrame frame, final AudioSpec spec, final String label) {
+    /**
+     * Builds a resampler from the frame's format, rate and layout to the spec's; leaves the input layout it used in
+     * {@code inLayout} (uninitialised by the caller).
+     */
+    private static SwrContext createResampler(final AVFrame frame, final AudioSpec spec, final String label,
+                                              final AVChannelLayout inLayout) {
         final AVChannelLayout outLayout = new AVChannelLayout();
-        final AVChannelLayout inLayout = new AVChannelLayout();
         try {
             avutil.av_channel_layout_default(outLayout, spec.channels());
             if (frame.ch_layout().order() == avutil.AV_CHANNEL_ORDER_UNSPEC) {
@@ -120,9 +164,7 @@ public final class AudioDecoder {
             return swr;
         } finally {
             avutil.av_channel_layout_uninit(outLayout);
-            avutil.av_channel_layout_uninit(inLayout);
             outLayout.close();
-            inLayout.close();
         }
     }
 }

@@ -120,6 +120,37 @@ class AudioDecoderTest {
         assertThat(peak(channel(dst, spec, 0, 1000))).isGreaterThan(0.2f);
     }
 
+    /**
+     * An MPEG audio stream whose channel count changes mid-way (a stereo file followed by a mono one, as
+     * {@code cat a.mp2 b.mp2} makes): the decoder's frames change layout, and the resampler must follow. A resampler
+     * kept from the first frame reads a second channel plane that the mono frames do not have (a native crash).
+     */
+    @Test
+    void shouldFollowAChannelLayoutChangeMidStream() throws IOException {
+        final Path stereo = dir.resolve("stereo.mp2");
+        final Path mono = dir.resolve("mono.mp2");
+        FfmpegTestEncoder.tone(stereo, "mp2", 2, RATE, 0.5, LEFT_HZ);
+        FfmpegTestEncoder.tone(mono, "mp2", 1, RATE, 0.5, RIGHT_HZ);
+        final Path joined = dir.resolve("joined.mp2");
+        Files.write(joined, Files.readAllBytes(stereo));
+        Files.write(joined, Files.readAllBytes(mono), java.nio.file.StandardOpenOption.APPEND);
+        final AudioSpec spec = new AudioSpec(16_000, 2, false, 20_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        final int n = AudioDecoder.decodeFile(joined, spec, MediaLimits.DEFAULT, dst.addressOffset(), dst.capacity());
+        assertThat(n).as("samples of both halves").isCloseTo(16_000, within(1200));
+        for (int c = 0; c < 2; c++) {
+            final float[] x = channel(dst, spec, c, n);
+            final float[] first = java.util.Arrays.copyOfRange(x, 500, 7000);
+            final float[] second = java.util.Arrays.copyOfRange(x, 9500, Math.min(n, 15500));
+            // Each half keeps its own tone: 440 Hz, then 1000 Hz (the mono half upmixed to both channels).
+            assertThat(zeroCrossings(first) * 16_000.0 / (2 * first.length)).as("channel %d, first half Hz", c)
+                    .isCloseTo(LEFT_HZ, within(30.0));
+            assertThat(zeroCrossings(second) * 16_000.0 / (2 * second.length)).as("channel %d, second half Hz", c)
+                    .isCloseTo(RIGHT_HZ, within(60.0));
+            assertThat(peak(second)).as("channel %d, second half peak", c).isGreaterThan(0.2f);
+        }
+    }
+
     @Test
     void shouldRejectBrokenFilesAndLongStreams() throws IOException {
         final Path empty = Files.write(dir.resolve("empty.wav"), new byte[0]);

@@ -149,6 +149,73 @@ final class FfmpegTestEncoder {
         }
     }
 
+    /**
+     * Writes a tone (every channel the same sine at {@code hz}, amplitude 0.5) with an encoder that takes interleaved
+     * signed 16-bit samples (mp2, pcm_*), in the container the file name implies. Files of one codec written with
+     * different channel counts can be concatenated into one stream whose layout changes mid-way.
+     */
+    static void tone(final Path path, final String encoder, final int channels, final int rate, final double seconds,
+                     final double hz) {
+        FFmpeg.init();
+        final AVFormatContext oc = new AVFormatContext(null);
+        check(avformat.avformat_alloc_output_context2(oc, null, null, path.toString()), "alloc_output");
+        final AVCodec codec = avcodec.avcodec_find_encoder_by_name(encoder);
+        final AVCodecContext enc = avcodec.avcodec_alloc_context3(codec);
+        final AVFrame frame = avutil.av_frame_alloc();
+        final AVPacket pkt = avcodec.av_packet_alloc();
+        try {
+            final AVStream st = avformat.avformat_new_stream(oc, null);
+            enc.sample_fmt(avutil.AV_SAMPLE_FMT_S16).sample_rate(rate).bit_rate(128_000L * channels)
+                    .time_base(avutil.av_make_q(1, rate));
+            avutil.av_channel_layout_default(enc.ch_layout(), channels);
+            check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
+            check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
+            st.time_base(enc.time_base());
+            final AVIOContext pb = new AVIOContext(null);
+            check(avformat.avio_open(pb, path.toString(), avformat.AVIO_FLAG_WRITE), "avio_open");
+            oc.pb(pb);
+            check(avformat.avformat_write_header(oc, (AVDictionary) null), "write_header");
+            final int perFrame = enc.frame_size() > 0 ? enc.frame_size() : 1024;
+            final long total = Math.round(rate * seconds);
+            for (long start = 0; start < total; start += perFrame) {
+                final int n = (int) Math.min(perFrame, total - start);
+                frame.format(avutil.AV_SAMPLE_FMT_S16).sample_rate(rate).nb_samples(perFrame);
+                check(avutil.av_channel_layout_copy(frame.ch_layout(), enc.ch_layout()), "layout");
+                check(avutil.av_frame_get_buffer(frame, 0), "get_buffer");
+                final org.bytedeco.javacpp.ShortPointer samples = new org.bytedeco.javacpp.ShortPointer(frame.data(0));
+                for (int i = 0; i < perFrame; i++) {
+                    final short v = i < n
+                            ? (short) Math.round(0.5 * 32767 * Math.sin(2 * Math.PI * hz * (start + i) / rate)) : 0;
+                    for (int c = 0; c < channels; c++) {
+                        samples.put((long) i * channels + c, v);
+                    }
+                }
+                frame.pts(start);
+                check(avcodec.avcodec_send_frame(enc, frame), "send_frame");
+                avutil.av_frame_unref(frame);
+                drainAudio(oc, enc, st, pkt);
+            }
+            check(avcodec.avcodec_send_frame(enc, null), "flush");
+            drainAudio(oc, enc, st, pkt);
+            check(avformat.av_write_trailer(oc), "trailer");
+        } finally {
+            avformat.avio_closep(oc.pb());
+            avcodec.av_packet_free(pkt);
+            avutil.av_frame_free(frame);
+            avcodec.avcodec_free_context(enc);
+            avformat.avformat_free_context(oc);
+        }
+    }
+
+    private static void drainAudio(final AVFormatContext oc, final AVCodecContext enc, final AVStream st,
+                                   final AVPacket pkt) {
+        while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
+            avcodec.av_packet_rescale_ts(pkt, enc.time_base(), st.time_base());
+            pkt.stream_index(st.index());
+            check(avformat.av_interleaved_write_frame(oc, pkt), "write_frame");
+        }
+    }
+
     private static void drain(final AVFormatContext oc, final AVCodecContext enc, final AVStream st, final AVPacket pkt) {
         while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
             pkt.duration(1); // one frame in the encoder's 1/fps time base
