@@ -32,7 +32,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
 
     private final MediaLimits limits;
     private final StreamDecoder decoder;
+    /** The current frame: the last one decoded; kept when the stream ends (so past the end means the last frame). */
     private final AVFrame frame;
+    /** Where the decoder writes; moved into {@link #frame} only when it produced one (a failed receive unrefs it). */
+    private final AVFrame next;
     private final FrameScaler scaler = new FrameScaler();
     private final ScalePlan plan = new ScalePlan();
     private final VideoStreamInfo info;
@@ -46,8 +49,6 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private SingleThreadVideoReader(final StreamDecoder decoder, final MediaLimits limits) {
         this.decoder = decoder;
         this.limits = limits;
-        this.frame = avutil.av_frame_alloc();
-        NativeResourceCounter.allocated(Kind.FRAME);
         final AVRational tb = decoder.stream.time_base();
         this.timeBase = avutil.av_q2d(tb);
         this.startPts = decoder.stream.start_time() == avutil.AV_NOPTS_VALUE ? 0 : decoder.stream.start_time();
@@ -61,6 +62,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 declared > 0 ? declared : Math.round(duration * fps),
                 avcodec.avcodec_get_name(decoder.codec.codec_id()).getString(),
                 pixelFormatName(decoder.codec.pix_fmt()));
+        // Last, so nothing above can throw with them allocated (open frees only the decoder on failure).
+        this.frame = avutil.av_frame_alloc();
+        NativeResourceCounter.allocated(Kind.FRAME);
+        this.next = avutil.av_frame_alloc();
+        NativeResourceCounter.allocated(Kind.FRAME);
     }
 
     /**
@@ -113,7 +119,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 haveFrame = false;
             }
             while (!haveFrame || currentSeconds() < target - halfFrame) {
-                if (!decoder.receive(frame)) {
+                if (!advance()) {
                     if (haveFrame || lastFrameAfterEnd()) {
                         break; // past the end: the last frame
                     }
@@ -129,10 +135,25 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** After a seek that ran off the end: step back one second and keep the last frame decoded. */
     private boolean lastFrameAfterEnd() {
         decoder.seek(startPts + (long) Math.max(0, (info.durationSeconds() - 1) / timeBase));
-        while (decoder.receive(frame)) {
+        while (advance()) {
             haveFrame = true;
         }
         return haveFrame && frame.width() > 0;
+    }
+
+    /**
+     * Decodes the next frame into {@link #next} and, if there is one, makes it the current {@link #frame}; at the
+     * end of the stream the current frame stays as it was.
+     *
+     * @return whether a new frame was decoded
+     */
+    private boolean advance() {
+        if (!decoder.receive(next)) {
+            return false;
+        }
+        avutil.av_frame_unref(frame);
+        avutil.av_frame_move_ref(frame, next);
+        return true;
     }
 
     /**
@@ -180,7 +201,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             sequential = true;
         }
         int written = 0;
-        while (written < maxFrames && decoder.receive(frame)) {
+        while (written < maxFrames && advance()) {
             if (ordinal++ % k == 0) {
                 scaleCurrent(spec, dstAddress + (long) written * spec.bytes());
                 written++;
@@ -236,6 +257,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
         closed = true;
         avutil.av_frame_free(frame);
+        NativeResourceCounter.freed(Kind.FRAME);
+        avutil.av_frame_free(next);
         NativeResourceCounter.freed(Kind.FRAME);
         scaler.free();
         decoder.free();

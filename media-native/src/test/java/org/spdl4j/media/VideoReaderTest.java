@@ -97,6 +97,31 @@ class VideoReaderTest {
         assertThat(Arrays.stream(indicesIn(dst, indices.length, rgb)).asLongStream().toArray()).containsExactly(indices);
     }
 
+    /**
+     * Targets past the end get the last frame, and the request's other slots are still filled: a target just past
+     * the end (index 100 of 100, a frame count estimated from duration x fps), one far past it, and one in the
+     * middle, in one request and each alone.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mp4", "webm"})
+    void shouldGiveTheLastFrameForTargetsPastTheEnd(final String kind) {
+        final Path clip = kind.equals("mp4") ? mp4 : webm;
+        final int frames = kind.equals("mp4") ? FRAMES : 40;
+        final long[] indices = {frames, 10, frames + 500, frames - 1};
+        final UnsafeBuffer dst = TestImages.nativeBuffer(indices.length * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            r.readFrames(indices, GRAY, dst.addressOffset(), dst.capacity());
+            assertThat(indicesIn(dst, indices.length, GRAY)).containsExactly(frames - 1, 10, frames - 1, frames - 1);
+        }
+        for (final double seconds : new double[] {frames / (double) FPS + 0.02, 60.0}) {
+            final UnsafeBuffer one = TestImages.nativeBuffer(GRAY.bytes());
+            try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+                r.readFramesAt(new double[] {seconds}, GRAY, one.addressOffset(), one.capacity());
+            }
+            assertThat(indicesIn(one, 1, GRAY)).as("alone at %s s", seconds).containsExactly(frames - 1);
+        }
+    }
+
     @Test
     void shouldReadEveryKthFrameInChunks() {
         final int k = 3;
