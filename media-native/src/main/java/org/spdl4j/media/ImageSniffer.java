@@ -62,6 +62,36 @@ final class ImageSniffer {
      * @return {@code width << 32 | height}, or -1 when no SOF segment is found inside the bytes
      */
     static long jpegSize(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        if (p < 0 || p + 9 > length) {
+            return -1;
+        }
+        final long height = (u8(address + p + 5) << 8) | u8(address + p + 6);
+        final long width = (u8(address + p + 7) << 8) | u8(address + p + 8);
+        return width << 32 | height;
+    }
+
+    /**
+     * {@return whether a JPEG's frame is coded without a DCT: lossless (SOF3, 7, 11, 15) or JPEG-LS (SOF55), which
+     * FFmpeg cannot decode at reduced scale ({@code lowres}); false when no frame header is found}
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static boolean jpegIsLossless(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        if (p < 0) {
+            return false;
+        }
+        final int marker = u8(address + p + 1);
+        return marker == 0xF7 || (marker & 0xF3) == 0xC3; // C3, C7, CB, CF
+    }
+
+    /**
+     * {@return the offset of a JPEG's frame header (the FF of its SOF marker: SOF0..SOF15 but DHT, JPG and DAC, or
+     * JPEG-LS's SOF55), or -1 when none comes before the first scan inside the bytes}
+     */
+    private static long jpegFrameHeader(final long address, final long length) {
         long p = 2;
         while (p + 4 <= length) {
             if (u8(address + p) != 0xFF) {
@@ -80,15 +110,10 @@ final class ImageSniffer {
                 return -1; // end of image or start of scan before any frame header
             }
             final int segment = (u8(address + p + 2) << 8) | u8(address + p + 3);
-            final boolean sof = marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
-                    && marker != 0xCC;
+            final boolean sof = (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
+                    && marker != 0xCC) || marker == 0xF7;
             if (sof) {
-                if (p + 9 > length) {
-                    return -1;
-                }
-                final long height = (u8(address + p + 5) << 8) | u8(address + p + 6);
-                final long width = (u8(address + p + 7) << 8) | u8(address + p + 8);
-                return width << 32 | height;
+                return p;
             }
             p += 2 + segment;
         }

@@ -242,7 +242,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             spec.randomCrop().choose(headerWidth, headerHeight, seed, plan); // before decoding: picks the scale
         }
         MediaException reducedFailure = null;
-        if (demuxer == ImageSniffer.JPEG) {
+        if (demuxer == ImageSniffer.JPEG && !ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
+            // Lossless JPEG and JPEG-LS have no DCT to decode at reduced scale: FFmpeg refuses lowres for them.
             lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
             if (lowres >= ReducedJpegDecoder.MIN_LOWRES && reducedDecoder != null) {
                 try {

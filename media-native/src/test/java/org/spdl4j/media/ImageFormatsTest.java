@@ -142,6 +142,45 @@ class ImageFormatsTest {
         assertThat(d[0]).as("mean |diff|").isLessThan(4.0);
     }
 
+    /**
+     * Lossless JPEG (SOF3) and JPEG-LS (SOF55) have no DCT, so FFmpeg cannot decode them at reduced scale: a large
+     * one must be decoded in full even where a baseline JPEG of its size would go to lowres, and JPEG-LS's frame
+     * header must be found (it is outside the SOF0..SOF15 range).
+     */
+    @Test
+    void shouldDecodeLargeLosslessJpegAndJpegLsInFull() {
+        final int w = 1024;
+        final int h = 768;
+        final byte[] rgb = new byte[w * h * 3];
+        for (int y = 0; y < h; y++) {
+            for (int x = 0; x < w; x++) {
+                final int i = (y * w + x) * 3;
+                rgb[i] = (byte) (x / 4);
+                rgb[i + 1] = (byte) (y / 3);
+                rgb[i + 2] = (byte) ((x + y) / 8);
+            }
+        }
+        final byte[] bgr = new byte[rgb.length];
+        for (int i = 0; i < rgb.length; i += 3) {
+            bgr[i] = rgb[i + 2];
+            bgr[i + 1] = rgb[i + 1];
+            bgr[i + 2] = rgb[i];
+        }
+        final byte[] ljpeg = FfmpegTestEncoder.image("ljpeg", avutil.AV_PIX_FMT_BGR24, w, h, null,
+                (f, i) -> FfmpegTestEncoder.putPacked(f, bgr, w * 3));
+        assertThat(hasMarker(ljpeg, 0xC3)).as("SOF3 (lossless)").isTrue();
+        final byte[] jpegls = FfmpegTestEncoder.image("jpegls", avutil.AV_PIX_FMT_RGB24, w, h, null,
+                (f, i) -> FfmpegTestEncoder.putPacked(f, rgb, w * 3));
+        assertThat(hasMarker(jpegls, 0xF7)).as("SOF55 (JPEG-LS)").isTrue();
+        final ImageSpec small = ImageSpec.centerCrop(128, 112, PixelFormat.RGB24); // baseline JPEGs: lowres 2
+        for (final byte[] file : new byte[][] {ljpeg, jpegls}) {
+            assertThat(decode(file, ImageSpec.exact(w, h, PixelFormat.RGB24))).as("lossless at full size")
+                    .isEqualTo(rgb);
+            assertThat(decode(file, small)).as("reduced output equals a full decode's")
+                    .isEqualTo(decode(file, small.withLowres(false)));
+        }
+    }
+
     private static void assertJpegMatchesImageIo(final byte[] jpeg, final int w, final int h) {
         final byte[] expected = TestImages.rgb(TestImages.read(jpeg));
         final byte[] actual = decode(jpeg, ImageSpec.exact(w, h, PixelFormat.RGB24).withLowres(false));
