@@ -22,13 +22,19 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * length of one call and give it back, so there are at most as many of those decoders as virtual threads ever decoded
  * at once.
  *
- * <p><b>Allocation:</b> a thread's first call creates its decoder (a ThreadLocal lookup per call after that); a virtual
- * thread's call allocates the queue node of its give-back (the virtual thread itself costs far more).
+ * <p>A platform thread that has ended leaves its decoder to the next platform thread that calls for the first time,
+ * so a pool whose threads expire and are replaced keeps as many decoders as it ever had threads alive at once.
+ *
+ * <p><b>Allocation:</b> a thread's first call creates its decoder or takes over an ended thread's (a ThreadLocal
+ * lookup per call after that); a virtual thread's call allocates the queue node of its give-back (the virtual thread
+ * itself costs far more).
  */
 public final class PerThreadImageDecoders implements AutoCloseable {
     private final MediaLimits limits;
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
-    private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::create);
+    private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::forPlatformThread);
+    /** Platform threads' decoders with the thread each belongs to: an ended thread's decoder goes to a new thread. */
+    private final ConcurrentLinkedQueue<Owned> platform = new ConcurrentLinkedQueue<>();
     /** Idle decoders lent to virtual threads, one call at a time (unbounded: as many as decoded at once). */
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> idle = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
@@ -56,6 +62,31 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits)) {
             decoder.decode(src, 0, jpeg.length, "warm-up image", spec, dst, 0);
         }
+    }
+
+    /** A platform thread's decoder and that thread. */
+    private record Owned(SingleThreadImageDecoder decoder, Thread thread) {
+    }
+
+    /**
+     * A platform thread's first call: takes over the decoder of a thread that has ended, if any (a pool whose threads
+     * expire and are replaced would otherwise grow one decoder per thread it ever had, each holding its codec
+     * contexts and buffers until close), else creates one. The ended thread's last action happens-before
+     * {@code isAlive()} answers false, so its writes to the decoder are visible here; removing the entry is the claim,
+     * so two new threads never take the same decoder.
+     */
+    private SingleThreadImageDecoder forPlatformThread() {
+        final Thread self = Thread.currentThread();
+        for (final Owned o : platform) {
+            if (!o.thread().isAlive() && platform.remove(o)) {
+                o.decoder().handOffTo(self);
+                platform.add(new Owned(o.decoder(), self));
+                return o.decoder();
+            }
+        }
+        final SingleThreadImageDecoder decoder = create();
+        platform.add(new Owned(decoder, self));
+        return decoder;
     }
 
     private SingleThreadImageDecoder create() {
@@ -106,7 +137,10 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         }
     }
 
-    /** {@return decoders created so far: one per platform thread that decoded, plus those lent to virtual threads} */
+    /**
+     * {@return decoders created so far: one per platform thread that decoded while the others that had decoded were
+     * still alive (a new thread takes over an ended thread's decoder), plus those lent to virtual threads}
+     */
     public int decoderCount() {
         return all.size();
     }

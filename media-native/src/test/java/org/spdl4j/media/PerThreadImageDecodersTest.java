@@ -60,6 +60,53 @@ class PerThreadImageDecodersTest {
         assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
     }
 
+    /**
+     * A pool whose threads come and go (keep-alive expiry, a cached pool) must not grow one decoder per thread it
+     * ever had: a new thread takes over the decoder of one that has ended; live threads keep their own.
+     */
+    @Test
+    @Timeout(60)
+    void shouldGiveAnEndedThreadsDecoderToTheNextThread() throws Exception {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(320, 240, 7), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.centerCrop(128, 112, PixelFormat.RGB24);
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+            final Runnable decodeOnce = () -> {
+                final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+                decoders.decode(src, 0, jpeg.length, "img", spec, dst, 0);
+            };
+            for (int i = 0; i < 5; i++) {
+                final Thread t = new Thread(decodeOnce, "short-lived-" + i);
+                t.start();
+                t.join();
+            }
+            assertThat(decoders.decoderCount()).as("five threads one after another").isEqualTo(1);
+            final java.util.concurrent.CountDownLatch decoded = new java.util.concurrent.CountDownLatch(2);
+            final java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
+            final List<Thread> live = new ArrayList<>();
+            for (int i = 0; i < 2; i++) {
+                final Thread t = new Thread(() -> {
+                    decodeOnce.run();
+                    decoded.countDown();
+                    try {
+                        finish.await();
+                    } catch (final InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }, "live-" + i);
+                t.start();
+                live.add(t);
+            }
+            decoded.await();
+            assertThat(decoders.decoderCount()).as("two live threads, one ended one's decoder reused").isEqualTo(2);
+            finish.countDown();
+            for (final Thread t : live) {
+                t.join();
+            }
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
     @Test
     @Timeout(60)
     void shouldLendDecodersToVirtualThreadsInsteadOfOpeningOnePerThread() throws Exception {
