@@ -127,7 +127,7 @@ public final class Lease {
      */
     public long sliceAddress(long offset, long length) {
         checkLive("slice");
-        if (offset < 0 || length < 0 || offset + length > this.length) {
+        if (offset < 0 || length < 0 || length > this.length - offset) { // no offset + length: it could wrap
             throw new IndexOutOfBoundsException("slice [" + offset + ", +" + length + ") outside lease #" + id
                     + " of pool '" + pool.name() + "' (" + this.length + " B)");
         }

@@ -89,6 +89,9 @@ class LeaseTest {
         assertThatThrownBy(() -> lease.slice(90, 11, new UnsafeBuffer())).isInstanceOf(IndexOutOfBoundsException.class)
                 .hasMessageContaining("outside lease");
         assertThatThrownBy(() -> lease.sliceAddress(-1, 1)).isInstanceOf(IndexOutOfBoundsException.class);
+        // offset + length wraps negative here: the check must not add them.
+        assertThatThrownBy(() -> lease.sliceAddress(Long.MAX_VALUE - 2, 8)).isInstanceOf(IndexOutOfBoundsException.class);
+        assertThat(lease.sliceAddress(100, 0)).isEqualTo(lease.address() + 100);
         lease.release();
     }
 }

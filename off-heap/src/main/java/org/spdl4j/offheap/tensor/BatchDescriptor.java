@@ -33,9 +33,9 @@ public final class BatchDescriptor {
             if (s <= 0) {
                 throw new IllegalArgumentException("sample shape " + Arrays.toString(sampleShape) + " has an empty axis");
             }
-            elements *= s;
+            elements = Math.min(elements, Integer.MAX_VALUE) * Math.min(s, Integer.MAX_VALUE); // < 2^62: no wrap
         }
-        final long bytes = elements * dtype.byteSize();
+        final long bytes = Math.min(elements, Integer.MAX_VALUE) * dtype.byteSize();
         if (bytes > Integer.MAX_VALUE || bytes * batchSize > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("batch of " + batchSize + " x " + bytes + " B exceeds 2 GiB (one slab)");
         }

@@ -80,11 +80,15 @@ public final class NpyFormat {
      * @param shape extents, C order
      */
     public record Header(DType dtype, long[] shape) {
-        /** {@return the number of elements} */
+        /**
+         * {@return the number of elements}
+         *
+         * @throws ArithmeticException when it does not fit in a {@code long} ({@link #parseDict} refuses such shapes)
+         */
         public long elementCount() {
             long n = 1;
             for (long s : shape) {
-                n *= s;
+                n = Math.multiplyExact(n, s);
             }
             return n;
         }
@@ -121,9 +125,26 @@ public final class NpyFormat {
         final long[] dims = new long[parts.length];
         for (String p : parts) {
             if (!p.isBlank()) {
-                dims[rank++] = Long.parseLong(p.trim());
+                final long d;
+                try {
+                    d = Long.parseLong(p.trim());
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(source + ": .npy shape " + shape.group(1).trim()
+                            + " has an extent that is not a 64-bit integer: " + p.trim(), e);
+                }
+                if (d < 0) {
+                    throw new IllegalArgumentException(source + ": .npy shape has a negative extent " + d);
+                }
+                dims[rank++] = d;
             }
         }
-        return new Header(dtype, Arrays.copyOf(dims, rank));
+        final Header header = new Header(dtype, Arrays.copyOf(dims, rank));
+        try {
+            Math.multiplyExact(header.elementCount(), (long) dtype.byteSize());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(source + ": .npy shape " + Arrays.toString(header.shape())
+                    + " of " + dtype + " overflows a 64-bit byte count: corrupt or crafted header", e);
+        }
+        return header;
     }
 }

@@ -39,14 +39,23 @@ public final class Tensor {
                     + Arrays.toString(strides) + " differ in rank");
         }
         long lastByte = byteOffset;
-        for (int i = 0; i < shape.length; i++) {
-            if (shape[i] < 0 || strides[i] < 0) {
-                throw new IllegalArgumentException("negative extent in shape " + Arrays.toString(shape)
-                        + " / strides " + Arrays.toString(strides));
+        final long end;
+        try {
+            for (int i = 0; i < shape.length; i++) {
+                if (shape[i] < 0 || strides[i] < 0) {
+                    throw new IllegalArgumentException("negative extent in shape " + Arrays.toString(shape)
+                            + " / strides " + Arrays.toString(strides));
+                }
+                if (shape[i] > 0) { // exact: a wrapped offset would pass the bounds check below (crafted .npy shapes)
+                    lastByte = Math.addExact(lastByte,
+                            Math.multiplyExact(Math.multiplyExact(shape[i] - 1, strides[i]), dtype.byteSize()));
+                }
             }
-            lastByte += (shape[i] == 0 ? 0 : (shape[i] - 1) * strides[i] * dtype.byteSize());
+            end = elementCount() == 0 ? byteOffset : Math.addExact(lastByte, dtype.byteSize());
+        } catch (ArithmeticException e) {
+            throw new IllegalArgumentException(dtype + Arrays.toString(shape) + " with strides "
+                    + Arrays.toString(strides) + " overflows a 64-bit byte count", e);
         }
-        final long end = elementCount() == 0 ? byteOffset : lastByte + dtype.byteSize();
         if (byteOffset < 0 || end > lease.capacity()) {
             throw new IllegalArgumentException(dtype + Arrays.toString(shape) + " at byte " + byteOffset
                     + " needs " + end + " B but " + lease + " has " + lease.capacity() + " B");
@@ -93,7 +102,14 @@ public final class Tensor {
         long step = 1;
         for (int i = shape.length - 1; i >= 0; i--) {
             s[i] = step;
-            step *= shape[i];
+            if (i > 0) { // the last product is the element count, not a stride
+                try {
+                    step = Math.multiplyExact(step, shape[i]);
+                } catch (ArithmeticException e) {
+                    throw new IllegalArgumentException("shape " + Arrays.toString(shape)
+                            + " overflows a 64-bit stride", e);
+                }
+            }
         }
         return s;
     }
@@ -148,11 +164,15 @@ public final class Tensor {
         return strides[axis];
     }
 
-    /** {@return the number of elements} */
+    /**
+     * {@return the number of elements}
+     *
+     * @throws ArithmeticException when it does not fit in a {@code long} (only possible with zero strides)
+     */
     public long elementCount() {
         long n = 1;
         for (long s : shape) {
-            n *= s;
+            n = Math.multiplyExact(n, s);
         }
         return n;
     }

@@ -109,6 +109,38 @@ class NpyTest {
         assertThatThrownBy(() -> NpyReader.read(file, pool)).hasMessageContaining("bad magic");
     }
 
+    /**
+     * A crafted header whose element count wraps a {@code long} ((2^62 + 1) x 4 = 4 mod 2^64) must be refused by
+     * name, not read as a 4-byte array whose shape reaches far past its lease; so must an extent that is no number.
+     */
+    @Test
+    void shouldRefuseShapesThatOverflowAndExtentsThatAreNoNumbers() throws IOException {
+        final Path wrapped = dir.resolve("wrapped.npy");
+        Files.write(wrapped, npy("{'descr': '|u1', 'fortran_order': False, 'shape': (4611686018427387905, 4), }",
+                new byte[4]));
+        assertThatThrownBy(() -> NpyReader.read(wrapped, pool)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(wrapped.toString()).hasMessageContaining("overflows");
+        final Path word = dir.resolve("word.npy");
+        Files.write(word, npy("{'descr': '<f4', 'fortran_order': False, 'shape': (3, x), }", new byte[12]));
+        assertThatThrownBy(() -> NpyReader.read(word, pool)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith(word.toString()).hasMessageContaining("not a 64-bit integer");
+        assertThat(pool.inUse()).as("nothing leased").isZero();
+    }
+
+    /** A version 1.0 .npy file: magic, header length, the dict padded with spaces to 64 bytes, then the data. */
+    private static byte[] npy(String dict, byte[] data) {
+        final StringBuilder header = new StringBuilder(dict);
+        while ((10 + header.length() + 1) % 64 != 0) {
+            header.append(' ');
+        }
+        header.append('\n');
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(10 + header.length() + data.length)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 0x93).put("NUMPY".getBytes(StandardCharsets.US_ASCII)).put((byte) 1).put((byte) 0)
+                .putShort((short) header.length()).put(header.toString().getBytes(StandardCharsets.US_ASCII)).put(data);
+        return b.array();
+    }
+
     private static Boolean numpy;
 
     private static synchronized boolean numpyAvailable() {

@@ -55,6 +55,11 @@ class TensorTest {
                 .hasMessageContaining("needs 104 B").hasMessageContaining("100 B");
         assertThatThrownBy(() -> Tensor.contiguous(lease, 4, DType.U8, 97)).isInstanceOf(IllegalArgumentException.class);
         assertThat(Tensor.contiguous(lease, 4, DType.U8, 96).byteSize()).isEqualTo(96);
+        // (2^62 + 1) x 4 bytes wraps to 4: without exact arithmetic it would pass the bounds check.
+        assertThatThrownBy(() -> Tensor.contiguous(lease, 0, DType.U8, (1L << 62) + 1, 4))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overflows");
+        assertThatThrownBy(() -> Tensor.contiguous(lease, 0, DType.U8, 3, 1L << 40, 1L << 40))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("overflows");
         lease.release();
     }
 
