@@ -34,12 +34,12 @@ import org.spdl4j.offheap.tensor.Tensor;
  */
 public final class Batch implements AutoCloseable {
     private static final VarHandle PENDING;
-    private static final VarHandle CLOSED;
+    private static final VarHandle STATE;
 
     static {
         try {
             PENDING = MethodHandles.lookup().findVarHandle(Batch.class, "pending", int.class);
-            CLOSED = MethodHandles.lookup().findVarHandle(Batch.class, "closed", boolean.class);
+            STATE = MethodHandles.lookup().findVarHandle(Batch.class, "state", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -60,8 +60,12 @@ public final class Batch implements AutoCloseable {
     private int failed;
     @SuppressWarnings("unused") // accessed through PENDING
     private volatile int pending;
-    @SuppressWarnings("unused") // accessed through CLOSED
-    private volatile boolean closed;
+    /**
+     * {@code use << 1 | closed}: which use of this object (one per batch it carries) and whether that batch is
+     * closed, in one word, so a close on behalf of one batch can never close the object's next batch.
+     */
+    @SuppressWarnings("unused") // accessed through STATE
+    private volatile long state = 1; // use 0, closed: not yet opened
 
     Batch(BatchAssembler assembler, BatchDescriptor descriptor, int ordinal) {
         this.assembler = assembler;
@@ -87,7 +91,7 @@ public final class Batch implements AutoCloseable {
         for (int i = 0; i < slots.length; i++) {
             slots[i].reset(base + descriptor.sampleOffset(i), descriptor.sampleBytes());
         }
-        CLOSED.setRelease(this, false);
+        STATE.setRelease(this, (((long) STATE.getVolatile(this) >>> 1) + 1) << 1); // the next use, open
         PENDING.setRelease(this, slots.length + 1); // +1: the seal; no count-down can reach zero before it
     }
 
@@ -149,11 +153,15 @@ public final class Batch implements AutoCloseable {
         if (consumer == null) {
             return this; // handed to the completing caller, which now owns it (a pipeline stage returns it)
         }
+        final long open = (long) STATE.getVolatile(this); // this batch's use, open
         try {
             consumer.onBatch(this);
         } catch (RuntimeException | Error e) {
-            if (!(boolean) CLOSED.getVolatile(this)) {
-                close();
+            // The consumer failed: close the batch unless it already was. It may have handed the batch on before it
+            // threw, and the new owner may have closed it and the assembler reopened the object for a later batch;
+            // the compare-and-set on (use, closed) closes only this batch, and only once.
+            if (STATE.compareAndSet(this, open, open | 1)) {
+                releaseAndRecycle();
             }
             throw e;
         }
@@ -261,9 +269,14 @@ public final class Batch implements AutoCloseable {
      */
     @Override
     public void close() {
-        if (!CLOSED.compareAndSet(this, false, true)) {
+        final long s = (long) STATE.getVolatile(this);
+        if ((s & 1) != 0 || !STATE.compareAndSet(this, s, s | 1)) {
             throw new IllegalStateException("batch at sequence " + firstSequence + " closed twice");
         }
+        releaseAndRecycle();
+    }
+
+    private void releaseAndRecycle() {
         final Lease l = lease;
         lease = null;
         l.release();

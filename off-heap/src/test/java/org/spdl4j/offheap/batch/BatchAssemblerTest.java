@@ -199,6 +199,44 @@ class BatchAssemblerTest {
     }
 
     /**
+     * A consumer that hands the batch on (here: closes it, as its new owner would) and then throws must not get the
+     * object's next batch closed on its behalf: the assembler has reopened the same object for batch 1 by then.
+     */
+    @Test
+    void shouldNotCloseTheObjectsNextBatchWhenAConsumerThrowsAfterHandingItsBatchOn() {
+        final List<Slot> nextSlots = new ArrayList<>();
+        final int[] calls = {0};
+        final BatchAssembler[] self = new BatchAssembler[1];
+        self[0] = BatchAssembler.builder(pool, FOUR_INTS).batchesInFlight(1).consumer(b -> {
+            if (calls[0]++ == 0) {
+                b.close(); // handed on and closed by its new owner
+                for (int i = 0; i < 4; i++) {
+                    nextSlots.add(self[0].claim()); // the object is reopened for batch 1
+                }
+                throw new IllegalStateException("consumer failed after the hand-off");
+            }
+            received.add(b);
+        }).build();
+        for (int i = 0; i < 3; i++) {
+            self[0].claim().complete();
+        }
+        final Slot last = self[0].claim();
+        assertThatThrownBy(last::complete).hasMessageContaining("after the hand-off");
+        assertThat(nextSlots).hasSize(4);
+        for (final Slot slot : nextSlots) {
+            fill(slot);
+            slot.complete();
+        }
+        assertThat(received).hasSize(1);
+        final Batch next = received.get(0);
+        assertThat(next.firstSequence()).isEqualTo(4);
+        assertThat(next.size()).isEqualTo(4);
+        assertThat(next.lease().buffer().getInt(0)).as("batch 1's lease still live and filled").isEqualTo(4);
+        next.close();
+        assertThat(pool.inUse()).isZero();
+    }
+
+    /**
      * Batch 0 stays open while batches 1 and 2 complete and are closed, so batch 2 reuses batch 1's object: the two
      * open batches have different ordinals, each object keeps its ordinal for life, and ordinals stay below
      * {@code batchesInFlight}.
