@@ -31,7 +31,10 @@ final class FileInputs {
         FFmpeg.init();
         final String label = path.toString();
         final AVFormatContext format = new AVFormatContext(null);
-        final int ret = avformat.avformat_open_input(format, label, (AVInputFormat) null, (AVDictionary) null);
+        // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
+        // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
+        final String url = "file:" + path.toAbsolutePath();
+        final int ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, (AVDictionary) null);
         if (ret < 0) {
             throw FFmpeg.failure(ret, label, "avformat_open_input"); // nothing allocated on failure
         }

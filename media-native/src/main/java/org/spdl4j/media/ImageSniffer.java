@@ -136,6 +136,9 @@ final class ImageSniffer {
             return pack(be32(address + 16), be32(address + 20));
         }
         if (format == BMP && length >= 26) {
+            if (le32(address + 14) == 12) { // BITMAPCOREHEADER (Windows 2.x, OS/2 1.x): 16-bit width and height
+                return pack(le16(address + 18), le16(address + 20));
+            }
             return pack(le32(address + 18), Math.abs((long) (int) le32(address + 22))); // negative = top-down
         }
         if (format == WEBP && length >= 30) {

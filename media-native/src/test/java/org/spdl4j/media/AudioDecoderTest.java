@@ -151,6 +151,21 @@ class AudioDecoderTest {
         }
     }
 
+    /** A relative path whose first segment looks like a URL scheme is still a file, not an FFmpeg protocol. */
+    @Test
+    void shouldOpenARelativePathThatLooksLikeAUrl() throws IOException {
+        final Path relative = Path.of("spdl4j-test:" + ProcessHandle.current().pid() + ".wav");
+        Files.write(relative, wav(8000, 0.25));
+        try {
+            final AudioSpec spec = new AudioSpec(8000, 2, false, 4000);
+            final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+            assertThat(AudioDecoder.decodeFile(relative, spec, MediaLimits.DEFAULT, dst.addressOffset(),
+                    dst.capacity())).isCloseTo(2000, within(64));
+        } finally {
+            Files.deleteIfExists(relative);
+        }
+    }
+
     @Test
     void shouldRejectBrokenFilesAndLongStreams() throws IOException {
         final Path empty = Files.write(dir.resolve("empty.wav"), new byte[0]);

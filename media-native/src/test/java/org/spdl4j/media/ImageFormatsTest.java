@@ -181,6 +181,31 @@ class ImageFormatsTest {
         }
     }
 
+    /**
+     * A BMP with the 12-byte core header (Windows 2.x / OS/2 1.x) stores width and height as 16-bit values: read as
+     * the 32-bit fields of later headers, this 4x2 image would claim 4,194,308 x 131,074 pixels and be refused.
+     */
+    @Test
+    void shouldReadTheSizeOfACoreHeaderBmp() {
+        final int w = 4;
+        final int h = 2;
+        final java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(26 + w * 3 * h)
+                .order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.put((byte) 'B').put((byte) 'M').putInt(b.capacity()).putInt(0).putInt(26); // file header
+        b.putInt(12).putShort((short) w).putShort((short) h).putShort((short) 1).putShort((short) 24); // core header
+        final byte[] rgb = new byte[w * h * 3];
+        for (int i = 0; i < rgb.length; i++) {
+            rgb[i] = (byte) (i * 9);
+        }
+        for (int y = h - 1; y >= 0; y--) { // bottom-up rows of BGR; 12 bytes per row, already a multiple of 4
+            for (int x = 0; x < w; x++) {
+                final int i = (y * w + x) * 3;
+                b.put(rgb[i + 2]).put(rgb[i + 1]).put(rgb[i]);
+            }
+        }
+        assertThat(decode(b.array(), ImageSpec.exact(w, h, PixelFormat.RGB24))).isEqualTo(rgb);
+    }
+
     private static void assertJpegMatchesImageIo(final byte[] jpeg, final int w, final int h) {
         final byte[] expected = TestImages.rgb(TestImages.read(jpeg));
         final byte[] actual = decode(jpeg, ImageSpec.exact(w, h, PixelFormat.RGB24).withLowres(false));
