@@ -151,7 +151,7 @@ public final class PoolConfig {
          * @throws IllegalArgumentException when not a power of two
          */
         public Builder alignment(int alignment) {
-            if (Integer.bitCount(alignment) != 1) {
+            if (alignment <= 0 || Integer.bitCount(alignment) != 1) { // MIN_VALUE has one bit set too
                 throw new IllegalArgumentException("pool '" + name + "': alignment must be a power of two, got "
                         + alignment);
             }

@@ -52,6 +52,9 @@ public record SizeClassSpec(int slabBytes, int count) {
     }
 
     private static long parseBytes(String s) {
+        if (s.isEmpty()) {
+            throw new IllegalArgumentException("no size before '*'");
+        }
         final char unit = Character.toUpperCase(s.charAt(s.length() - 1));
         final int shift = switch (unit) {
             case 'K' -> 10;
@@ -60,6 +63,10 @@ public record SizeClassSpec(int slabBytes, int count) {
             default -> 0;
         };
         final String digits = shift == 0 ? s : s.substring(0, s.length() - 1);
-        return Long.parseLong(digits.toUpperCase(Locale.ROOT)) << shift;
+        final long value = Long.parseLong(digits.toUpperCase(Locale.ROOT));
+        if (value < 0 || value > Long.MAX_VALUE >> shift) { // a plain shift would wrap silently
+            throw new IllegalArgumentException("size " + s + " out of range");
+        }
+        return value << shift;
     }
 }

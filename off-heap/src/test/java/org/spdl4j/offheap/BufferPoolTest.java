@@ -43,6 +43,12 @@ class BufferPoolTest {
                 l.release();
             }
         }
+        // Integer.MIN_VALUE has a single bit set, but is no alignment.
+        for (int bad : new int[] {0, 3, -64, Integer.MIN_VALUE}) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> PoolConfig.builder("bad").alignment(bad))
+                    .as("alignment %d", bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("power of two");
+        }
     }
 
     @Test

@@ -16,6 +16,11 @@ class SizeClassSpecTest {
     void shouldNameTheBadEntry() {
         assertThatThrownBy(() -> SizeClassSpec.parseList("4K*2,oops")).hasMessageContaining("'oops'");
         assertThatThrownBy(() -> SizeClassSpec.parseList("4G*1")).hasMessageContaining("2 GiB");
+        // 2^34 G is 2^64 bytes: a plain shift wraps it to 0.
+        assertThatThrownBy(() -> SizeClassSpec.parseList("17179869184G*1")).hasMessageContaining("out of range")
+                .hasMessageContaining("'17179869184G*1'");
+        assertThatThrownBy(() -> SizeClassSpec.parseList("4K*2, *4")).hasMessageContaining("'*4'")
+                .hasMessageContaining("expected size*count");
     }
 
     @Test
