@@ -38,15 +38,20 @@ class CompletionOrderSlotsTest {
     @Test
     void shouldKeepEachSlotsLabelAndItemWhileLaterBatchesOvertakeAndReuseBatchObjects() throws Exception {
         CountDownLatch laterBatchesClosed = new CountDownLatch(2);
+        CountDownLatch slowBatchDelivered = new CountDownLatch(1);
         AtomicBoolean overtaken = new AtomicBoolean();
         AtomicIntegerArray releases = new AtomicIntegerArray(ITEMS);
         SlotWriter<Integer> writer = (item, address, length) -> {
-            if (item == SLOW) {
-                try {
+            try {
+                if (item == SLOW) {
                     overtaken.set(laterBatchesClosed.await(20, TimeUnit.SECONDS));
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
+                } else if (item >= 3 * BATCH) {
+                    // Batch 3 reuses batch 2's object as soon as that is closed, and its fast writes would race the
+                    // slow sample's (woken by the same close): wait for batch 0 so the delivery order is fixed.
+                    slowBatchDelivered.await(20, TimeUnit.SECONDS);
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
             }
             UnsafeApi.putInt(address, item); // the sample is its item's number: what its label must say
         };
@@ -59,6 +64,9 @@ class CompletionOrderSlotsTest {
             for (Batch batch : loader) {
                 try (batch) {
                     firstSequences.add(batch.firstSequence());
+                    if (batch.firstSequence() == 0) {
+                        slowBatchDelivered.countDown();
+                    }
                     for (int i = 0; i < batch.size(); i++) {
                         labelAndSample.add(new int[] {loader.label(batch, i), UnsafeApi.getInt(batch.sampleAddress(i))});
                     }
