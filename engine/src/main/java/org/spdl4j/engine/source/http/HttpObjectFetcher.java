@@ -10,9 +10,14 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
@@ -37,14 +42,26 @@ import org.spdl4j.engine.source.SampleField;
  * <p><b>Threading:</b> thread-safe. No thread blocks: attempts are {@link HttpClient#sendAsync}, backoff waits are
  * timers. <b>Allocation:</b> per object, the request, futures, and one body buffer from the {@link SampleAllocator}
  * (the only copy of the bytes). <b>Ownership:</b> the delivered sample owns its buffer; buffers of failed attempts
- * are released. The fetcher owns its {@link HttpClient}; {@link #close()} shuts it down.
+ * are released. The fetcher owns its {@link HttpClient} and one daemon timer thread
+ * ({@code spdl4j-http-timer-<n>}: attempt deadlines, cancelled when the attempt completes, and back-offs);
+ * {@link #close()} shuts both down and fails the objects still in progress.
  */
 public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sample>>, AutoCloseable {
+    private static final AtomicInteger TIMER_THREADS = new AtomicInteger();
     private final HttpClient client;
     private final HttpFetchSettings settings;
     private final SampleAllocator allocator;
     private final AsyncPermits permits;
     private final AtomicLong attemptsMade = new AtomicLong();
+    /**
+     * Attempt deadlines and retry back-offs. Owned (not {@code CompletableFuture.delayedExecutor}, whose tasks cannot
+     * be cancelled): a deadline is cancelled and removed as soon as its attempt completes, so its task, which holds
+     * the attempt's response and body, does not keep a delivered body reachable for the rest of the timeout.
+     */
+    private final ScheduledThreadPoolExecutor timers;
+    private volatile boolean closed;
+    /** Objects started and not yet completed, with their URIs: what {@link #close()} fails. */
+    private final ConcurrentHashMap<CompletableFuture<Sample>, URI> inProgress = new ConcurrentHashMap<>();
 
     /**
      * Creates a fetcher with its own HTTP/1.1 client.
@@ -56,6 +73,12 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         this.settings = settings;
         this.allocator = allocator;
         this.permits = new AsyncPermits(settings.maxInFlight());
+        this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
+            Thread t = new Thread(runnable, "spdl4j-http-timer-" + TIMER_THREADS.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
+        timers.setRemoveOnCancelPolicy(true);
         this.client = HttpClient.newBuilder().connectTimeout(settings.connectTimeout())
                 .version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NORMAL).build();
     }
@@ -70,6 +93,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     public CompletionStage<Sample> apply(URI uri) {
         return permits.submit(() -> {
             CompletableFuture<Sample> result = new CompletableFuture<>();
+            inProgress.put(result, uri);
+            result.whenComplete((sample, error) -> inProgress.remove(result));
             attempt(uri, 1, result);
             return result;
         });
@@ -85,8 +110,26 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         return attemptsMade.get();
     }
 
+    /** {@return deadline and back-off timers not yet run or cancelled, for tests} */
+    int pendingTimers() {
+        return timers.getQueue().size();
+    }
+
     private void attempt(URI uri, int attempt, CompletableFuture<Sample> result) {
+        if (closed) {
+            result.completeExceptionally(new FetchException(uri, attempt - 1, -1, "fetcher closed", null));
+            return;
+        }
         attemptsMade.incrementAndGet();
+        try {
+            send(uri, attempt, result);
+        } catch (RuntimeException e) { // a URI the client refuses (no http/https scheme, no host) or a closed client
+            result.completeExceptionally(new FetchException(uri, attempt, -1, "request not sent: " + e.getMessage()
+                    + " (not retryable)", e));
+        }
+    }
+
+    private void send(URI uri, int attempt, CompletableFuture<Sample> result) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.attemptTimeout()).GET().build();
         // written by the client's thread, read by the deadline timer's thread
         AtomicReference<AllocatorBodySubscriber> body = new AtomicReference<>();
@@ -101,7 +144,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         };
         CompletableFuture<HttpResponse<ByteBuffer>> call = client.sendAsync(request, handler);
         // the whole attempt, body included, has a deadline; cancelling the client's future aborts the exchange
-        CompletableFuture.delayedExecutor(settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS).execute(() -> {
+        ScheduledFuture<?> deadline = timers.schedule(() -> {
             if (call.cancel(true)) { // true only when the response was not delivered: we own what the body holds
                 AllocatorBodySubscriber b = body.get();
                 if (b != null) {
@@ -109,17 +152,23 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                     b.getBody().thenAccept(allocator::release); // already collected: nobody else will get it
                 }
             }
-        });
+        }, settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS);
         call.whenComplete((response, error) -> {
+            deadline.cancel(false); // removed from the queue: it no longer holds the response
             if (error == null && response.statusCode() / 100 == 2) {
                 ByteBuffer bytes = response.body();
-                result.complete(new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
-                        List.of(new SampleField("bytes", bytes)), allocator));
+                Sample sample = new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
+                        List.of(new SampleField("bytes", bytes)), allocator);
+                if (!result.complete(sample)) {
+                    sample.close(); // close() failed the object first: nobody else will get this body
+                }
                 return;
             }
             int status = error == null ? response.statusCode() : -1;
             Throwable cause = unwrap(error);
-            String what = error == null ? "HTTP " + status : cause.toString();
+            String what = error == null ? "HTTP " + status
+                    : call.isCancelled() && !closed ? "timed out after " + settings.attemptTimeout().toMillis() + " ms"
+                    : cause.toString();
             boolean retryable = error == null ? status / 100 == 5 || status == 429
                     : cause instanceof IOException || call.isCancelled()
                             || cause instanceof java.util.concurrent.CancellationException;
@@ -127,13 +176,20 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                     && cause.getMessage().contains("exceeds the limit")) {
                 retryable = false;
             }
+            if (closed) {
+                retryable = false;
+                what = "fetcher closed during the attempt";
+            }
             if (!retryable || attempt >= settings.maxAttempts()) {
                 result.completeExceptionally(new FetchException(uri, attempt, status,
                         retryable ? what + " (last retry)" : what + " (not retryable)", cause));
                 return;
             }
-            CompletableFuture.delayedExecutor(backoffMillis(attempt), TimeUnit.MILLISECONDS)
-                    .execute(() -> attempt(uri, attempt + 1, result));
+            try {
+                timers.schedule(() -> attempt(uri, attempt + 1, result), backoffMillis(attempt), TimeUnit.MILLISECONDS);
+            } catch (RejectedExecutionException closing) { // closed between the check and the schedule
+                result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
+            }
         });
     }
 
@@ -152,9 +208,20 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         return c;
     }
 
-    /** Shuts the HTTP client down; calls in progress fail. */
+    /**
+     * Shuts the fetcher down: exchanges in progress are aborted, and every object not yet delivered completes with a
+     * {@link FetchException} (no further retries). Idempotent.
+     */
     @Override
     public void close() {
-        client.close();
+        if (closed) {
+            return;
+        }
+        closed = true;
+        timers.shutdownNow(); // back-offs and deadlines: dropped (the objects they serve are failed below)
+        client.shutdownNow(); // aborts exchanges in progress; a body that still arrives is released, not delivered
+        for (var e : inProgress.entrySet()) {
+            e.getKey().completeExceptionally(new FetchException(e.getValue(), 0, -1, "fetcher closed", null));
+        }
     }
 }

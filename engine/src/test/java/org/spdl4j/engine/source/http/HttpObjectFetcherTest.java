@@ -1,7 +1,9 @@
 package org.spdl4j.engine.source.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -91,6 +93,61 @@ class HttpObjectFetcherTest {
             assertThat(server.peakConcurrent.get()).isBetween(2, 4);
             assertThat(fetcher.permits().peakInFlight()).isEqualTo(4);
             assertThat(fetcher.permits().inFlight()).isZero();
+            // Each attempt's deadline was cancelled and removed when it completed: no timer task still holds a
+            // delivered response (and its body) until the attempt timeout would have passed.
+            assertThat(fetcher.pendingTimers()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldFailARequestTheClientRefusesWithAFetchExceptionNamingTheUri() throws Exception {
+        try (HttpObjectFetcher fetcher = new HttpObjectFetcher(settings(2), new CountingAllocator())) {
+            URI s3 = URI.create("s3://bucket/key.jpg");
+            CompletableFuture<Sample> f = fetcher.apply(s3).toCompletableFuture();
+            assertThatThrownBy(() -> f.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(FetchException.class)
+                    .hasMessageContaining("s3://bucket/key.jpg").hasMessageContaining("not sent");
+            assertThat(fetcher.permits().inFlight()).isZero();
+        }
+    }
+
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldSayAnAttemptTimedOut() throws Exception {
+        try (FaultyObjectServer server = new FaultyObjectServer(5_000, 0);
+                HttpObjectFetcher fetcher = new HttpObjectFetcher(HttpFetchSettings.defaults()
+                        .withRetries(1, Duration.ofMillis(300), Duration.ofMillis(10)), new CountingAllocator())) {
+            CompletableFuture<Sample> slow = fetcher.apply(server.uri(2)).toCompletableFuture(); // first attempt slow
+            assertThatThrownBy(() -> slow.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(FetchException.class)
+                    .hasMessageContaining("timed out after 300 ms");
+        }
+    }
+
+    /**
+     * Close fails what is still in progress at once: an exchange waiting on a slow server and an object waiting out
+     * a long back-off both complete with a {@link FetchException}, long before their timeout or back-off.
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldFailObjectsInProgressWhenClosed() throws Exception {
+        try (FaultyObjectServer server = new FaultyObjectServer(20_000, 0)) {
+            HttpObjectFetcher fetcher = new HttpObjectFetcher(HttpFetchSettings.defaults()
+                    .withRetries(4, Duration.ofSeconds(20), Duration.ofSeconds(10)), new CountingAllocator());
+            CompletableFuture<Sample> slow = fetcher.apply(server.uri(2)).toCompletableFuture();
+            CompletableFuture<Sample> backingOff = fetcher.apply(server.uri(4)).toCompletableFuture(); // 503s
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while ((server.attempts.get(2) == null || server.attempts.get(4) == null) && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            Thread.sleep(100); // the 503 answered: its retry waits 5-10 s
+            long start = System.nanoTime();
+            fetcher.close();
+            for (CompletableFuture<Sample> f : List.of(slow, backingOff)) {
+                assertThatThrownBy(() -> f.get(5, TimeUnit.SECONDS)).cause().isInstanceOf(FetchException.class);
+            }
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).isLessThan(5_000);
+            assertThat(fetcher.permits().inFlight()).isZero();
+            fetcher.close(); // idempotent
         }
     }
 }
