@@ -96,4 +96,46 @@ class SourceTest {
         assertThat(drain(PipelineBuilder.<Integer>fromSource(() -> src).build())).containsExactly(0, 1, 2);
         assertThat(closed).isTrue();
     }
+
+    /**
+     * An iterable whose iterators hold resources ({@code CloseableIterator}: an open shard, a look-ahead sample) gets
+     * its current iterator closed when the pipeline closes, also when the consumer broke out early: once for a
+     * one-pass source, and the current epoch's for a repeating one.
+     */
+    @Test
+    void shouldCloseTheIteratorsOfAnIterableWhenThePipelineCloses() throws Exception {
+        for (boolean repeating : new boolean[] {false, true}) {
+            AtomicInteger opened = new AtomicInteger();
+            AtomicInteger closed = new AtomicInteger();
+            Iterable<Integer> endless = () -> {
+                opened.incrementAndGet();
+                return new org.spdl4j.engine.source.CloseableIterator<>() {
+                    private int i;
+
+                    @Override
+                    public boolean hasNext() {
+                        return true;
+                    }
+
+                    @Override
+                    public Integer next() {
+                        return i++;
+                    }
+
+                    @Override
+                    public void close() {
+                        closed.incrementAndGet();
+                    }
+                };
+            };
+            try (Pipeline<Integer> p = (repeating ? PipelineBuilder.repeating(endless, null)
+                    : PipelineBuilder.fromIterable(endless)).named("closeable").sink(4).build()) {
+                for (int k = 0; k < 10; k++) {
+                    p.next(Duration.ofSeconds(10));
+                }
+            }
+            assertThat(opened).as("repeating %s", repeating).hasValue(1);
+            assertThat(closed).as("repeating %s: iterator closed", repeating).hasValue(1);
+        }
+    }
 }

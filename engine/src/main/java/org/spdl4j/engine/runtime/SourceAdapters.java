@@ -23,15 +23,38 @@ public final class SourceAdapters {
      */
     public static <T> Source<T> of(Iterator<? extends T> items) {
         Objects.requireNonNull(items, "items");
-        return () -> {
-            while (items.hasNext()) {
-                T item = items.next();
-                if (item != null) {
-                    return item;
+        return new Source<>() {
+            @Override
+            public T next() {
+                while (items.hasNext()) {
+                    T item = items.next();
+                    if (item != null) {
+                        return item;
+                    }
                 }
+                return null;
             }
-            return null;
+
+            @Override
+            public void close() {
+                closeIfCloseable(items);
+            }
         };
+    }
+
+    /**
+     * Closes an iterator that holds resources (an {@link AutoCloseable} one, such as a
+     * {@link org.spdl4j.engine.source.CloseableIterator} over tar shards), so a pipeline closed before the end (the
+     * consumer broke out, a stage failed) does not leave its file open or its look-ahead item unreleased.
+     */
+    private static void closeIfCloseable(Iterator<?> it) {
+        if (it instanceof AutoCloseable c) {
+            try {
+                c.close();
+            } catch (Exception e) {
+                throw new IllegalStateException("closing the source's iterator failed: " + e, e);
+            }
+        }
     }
 
     /**
@@ -116,6 +139,7 @@ public final class SourceAdapters {
                 }
                 epoch++;
                 inEpoch = 0;
+                closeIfCloseable(current); // exhausted, but it may still hold what it opened
                 current = items.iterator();
             }
         }
@@ -123,6 +147,13 @@ public final class SourceAdapters {
         @Override
         public long epoch() {
             return epoch;
+        }
+
+        @Override
+        public void close() {
+            if (current != null) {
+                closeIfCloseable(current);
+            }
         }
     }
 }
