@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
+import java.util.function.Consumer;
 import java.util.function.Function;
+import org.spdl4j.engine.BatchAggregator;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
@@ -35,6 +37,7 @@ public final class DataLoaderBuilder<T> {
     private WaitPolicy waitPolicy = WaitPolicy.BACKOFF;
     private int bufferSize = DEFAULT_BUFFER;
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Consumer<Object> onDiscard = DataLoaderBuilder::closeDiscarded;
 
     /** One stage, added to the pipeline at build time with the final options. */
     private interface Step {
@@ -50,6 +53,7 @@ public final class DataLoaderBuilder<T> {
             this.waitPolicy = settings.waitPolicy;
             this.bufferSize = settings.bufferSize;
             this.timeout = settings.timeout;
+            this.onDiscard = settings.onDiscard;
         }
     }
 
@@ -115,7 +119,9 @@ public final class DataLoaderBuilder<T> {
      * @return the extended builder
      */
     public DataLoaderBuilder<List<T>> batch(int size, boolean dropLast) {
-        return then((b, base) -> b.aggregate(size, dropLast));
+        // The loader's order and wait policy, like every other stage (an aggregator runs on one thread).
+        return then((b, base) -> b.aggregate("batch-" + steps.size(), () -> new BatchAggregator<Object>(size, dropLast),
+                base.withConcurrency(1)));
     }
 
     /**
@@ -202,6 +208,41 @@ public final class DataLoaderBuilder<T> {
     }
 
     /**
+     * Sets what happens to items the loader drops when it is closed before the end (items in its rings, late async
+     * results; see {@link PipelineBuilder#onDiscard}). The default closes every {@link AutoCloseable} item, and every
+     * {@code AutoCloseable} element of a discarded batch ({@link Iterable}), so pooled samples and open files go back
+     * when a training loop stops early.
+     *
+     * @param hook takes each discarded item; thread-safe; what it throws is logged and ignored
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> onDiscard(Consumer<Object> hook) {
+        this.onDiscard = Objects.requireNonNull(hook, "hook");
+        return this;
+    }
+
+    /** The default discard hook: closes what can be closed, a batch's elements included. */
+    static void closeDiscarded(Object item) {
+        if (item instanceof AutoCloseable c) {
+            closeQuietly(c);
+        } else if (item instanceof Iterable<?> batch) {
+            for (Object element : batch) {
+                if (element instanceof AutoCloseable c) {
+                    closeQuietly(c);
+                }
+            }
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception e) {
+            throw new IllegalStateException("closing a discarded item failed: " + e, e); // logged by the engine
+        }
+    }
+
+    /**
      * Validates and builds the loader (not started: iteration starts it).
      *
      * @return the loader
@@ -211,7 +252,7 @@ public final class DataLoaderBuilder<T> {
     public DataLoader<T> build() {
         StageOptions base = StageOptions.defaults().withOrder(order).withWaitPolicy(waitPolicy);
         PipelineBuilder<Object> b = PipelineBuilder.fromIterable((Iterable<Object>) source).named(name)
-            .sourceWaitPolicy(waitPolicy);
+            .sourceWaitPolicy(waitPolicy).onDiscard(onDiscard);
         for (Step step : steps) {
             b = (PipelineBuilder<Object>) step.addTo(b, base);
         }

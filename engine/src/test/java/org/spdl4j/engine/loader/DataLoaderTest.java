@@ -96,4 +96,43 @@ class DataLoaderTest {
                 .hasMessageContaining("preprocess-0");
         }
     }
+
+    /** An item that counts how often it was closed. */
+    private static final class Token implements AutoCloseable {
+        private final java.util.concurrent.atomic.AtomicInteger closes;
+
+        Token(java.util.concurrent.atomic.AtomicInteger closes) {
+            this.closes = closes;
+        }
+
+        @Override
+        public void close() {
+            closes.incrementAndGet();
+        }
+    }
+
+    /**
+     * A training loop that stops after two batches and closes the loader: every item the source produced and the
+     * loop never received is closed by the default discard hook (items in rings, in a partial batch, taken by the
+     * source and not yet published), and none the loop received is.
+     */
+    @Test
+    void shouldCloseEveryUndeliveredItemWhenClosedEarly() {
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        Iterable<Token> tokens = () -> IntStream.range(0, 100_000).mapToObj(i -> {
+            created.incrementAndGet();
+            return new Token(closes);
+        }).iterator();
+        int delivered = 0;
+        try (DataLoader<List<Token>> loader = DataLoader.from(tokens).preprocess(t -> t, 2).batch(8, false)
+                .named("early").build()) {
+            java.util.Iterator<List<Token>> it = loader.iterator();
+            for (int b = 0; b < 2; b++) {
+                delivered += it.next().size();
+            }
+        }
+        assertThat(delivered).isEqualTo(16);
+        assertThat(closes.get()).as("closed of %d created", created.get()).isEqualTo(created.get() - delivered);
+    }
 }
