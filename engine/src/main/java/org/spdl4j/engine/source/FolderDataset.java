@@ -56,7 +56,9 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
             for (int label = 0; label < classes.size(); label++) {
                 Path dir = root.resolve(classes.get(label));
                 List<String> files;
-                try (Stream<Path> walk = Files.walk(dir)) {
+                // Links followed (a subset made of symlinks to class folders keeps its files); a link cycle fails
+                // the walk with FileSystemLoopException, named below.
+                try (Stream<Path> walk = Files.walk(dir, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
                     files = walk.filter(Files::isRegularFile).map(p -> relative(root, p))
                             .filter(rel -> keep(rel, exts)).sorted().toList();
                 }
@@ -67,6 +69,8 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getMessage(), e);
+        } catch (UncheckedIOException e) { // thrown by the walk's stream: an unreadable folder, a link cycle
+            throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getCause(), e.getCause());
         }
         int[] labels = labelList.stream().mapToInt(Integer::intValue).toArray();
         return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);

@@ -48,6 +48,29 @@ class FolderDatasetTest {
         assertThat(FolderDataset.scan(root, Set.of()).size()).isEqualTo(5); // notes.txt too
     }
 
+    /**
+     * A subset built of links (`ln -s /imagenet/train/n01440764 subset/`) keeps its files: class folders that are
+     * symbolic links, and linked folders inside a class, are walked like real ones.
+     */
+    @Test
+    void shouldFollowSymlinkedClassFoldersAndSubFolders(@TempDir Path elsewhere) throws IOException {
+        Files.createDirectories(elsewhere.resolve("cats/more"));
+        Files.writeString(elsewhere.resolve("cats/1.jpg"), "c1");
+        Files.writeString(elsewhere.resolve("cats/more/2.jpg"), "c2");
+        Files.createDirectories(elsewhere.resolve("extra"));
+        Files.writeString(elsewhere.resolve("extra/3.jpg"), "d3");
+        write("dogs/0.jpg", "d0");
+        Files.createSymbolicLink(root.resolve("cats"), elsewhere.resolve("cats"));
+        Files.createSymbolicLink(root.resolve("dogs/extra"), elsewhere.resolve("extra"));
+        FolderDataset d = FolderDataset.scan(root, Set.of("jpg"));
+        assertThat(d.classNames()).containsExactly("cats", "dogs");
+        List<String> keys = new ArrayList<>();
+        for (long i = 0; i < d.size(); i++) {
+            keys.add(d.get(i).key());
+        }
+        assertThat(keys).containsExactly("cats/1.jpg", "cats/more/2.jpg", "dogs/0.jpg", "dogs/extra/3.jpg");
+    }
+
     @Test
     void shouldReadFilesIntoAllocatorBuffersThatCloseGivesBack() throws IOException {
         write("cat/1.png", "pixels-1");
