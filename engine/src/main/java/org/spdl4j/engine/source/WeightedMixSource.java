@@ -74,21 +74,26 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
     @Override
     public CloseableIterator<T> open(long epoch, long position) {
         Mixer m = new Mixer(epoch);
-        long[] lengths = sources.stream().mapToLong(EpochSource::epochLength).toArray();
-        if (Arrays.stream(lengths).allMatch(l -> l != UNKNOWN_LENGTH)) {
-            m.replay(position, lengths);
-        } else {
-            for (long i = 0; i < position && m.hasNext(); i++) {
-                if (m.next() instanceof AutoCloseable c) {
-                    try {
-                        c.close();
-                    } catch (Exception e) {
-                        throw new IllegalStateException("closing a skipped item failed", e);
+        try {
+            long[] lengths = sources.stream().mapToLong(EpochSource::epochLength).toArray();
+            if (Arrays.stream(lengths).allMatch(l -> l != UNKNOWN_LENGTH)) {
+                m.replay(position, lengths);
+            } else {
+                for (long i = 0; i < position && m.hasNext(); i++) {
+                    if (m.next() instanceof AutoCloseable c) {
+                        try {
+                            c.close();
+                        } catch (Exception e) {
+                            throw new IllegalStateException("closing a skipped item failed", e);
+                        }
                     }
                 }
             }
+            return m;
+        } catch (RuntimeException | Error e) {
+            m.close(); // the caller never gets the mixer: close the children it opened while skipping
+            throw e;
         }
-        return m;
     }
 
     private final class Mixer implements CloseableIterator<T> {
@@ -168,15 +173,20 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
 
         @Override
         public boolean hasNext() {
-            while (pending < 0 && !done) {
-                int i = draw();
-                if (child(i).hasNext()) {
-                    pending = i;
-                } else if (exhausted(i)) {
-                    close();
+            try {
+                while (pending < 0 && !done) {
+                    int i = draw();
+                    if (child(i).hasNext()) {
+                        pending = i;
+                    } else if (exhausted(i)) {
+                        close();
+                    }
                 }
+                return pending >= 0;
+            } catch (RuntimeException | Error e) {
+                close(); // one child failed: the mixture ends, and the other children's files are closed now
+                throw e;
             }
-            return pending >= 0;
         }
 
         @Override
@@ -186,7 +196,12 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
             }
             int i = pending;
             pending = -1;
-            return child(i).next();
+            try {
+                return child(i).next();
+            } catch (RuntimeException | Error e) {
+                close();
+                throw e;
+            }
         }
 
         @Override
@@ -194,9 +209,10 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
             done = true;
             pending = -1;
             for (int i = 0; i < open.size(); i++) {
-                if (open.get(i) != null) {
-                    open.get(i).close();
-                    open.set(i, null);
+                CloseableIterator<? extends T> child = open.get(i);
+                if (child != null) {
+                    open.set(i, null); // first: a child whose close throws is not closed twice
+                    child.close();
                 }
             }
         }

@@ -85,4 +85,63 @@ class WeightedMixSourceTest {
             }
         }
     }
+
+    /**
+     * A child that fails after {@code failAfter} items (a truncated shard), with opens and closes counted for both
+     * children; an unknown length, so resuming skips.
+     */
+    private static EpochSource<String> failing(EpochSource<String> s, int failAfter, int[] openClose) {
+        return new EpochSource<>() {
+            @Override
+            public CloseableIterator<String> open(long epoch, long position) {
+                CloseableIterator<String> inner = s.open(epoch, position);
+                openClose[0]++;
+                return new CloseableIterator<>() {
+                    private int given;
+
+                    @Override
+                    public boolean hasNext() {
+                        if (given >= failAfter) {
+                            throw new IllegalStateException("truncated shard");
+                        }
+                        return inner.hasNext();
+                    }
+
+                    @Override
+                    public String next() {
+                        given++;
+                        return inner.next();
+                    }
+
+                    @Override
+                    public void close() {
+                        openClose[1]++;
+                        inner.close();
+                    }
+                };
+            }
+
+            @Override
+            public long seed() {
+                return s.seed();
+            }
+        };
+    }
+
+    /** One child failing closes every child the mixer opened: while resuming (skipping) and while iterating. */
+    @Test
+    void shouldCloseEveryOpenChildWhenOneFails() {
+        int[] a = new int[2];
+        int[] b = new int[2];
+        var mix = new WeightedMixSource<String>(List.of(failing(named("a", 1000), Integer.MAX_VALUE, a),
+                failing(named("b", 1000), 20, b)), new double[] {1, 1}, 3, MixStopPolicy.ALL_EXHAUSTED);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> mix.open(0, 500))
+                .hasMessageContaining("truncated shard");
+        assertThat(a).as("a opened, closed while resuming").containsExactly(1, 1);
+        assertThat(b).as("b opened, closed while resuming").containsExactly(1, 1);
+        CloseableIterator<String> it = mix.open(0, 0);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> drain(it)).hasMessageContaining("truncated shard");
+        assertThat(a).as("a opened, closed while iterating").containsExactly(2, 2);
+        assertThat(b).as("b opened, closed while iterating").containsExactly(2, 2);
+    }
 }

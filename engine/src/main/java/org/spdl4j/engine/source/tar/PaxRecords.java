@@ -28,7 +28,9 @@ record PaxRecords(String path, long size) {
             } catch (NumberFormatException e) {
                 throw new TarFormatException(shard, offset, "bad PAX record length");
             }
-            if (len <= space - i || i + len > bytes.length) {
+            // At least "<digits> " plus one byte of record ("\n"): the record's text runs from space + 1 to
+            // i + len - 1 (its newline excluded), so a shorter length would give it a negative size.
+            if (len < space - i + 2 || len > bytes.length - i) {
                 throw new TarFormatException(shard, offset, "PAX record overruns its header");
             }
             // the record is UTF-8 "key=value\n" after the space; the length counts every byte including itself

@@ -27,8 +27,15 @@ import static org.spdl4j.engine.source.tar.TarHeaderLayout.BLOCK;
  * <b>Ownership:</b> owns the channel and closes it in {@link #close()}.
  */
 public final class TarStreamReader implements AutoCloseable {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(TarStreamReader.class);
     /** Longest GNU long name or PAX header accepted (bigger ones are not names; likely corruption). */
     public static final int MAX_META_SIZE = 1 << 20;
+    /**
+     * Largest member size believed (2^50 B, a pebibyte): far above any real member, far enough below
+     * {@code Long.MAX_VALUE} that no size + padding or offset arithmetic can wrap. A PAX or base-256 size above it is
+     * a corrupt or crafted header.
+     */
+    public static final long MAX_MEMBER_SIZE = 1L << 50;
 
     private final String shard;
     private final ReadableByteChannel channel;
@@ -95,8 +102,9 @@ public final class TarStreamReader implements AutoCloseable {
             byte type = header.get(TarHeaderLayout.TYPE_OFFSET);
             long size = paxSize >= 0 ? paxSize
                     : TarHeaderLayout.number(header, TarHeaderLayout.SIZE_OFFSET, TarHeaderLayout.SIZE_LENGTH);
-            if (size < 0) {
-                throw new TarFormatException(shard, headerOffset, "bad size field in header");
+            if (size < 0 || size > MAX_MEMBER_SIZE) { // size + padding must not wrap, nor any offset after it
+                throw new TarFormatException(shard, headerOffset, size < 0 ? "bad size field in header"
+                        : "member size " + size + " is beyond any real archive (limit " + MAX_MEMBER_SIZE + " B)");
             }
             long padding = (BLOCK - (size % BLOCK)) % BLOCK;
             switch (type) {
@@ -248,14 +256,17 @@ public final class TarStreamReader implements AutoCloseable {
         return new TarFormatException(shard, at, "truncated: " + detail);
     }
 
-    /** Closes the channel. Idempotent. */
+    /**
+     * Closes the channel. Idempotent; does not throw: a close failure of a read-only channel loses nothing, and
+     * throwing here would replace the error a caller is closing the shard for (it is logged instead).
+     */
     @Override
     public void close() {
         ended = true;
         try {
             channel.close();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot close tar shard '" + shard + "': " + e, e);
+            LOG.warn("closing tar shard '{}' failed (nothing was lost: the shard is only read)", shard, e);
         }
     }
 }

@@ -173,6 +173,25 @@ class WebDatasetSampleIteratorTest {
                 .hasMessageContaining("offset 0");
     }
 
+    /**
+     * Crafted PAX headers fail as {@link TarFormatException}s naming the shard: a record whose length leaves no room
+     * for its own text, and a size so large that size + padding (and every offset after it) would wrap.
+     */
+    @Test
+    void shouldRejectCraftedPaxRecordsByName() {
+        byte[] shortRecord = new TestTarWriter().add("PaxHeaders/0001", "2 ".getBytes(StandardCharsets.US_ASCII),
+                (byte) 'x').add("0001.jpg", payload(1, 10)).finish();
+        assertThatThrownBy(() -> openStream("short-pax.tar", shortRecord, SampleAllocator.HEAP).hasNext())
+                .isInstanceOf(TarFormatException.class).hasMessageContaining("short-pax.tar")
+                .hasMessageContaining("PAX record");
+        String huge = "28 size=9223372036854775000\n";
+        byte[] hugeSize = new TestTarWriter().add("PaxHeaders/0001", huge.getBytes(StandardCharsets.US_ASCII),
+                (byte) 'x').add("0001.jpg", payload(1, 10)).add("0002.jpg", payload(2, 10)).finish();
+        assertThatThrownBy(() -> openStream("huge.tar", hugeSize, SampleAllocator.HEAP).forEachRemaining(x -> { }))
+                .isInstanceOf(TarFormatException.class).hasMessageContaining("huge.tar")
+                .hasMessageContaining("beyond any real archive");
+    }
+
     @Test
     void shouldSkipSamplesReadingHeadersOnly() {
         TestTarWriter w = new TestTarWriter();
