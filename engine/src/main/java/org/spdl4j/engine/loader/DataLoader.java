@@ -14,8 +14,8 @@ import org.spdl4j.engine.stats.StageStats;
  * Built by {@link DataLoaderBuilder}; wraps one {@link Pipeline}.
  *
  * <p><b>Timeout:</b> the iterator waits at most the configured timeout for each batch, then throws a
- * {@link DataLoaderTimeoutException} that names the stage most likely at fault (the busiest stage, from the stats),
- * so a stalled loader never hangs a training job silently.
+ * {@link DataLoaderTimeoutException} that names the busiest stage per task slot and every stage's counts (a stage
+ * holding items it has not passed on shows there), so a stalled loader never hangs a training job silently.
  * <b>Threading:</b> iterate from one thread; {@link #close()} from any. <b>Ownership:</b> batches belong to the
  * consumer once returned.
  *

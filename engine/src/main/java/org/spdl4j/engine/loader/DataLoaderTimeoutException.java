@@ -6,8 +6,10 @@ import java.util.List;
 import org.spdl4j.engine.stats.StageStats;
 
 /**
- * No batch came within the loader's timeout. The message names the stage that was busiest (the likely bottleneck or
- * a stuck task) with each stage's counts, so the cause can be found without a debugger.
+ * No batch came within the loader's timeout. The message names the stage that was busiest per task slot over the run
+ * (the likely bottleneck) and gives every stage's items in, out and failed: a stage whose items in exceed its items
+ * out and failures holds items now (a stuck task shows there, since busy time counts finished tasks only), so the
+ * cause can be found without a debugger.
  */
 public final class DataLoaderTimeoutException extends RuntimeException {
     @Serial
@@ -25,15 +27,21 @@ public final class DataLoaderTimeoutException extends RuntimeException {
 
     private static String describe(Duration timeout, List<StageStats> stages) {
         StringBuilder b = new StringBuilder("no batch within ").append(timeout.toMillis()).append(" ms");
+        // Busy time per task slot (a stage of 16 workers is not the bottleneck for being busy 16 times as long);
+        // it counts finished tasks only, so a task stuck right now shows in the counts below (in > out + failed).
         StageStats busiest = null;
+        double most = -1;
         for (StageStats s : stages) {
-            if (busiest == null || s.busyNanos() > busiest.busyNanos()) {
+            double perSlot = (double) s.busyNanos() / Math.max(1, s.taskSlots());
+            if (perSlot > most) {
+                most = perSlot;
                 busiest = s;
             }
         }
         if (busiest != null) {
-            b.append("; busiest stage '").append(busiest.stage()).append("' (").append(busiest.workerCount())
-                .append(" workers): raise its concurrency, or check its function for a stall");
+            b.append("; busiest stage per task slot '").append(busiest.stage()).append("' (")
+                .append(busiest.taskSlots()).append(" slots, ").append(Math.round(most / 1e6))
+                .append(" ms busy each): raise its concurrency, or check its function for a stall");
         }
         b.append(". Stages (in/out/failed):");
         for (StageStats s : stages) {
