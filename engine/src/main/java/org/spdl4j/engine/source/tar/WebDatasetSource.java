@@ -115,25 +115,33 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             this.shardOrder = sampler.indices(epoch, 0);
         }
 
-        private boolean advance() {
-            while (!done) {
-                if (samplesPerEpoch != UNKNOWN_LENGTH && delivered >= samplesPerEpoch) {
+        /** Makes {@link #shard} the open shard (opening the next one if needed); false at the end of the epoch. */
+        private boolean openShard() {
+            if (done) {
+                return false;
+            }
+            if (samplesPerEpoch != UNKNOWN_LENGTH && delivered >= samplesPerEpoch) {
+                close();
+                return false;
+            }
+            if (shard == null) {
+                if (!shardOrder.hasNext()) {
                     close();
                     return false;
                 }
-                if (shard == null) {
-                    if (!shardOrder.hasNext()) {
-                        close();
-                        return false;
-                    }
-                    String name = shards.get((int) shardOrder.nextLong());
-                    try {
-                        shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator);
-                    } catch (IOException e) {
-                        close();
-                        throw new UncheckedIOException("cannot open tar shard '" + name + "': " + e, e);
-                    }
+                String name = shards.get((int) shardOrder.nextLong());
+                try {
+                    shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator);
+                } catch (IOException e) {
+                    close();
+                    throw new UncheckedIOException("cannot open tar shard '" + name + "': " + e, e);
                 }
+            }
+            return true;
+        }
+
+        private boolean advance() {
+            while (openShard()) {
                 if (shard.hasNext()) {
                     return true;
                 }
@@ -143,13 +151,18 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             return false;
         }
 
+        /** Skips by headers only: no sample of a skipped shard is read (hasNext would read one ahead). */
         void skip(long n) {
             long left = n;
-            while (left > 0 && advance()) {
-                long skipped = shard.skip(Math.min(left, samplesPerEpoch == UNKNOWN_LENGTH ? left
-                        : samplesPerEpoch - delivered));
+            while (left > 0 && openShard()) {
+                long want = samplesPerEpoch == UNKNOWN_LENGTH ? left : Math.min(left, samplesPerEpoch - delivered);
+                long skipped = shard.skip(want);
                 left -= skipped;
                 delivered += skipped;
+                if (skipped < want) { // the shard ended
+                    shard.close();
+                    shard = null;
+                }
             }
         }
 

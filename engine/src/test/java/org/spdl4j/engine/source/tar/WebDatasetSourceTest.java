@@ -96,6 +96,19 @@ class WebDatasetSourceTest {
         }
     }
 
+    /** Resuming skips by headers: no sample of the skipped part is read into the allocator. */
+    @Test
+    void shouldResumeWithoutReadingTheSkippedSamples() {
+        List<String> all = keys(source(2, SampleAllocator.HEAP).open(1, 0));
+        for (int k : new int[] {3, 5, 7, 10}) {
+            CountingAllocator alloc = new CountingAllocator();
+            var cursor = source(2, alloc).open(1, k);
+            assertThat(alloc.allocations()).as("buffers allocated while skipping %d", k).isZero();
+            assertThat(keys(cursor)).isEqualTo(all.subList(k, all.size()));
+            assertThat(alloc.outstanding()).isZero();
+        }
+    }
+
     @Test
     void shouldCapSamplesPerEpochForEqualCounts() {
         var capped = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, new RankInfo(1, 3), 1, true,
