@@ -142,6 +142,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             body.set(b);
             return b;
         };
+        long sentAt = System.nanoTime();
         CompletableFuture<HttpResponse<ByteBuffer>> call = client.sendAsync(request, handler);
         // the whole attempt, body included, has a deadline; cancelling the client's future aborts the exchange
         ScheduledFuture<?> deadline = timers.schedule(() -> {
@@ -167,7 +168,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             int status = error == null ? response.statusCode() : -1;
             Throwable cause = unwrap(error);
             String what = error == null ? "HTTP " + status
-                    : call.isCancelled() && !closed ? "timed out after " + settings.attemptTimeout().toMillis() + " ms"
+                    : !closed && (call.isCancelled() || timedOut(cause)
+                            || System.nanoTime() - sentAt >= settings.attemptTimeout().toNanos())
+                            ? "timed out after " + settings.attemptTimeout().toMillis() + " ms (" + cause + ")"
                     : cause.toString();
             boolean retryable = error == null ? status / 100 == 5 || status == 429
                     : cause instanceof IOException || call.isCancelled()
@@ -198,6 +201,16 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         long capped = Math.min(base, settings.maxBackoff().toMillis());
         long half = capped / 2;
         return half + (half > 0 ? ThreadLocalRandom.current().nextLong(half + 1) : 0);
+    }
+
+    /** {@return whether the client's own request timeout is anywhere in the cause chain} */
+    private static boolean timedOut(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            if (c instanceof java.net.http.HttpTimeoutException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static Throwable unwrap(Throwable t) {
