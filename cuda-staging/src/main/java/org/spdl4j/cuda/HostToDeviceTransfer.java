@@ -151,6 +151,10 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
                 ready.record(slot.stream);
                 slot.done.record(slot.stream);
             } catch (RuntimeException | Error e) {
+                // Give the lane back with the permit: lanes go round in submission order, and the completion thread
+                // frees them in that order, so a failed submit that kept its lane would send the next batch to a lane
+                // whose copy is still pending (held under submitLock, so no other submit moved the counter since).
+                submitted--;
                 abandon(e, batch, slot, buffer, ready, copyQueued);
                 throw e;
             }

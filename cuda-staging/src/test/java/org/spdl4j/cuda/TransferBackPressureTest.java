@@ -23,6 +23,8 @@ class TransferBackPressureTest {
     static final class GatedDevice implements Device {
         final HostDevice host = new HostDevice();
         final CountDownLatch gate = new CountDownLatch(1);
+        /** How many of the next allocations fail (a device out of memory). */
+        final java.util.concurrent.atomic.AtomicInteger failAllocations = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public DeviceEvent createEvent() {
@@ -72,6 +74,9 @@ class TransferBackPressureTest {
 
         @Override
         public DeviceBuffer allocate(long bytes) {
+            if (failAllocations.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                throw new IllegalStateException("out of device memory (test)");
+            }
             return host.allocate(bytes);
         }
 
@@ -134,6 +139,36 @@ class TransferBackPressureTest {
             }
         }
         assertThat(batches.released).as("all released once the copies completed and the transfer closed").hasValue(k + 1);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+
+    /**
+     * A submit that fails (device out of memory) must not move the copy lanes on: with K = 2, batch 0 is in flight on
+     * lane 0 and batch 1 fails; batch 2 must take lane 1, not lane 0 (whose copy is still pending: re-arming it would
+     * leak batch 0's host batch and hand batch 2's memory back while its copy may still read it).
+     */
+    @Test
+    void shouldKeepLanesInStepWhenASubmitFails() throws Exception {
+        GatedDevice device = new GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2)) {
+            DeviceBatch first = transfer.apply(batches.random(spec, 0, null));
+            device.failAllocations.set(1);
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transfer.apply(batches.random(spec, 1, null)))
+                    .hasMessageContaining("out of device memory");
+            assertThat(batches.released).as("the failed batch's host memory is back").hasValue(1);
+            var third = transfer.applyAsync(batches.random(spec, 2, null));
+            device.gate.countDown();
+            DeviceBatch last = third.get(10, TimeUnit.SECONDS);
+            first.awaitReady();
+            assertThat(first.isReady()).isTrue();
+            assertThat(last.isReady()).isTrue();
+            first.close();
+            last.close();
+        }
+        assertThat(batches.released).as("every host batch released exactly once").hasValue(3);
         device.close();
         assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
     }
