@@ -59,11 +59,17 @@ final class StatsSampler implements AutoCloseable {
     }
 
     /**
-     * Images that entered the last working stage (decode): the loader's natural count of work done. The stages are
-     * source first and the consumer's sink last, so it is the one before the sink.
+     * Images into the stage that decodes them into batch slots ({@code decode}, or a slot loader's fill stage): one
+     * item per image there. The stage before the sink (the fallback, for other pipelines) is not it when an
+     * {@code h2d} stage follows, which takes batches.
      */
-    private static long imagesIn(PipelineSnapshot snap) {
+    static long imagesIn(PipelineSnapshot snap) {
         List<StageSnapshot> stages = snap.stages();
+        for (StageSnapshot s : stages) {
+            if (s.stage().equals("decode") || s.stage().equals(org.spdl4j.examples.slots.SlotStages.DEFAULT_FILL_STAGE)) {
+                return s.itemsIn();
+            }
+        }
         return stages.size() < 2 ? 0 : stages.get(stages.size() - 2).itemsIn();
     }
 
