@@ -1,6 +1,7 @@
 package org.spdl4j.examples.cli;
 
 import org.spdl4j.cuda.Device;
+import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.DeviceDiscovery;
 
 /**
@@ -26,7 +27,7 @@ enum DeviceOption {
     Device open() {
         return switch (this) {
             case cpu -> null;
-            case auto -> DeviceDiscovery.open("auto", 0);
+            case auto -> DeviceDiscovery.open("auto", CudaConfiguration.DEVICE); // -Dspdl4j.cuda.device
             case host -> DeviceDiscovery.open("host", 0);
             case gpu -> openGpu();
         };
@@ -39,7 +40,7 @@ enum DeviceOption {
                 + "); use --device auto or --device host");
         }
         try {
-            return DeviceDiscovery.open("cuda", 0);
+            return DeviceDiscovery.open("cuda", CudaConfiguration.DEVICE);
         } catch (IllegalStateException e) {
             throw new IllegalStateException("--device gpu: " + e.getMessage(), e);
         }

@@ -61,10 +61,10 @@ final class PipelineArgs {
             }
         }
         ImageLoaderOptions o = ImageLoaderOptions.defaults();
-        o = o.withBatchSize(positive(spec, "--batch-size", pick(batchSize, file, BATCH, o.batchSize())));
-        o = o.withReadConcurrency(positive(spec, "--read-concurrency", pick(readConcurrency, file, READ,
+        o = o.withBatchSize(positive(spec, "--batch-size", pick(spec, batchSize, file, BATCH, o.batchSize())));
+        o = o.withReadConcurrency(positive(spec, "--read-concurrency", pick(spec, readConcurrency, file, READ,
             o.readConcurrency())));
-        o = o.withDecodeConcurrency(positive(spec, "--decode-threads", pick(decodeThreads, file, DECODE,
+        o = o.withDecodeConcurrency(positive(spec, "--decode-threads", pick(spec, decodeThreads, file, DECODE,
             o.decodeConcurrency())));
         String ord = order != null ? order : file.getProperty(ORDER, "completion");
         o = o.withOrder(switch (ord.toLowerCase(Locale.ROOT)) {
@@ -112,12 +112,20 @@ final class PipelineArgs {
         Files.writeString(file, text);
     }
 
-    private static int pick(Integer cli, Properties file, String key, int def) {
+    private int pick(CommandSpec spec, Integer cli, Properties file, String key, int def) {
         if (cli != null) {
             return cli;
         }
         String v = file.getProperty(key);
-        return v == null ? def : Integer.parseInt(v.trim());
+        if (v == null) {
+            return def;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new ParameterException(spec.commandLine(), "--config " + config + ": " + key + "=" + v.trim()
+                + " is not a whole number");
+        }
     }
 
     private static int positive(CommandSpec spec, String name, int v) {

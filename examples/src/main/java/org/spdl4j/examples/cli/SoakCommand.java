@@ -35,6 +35,15 @@ final class SoakCommand implements Callable<Integer> {
         if (!(minutes > 0)) {
             throw new ParameterException(spec.commandLine(), "--minutes must be > 0, got " + minutes);
         }
+        if (data != null) { // the user's folder: read it, never write a generated sample into it
+            if (!java.nio.file.Files.isDirectory(data)) {
+                throw new ParameterException(spec.commandLine(), "--data " + data + ": not a folder");
+            }
+            if (org.spdl4j.engine.source.FolderDataset.scan(data, java.util.Set.of("jpg", "jpeg", "png")).size() == 0) {
+                throw new ParameterException(spec.commandLine(), "--data " + data + ": no .jpg/.jpeg/.png images in "
+                    + "class sub-folders (DIR/<class>/<image>); omit --data to soak on a generated sample");
+            }
+        }
         Path images = data != null ? data : DataArgs.samplePath(SoakRunner.SAMPLE_IMAGES);
         return SoakRunner.run(images, Duration.ofMillis((long) (minutes * 60_000)), out, spec.commandLine().getOut());
     }

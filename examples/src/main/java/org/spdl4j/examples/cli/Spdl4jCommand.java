@@ -25,7 +25,7 @@ public final class Spdl4jCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, profile, tune or probe");
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, profile, tune, probe or soak");
     }
 
     /**

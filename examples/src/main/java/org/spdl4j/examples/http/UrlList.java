@@ -42,7 +42,7 @@ public final class UrlList {
         try (BufferedReader in = Files.newBufferedReader(file)) {
             for (String line = in.readLine(); line != null; line = in.readLine()) {
                 String t = line.strip();
-                if (!t.isEmpty()) {
+                if (!t.isEmpty() && !t.startsWith("#")) { // comment lines are skipped, as read() skips them
                     return isUrl(t);
                 }
             }

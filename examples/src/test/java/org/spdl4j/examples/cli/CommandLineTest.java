@@ -158,8 +158,14 @@ class CommandLineTest {
     }
 
     @Test
-    void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() {
+    void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() throws Exception {
+        Path flat = Files.createDirectories(work.resolve("flat-photos"));
+        Files.write(flat.resolve("loose.jpg"), new byte[] {1, 2, 3}); // no class sub-folders
+        Path badConfig = Files.writeString(work.resolve("bad.properties"), "batch.size=abc\n");
         for (String[] args : List.of(
+                new String[] {"soak", "--data", flat.toString(), "--minutes", "0.01"},
+                new String[] {"soak", "--data", work.resolve("typo").toString(), "--minutes", "0.01"},
+                new String[] {"run", "--data", data.toString(), "--config", badConfig.toString()},
                 new String[] {"run", "--data", work.resolve("missing").toString()},
                 new String[] {"run", "--decode-threads", "0"},
                 new String[] {"run", "--bogus"},
@@ -173,6 +179,12 @@ class CommandLineTest {
             assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
             assertThat(r.err()).startsWith("spdl4j: ").doesNotContain("Exception", "\tat ");
         }
+        try (var left = Files.list(flat)) {
+            assertThat(left.toList()).as("soak wrote nothing into the user's folder").hasSize(1);
+        }
+        assertThat(Files.exists(work.resolve("typo"))).isFalse();
+        assertThat(run("run", "--data", data.toString(), "--config", badConfig.toString()).err())
+            .contains("batch.size=abc is not a whole number");
     }
 
     @Test

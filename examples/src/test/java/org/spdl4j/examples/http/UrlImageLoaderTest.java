@@ -98,6 +98,9 @@ class UrlImageLoaderTest {
         Files.writeString(paths, "\n/data/a.jpg\t3\n");
         assertThat(UrlList.isUrlList(urls)).isTrue();
         assertThat(UrlList.isUrlList(paths)).isFalse();
+        Path commented = work.resolve("commented.txt");
+        Files.writeString(commented, "# my images\n\nhttps://example.invalid/a.jpg\n");
+        assertThat(UrlList.isUrlList(commented)).as("a leading comment line is skipped").isTrue();
         assertThat(UrlList.read(urls)).extracting(UrlList.Entry::label).containsExactly(3, -1);
         Path bad = work.resolve("bad.txt");
         Files.writeString(bad, "http://example.invalid/a.jpg\tcat\n");
