@@ -37,9 +37,13 @@ final class StatsSampler implements AutoCloseable {
         long lastImages = 0;
         long lastNanos = System.nanoTime();
         while (running) {
-            try {
-                TimeUnit.MILLISECONDS.sleep(intervalMs);
-            } catch (InterruptedException e) {
+            // Parked, not slept: close() wakes it with unpark, never an interrupt, since an interrupt landing while
+            // the snapshot spills the .hlog writer's buffer would close its (interruptible) file channel.
+            long until = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(intervalMs);
+            for (long left = intervalMs * 1_000_000L; running && left > 0; left = until - System.nanoTime()) {
+                java.util.concurrent.locks.LockSupport.parkNanos(this, left);
+            }
+            if (!running) {
                 return;
             }
             PipelineSnapshot snap = stats.snapshot();
@@ -83,7 +87,7 @@ final class StatsSampler implements AutoCloseable {
     @Override
     public void close() {
         running = false;
-        thread.interrupt();
+        java.util.concurrent.locks.LockSupport.unpark(thread);
         try {
             thread.join(2_000);
         } catch (InterruptedException e) {
