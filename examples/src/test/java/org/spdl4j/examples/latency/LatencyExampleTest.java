@@ -41,6 +41,19 @@ class LatencyExampleTest {
         assertThat(source.next(record)).isFalse();
     }
 
+    /** The schedule follows the rate exactly: 3 M/s puts record 3,000 at 1 ms, not at 999 us (a 333 ns step). */
+    @Test
+    void shouldScheduleAtTheExactRate() {
+        PacedQuoteSource source = new PacedQuoteSource(3_001, 3_000_000);
+        UnsafeBuffer record = new UnsafeBuffer(new byte[QuoteRecord.LENGTH]);
+        assertThat(source.next(record)).isTrue();
+        long first = record.getLong(QuoteRecord.INTENDED_NANOS);
+        for (int i = 1; i <= 3_000; i++) {
+            assertThat(source.next(record)).isTrue();
+        }
+        assertThat(record.getLong(QuoteRecord.INTENDED_NANOS) - first).isEqualTo(1_000_000L);
+    }
+
     @Test
     void shouldCountARecordWithAWrongResultAsWrongAndNotRecordIt() {
         LatencyRecorder recorder = new LatencyRecorder(0);
