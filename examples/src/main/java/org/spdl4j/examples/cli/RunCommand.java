@@ -153,10 +153,13 @@ final class RunCommand implements Callable<Integer> {
             ProgressLine progress = noProgress ? null
                 : new ProgressLine(err, System.console() != null, total, "img");
             StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
-            out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %d in flight, decode %d threads,"
+            // Shard and URL loaders read in source order with their own wait policy: say what runs, not what was asked.
+            boolean folder = urls.isEmpty() && shards.isEmpty();
+            out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %s, decode %d threads,"
                     + " order %s, wait %s, %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
-                options.batchSize(), options.readConcurrency(),
-                options.decodeConcurrency(), options.order(), options.waitPolicy(), options.augment() == null
+                options.batchSize(), shards.isEmpty() ? options.readConcurrency() + " in flight" : "shard by shard",
+                options.decodeConcurrency(), folder ? options.order() : "COMPLETION (fixed for shards and URL lists)",
+                folder ? options.waitPolicy() : "BACKOFF (fixed for shards and URL lists)", options.augment() == null
                     ? "eval transform (resize " + options.shortSide() + ", center crop " + options.cropSize() + ")"
                     : "augmented (random resized crop " + options.cropSize() + " + flip, seed " + seed + ")");
             out.flush();

@@ -138,9 +138,13 @@ class CommandLineTest {
         java.nio.file.Files.createDirectories(shards);
         org.spdl4j.examples.classify.TarShardWriter.write(
             org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
-        Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress");
+        Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress", "--order", "input",
+            "--wait", "busy-spin");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to read or decode");
+        // The header says what runs: shards are read in order, filled in completion order with back-off waits.
+        assertThat(r.out()).contains("read shard by shard", "order COMPLETION (fixed", "wait BACKOFF (fixed")
+            .doesNotContain("order INPUT", "wait BUSY_SPIN");
     }
 
     @Test
