@@ -110,10 +110,7 @@ final class FfmpegTestEncoder {
             check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
             check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
             st.time_base(tb);
-            final AVIOContext pb = new AVIOContext(null);
-            check(avformat.avio_open(pb, path.toString(), avformat.AVIO_FLAG_WRITE), "avio_open");
-            oc.pb(pb);
-            check(avformat.avformat_write_header(oc, (AVDictionary) null), "write_header");
+            writeHeader(oc, path);
             frame.format(avutil.AV_PIX_FMT_YUV420P).width(width).height(height);
             check(avutil.av_frame_get_buffer(frame, 0), "get_buffer");
             final byte[] row = new byte[width];
@@ -135,17 +132,11 @@ final class FfmpegTestEncoder {
                 }
                 frame.pts(i);
                 check(avcodec.avcodec_send_frame(enc, frame), "send_frame");
-                drain(oc, enc, st, pkt);
+                drain(oc, enc, st, pkt, 1); // one frame in the encoder's 1/fps time base
             }
-            check(avcodec.avcodec_send_frame(enc, null), "flush");
-            drain(oc, enc, st, pkt);
-            check(avformat.av_write_trailer(oc), "trailer");
+            finish(oc, enc, st, pkt, 1);
         } finally {
-            avformat.avio_closep(oc.pb());
-            avcodec.av_packet_free(pkt);
-            avutil.av_frame_free(frame);
-            avcodec.avcodec_free_context(enc);
-            avformat.avformat_free_context(oc);
+            free(oc, enc, frame, pkt);
         }
     }
 
@@ -171,10 +162,7 @@ final class FfmpegTestEncoder {
             check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
             check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
             st.time_base(enc.time_base());
-            final AVIOContext pb = new AVIOContext(null);
-            check(avformat.avio_open(pb, path.toString(), avformat.AVIO_FLAG_WRITE), "avio_open");
-            oc.pb(pb);
-            check(avformat.avformat_write_header(oc, (AVDictionary) null), "write_header");
+            writeHeader(oc, path);
             final int perFrame = enc.frame_size() > 0 ? enc.frame_size() : 1024;
             final long total = Math.round(rate * seconds);
             for (long start = 0; start < total; start += perFrame) {
@@ -193,36 +181,55 @@ final class FfmpegTestEncoder {
                 frame.pts(start);
                 check(avcodec.avcodec_send_frame(enc, frame), "send_frame");
                 avutil.av_frame_unref(frame);
-                drainAudio(oc, enc, st, pkt);
+                drain(oc, enc, st, pkt, 0); // the audio encoder sets each packet's duration
             }
-            check(avcodec.avcodec_send_frame(enc, null), "flush");
-            drainAudio(oc, enc, st, pkt);
-            check(avformat.av_write_trailer(oc), "trailer");
+            finish(oc, enc, st, pkt, 0);
         } finally {
-            avformat.avio_closep(oc.pb());
-            avcodec.av_packet_free(pkt);
-            avutil.av_frame_free(frame);
-            avcodec.avcodec_free_context(enc);
-            avformat.avformat_free_context(oc);
+            free(oc, enc, frame, pkt);
         }
     }
 
-    private static void drainAudio(final AVFormatContext oc, final AVCodecContext enc, final AVStream st,
-                                   final AVPacket pkt) {
+    /** Opens the output file and writes the container header (the streams are set up). */
+    private static void writeHeader(final AVFormatContext oc, final Path path) {
+        final AVIOContext pb = new AVIOContext(null);
+        check(avformat.avio_open(pb, path.toString(), avformat.AVIO_FLAG_WRITE), "avio_open");
+        oc.pb(pb);
+        check(avformat.avformat_write_header(oc, (AVDictionary) null), "write_header");
+    }
+
+    /**
+     * Writes every packet the encoder has ready.
+     *
+     * @param duration each packet's duration in the encoder's time base, or 0 to keep the encoder's
+     */
+    private static void drain(final AVFormatContext oc, final AVCodecContext enc, final AVStream st, final AVPacket pkt,
+                              final long duration) {
         while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
+            if (duration > 0) {
+                pkt.duration(duration);
+            }
             avcodec.av_packet_rescale_ts(pkt, enc.time_base(), st.time_base());
             pkt.stream_index(st.index());
             check(avformat.av_interleaved_write_frame(oc, pkt), "write_frame");
         }
     }
 
-    private static void drain(final AVFormatContext oc, final AVCodecContext enc, final AVStream st, final AVPacket pkt) {
-        while (avcodec.avcodec_receive_packet(enc, pkt) >= 0) {
-            pkt.duration(1); // one frame in the encoder's 1/fps time base
-            avcodec.av_packet_rescale_ts(pkt, enc.time_base(), st.time_base());
-            pkt.stream_index(st.index());
-            check(avformat.av_interleaved_write_frame(oc, pkt), "write_frame");
-        }
+    /** Flushes the encoder into the file and writes the trailer. */
+    private static void finish(final AVFormatContext oc, final AVCodecContext enc, final AVStream st,
+                               final AVPacket pkt, final long duration) {
+        check(avcodec.avcodec_send_frame(enc, null), "flush");
+        drain(oc, enc, st, pkt, duration);
+        check(avformat.av_write_trailer(oc), "trailer");
+    }
+
+    /** Closes the file and frees the muxer, encoder, frame and packet (any of them may be unused). */
+    private static void free(final AVFormatContext oc, final AVCodecContext enc, final AVFrame frame,
+                             final AVPacket pkt) {
+        avformat.avio_closep(oc.pb());
+        avcodec.av_packet_free(pkt);
+        avutil.av_frame_free(frame);
+        avcodec.avcodec_free_context(enc);
+        avformat.avformat_free_context(oc);
     }
 
     /** Reads the frame index back from decoded RGB/gray pixels of one frame (HWC, channels per pixel). */
