@@ -242,9 +242,11 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             spec.randomCrop().choose(headerWidth, headerHeight, seed, plan); // before decoding: picks the scale
         }
         MediaException reducedFailure = null;
-        if (demuxer == ImageSniffer.JPEG && !ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
-            // Lossless JPEG and JPEG-LS have no DCT to decode at reduced scale: FFmpeg refuses lowres for them.
+        if (demuxer == ImageSniffer.JPEG) {
             lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            if (lowres > 0 && ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
+                lowres = 0; // lossless JPEG and JPEG-LS have no DCT to reduce: FFmpeg refuses lowres for them
+            }
             if (lowres >= ReducedJpegDecoder.MIN_LOWRES && reducedDecoder != null) {
                 try {
                     final AVFrame reduced = reducedDecoder.decode(srcAddress, srcLength, lowres, limits, label);
