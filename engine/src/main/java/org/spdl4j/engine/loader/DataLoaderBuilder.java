@@ -223,22 +223,32 @@ public final class DataLoaderBuilder<T> {
 
     /** The default discard hook: closes what can be closed, a batch's elements included. */
     static void closeDiscarded(Object item) {
+        IllegalStateException failed = null;
         if (item instanceof AutoCloseable c) {
-            closeQuietly(c);
+            failed = close(c, null);
         } else if (item instanceof Iterable<?> batch) {
-            for (Object element : batch) {
+            for (Object element : batch) { // every element, even after one fails to close
                 if (element instanceof AutoCloseable c) {
-                    closeQuietly(c);
+                    failed = close(c, failed);
                 }
             }
         }
+        if (failed != null) {
+            throw failed; // logged by the engine
+        }
     }
 
-    private static void closeQuietly(AutoCloseable c) {
+    /** Closes one item; a failure is returned (or added to the earlier one) rather than thrown. */
+    private static IllegalStateException close(AutoCloseable c, IllegalStateException earlier) {
         try {
             c.close();
+            return earlier;
         } catch (Exception e) {
-            throw new IllegalStateException("closing a discarded item failed: " + e, e); // logged by the engine
+            if (earlier != null) {
+                earlier.addSuppressed(e);
+                return earlier;
+            }
+            return new IllegalStateException("closing a discarded item failed: " + e, e);
         }
     }
 
