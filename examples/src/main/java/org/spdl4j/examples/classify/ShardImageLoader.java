@@ -3,6 +3,7 @@ package org.spdl4j.examples.classify;
 import java.nio.file.Path;
 import java.util.Iterator;
 import java.util.List;
+import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.source.EpochIterable;
 import org.spdl4j.engine.source.EpochSource;
 import org.spdl4j.engine.source.RankInfo;
@@ -54,17 +55,46 @@ public final class ShardImageLoader implements BatchLoader {
      * @param threads   decode threads
      */
     public ShardImageLoader(String name, List<Path> shards, int crop, int shortSide, int batchSize, int threads) {
-        SlotLoaderOptions options = SlotLoaderOptions.defaults().withFillConcurrency(threads);
-        this.bytes = new LeaseSampleAllocator(name + "-encoded",
+        this(name, shards, crop, shortSide, batchSize, SlotLoaderOptions.defaults().withFillConcurrency(threads));
+    }
+
+    /**
+     * Builds (does not start) the loader over one pass of the shards, in order, running as the options say (decode
+     * threads = their fill concurrency; every stage, the shard reader and the consumer wait by their policy).
+     *
+     * @param name      pipeline name
+     * @param shards    the tar shards
+     * @param crop      output height and width
+     * @param shortSide short side after resizing, before the center crop
+     * @param batchSize images per batch
+     * @param options   decode threads, batches in flight, wait policy
+     */
+    public ShardImageLoader(String name, List<Path> shards, int crop, int shortSide, int batchSize,
+                            SlotLoaderOptions options) {
+        int threads = options.fillConcurrency();
+        LeaseSampleAllocator pool = new LeaseSampleAllocator(name + "-encoded",
             options.batchesInFlight() * batchSize + 2 * 16 + threads + 4); // table + rings + workers + slack
-        this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
-        WebDatasetSource source = new WebDatasetSource(shards.stream().map(Path::toString).toList(),
-            ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 0, false, RemainderPolicy.PAD, bytes,
-            EpochSource.UNKNOWN_LENGTH);
-        BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
-        this.loader = new SlotBatchLoader<>(name, EpochIterable.of(source), layout,
-            new SampleImageWriter(decoders, ImageSpec.centerCrop(shortSide, crop, PixelFormat.RGB24)), Sample::label,
-            Sample::close, options, DirectMemoryAllocator.INSTANCE);
+        PerThreadImageDecoders perThread = null;
+        try {
+            perThread = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+            WebDatasetSource source = new WebDatasetSource(shards.stream().map(Path::toString).toList(),
+                ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 0, false, RemainderPolicy.PAD, pool,
+                EpochSource.UNKNOWN_LENGTH);
+            BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
+            this.loader = new SlotBatchLoader<>(name, EpochIterable.of(source), layout,
+                new SampleImageWriter(perThread, ImageSpec.centerCrop(shortSide, crop, PixelFormat.RGB24)),
+                Sample::label, Sample::close, options, DirectMemoryAllocator.INSTANCE);
+        } catch (RuntimeException | Error e) {
+            // Nothing has started: what was built so far is ours alone to free (a bad layout or name must not
+            // leave an off-heap pool behind).
+            if (perThread != null) {
+                perThread.close();
+            }
+            pool.close();
+            throw e;
+        }
+        this.bytes = pool;
+        this.decoders = perThread;
     }
 
     /**
@@ -97,6 +127,11 @@ public final class ShardImageLoader implements BatchLoader {
     /** {@return sample byte leases currently out (0 once every sample was decoded and the run ended)} */
     public int leasesInUse() {
         return bytes.inUse();
+    }
+
+    /** {@return the loader's pipeline: its spec (stages, options) and stats} */
+    public Pipeline<Batch> pipeline() {
+        return loader.pipeline();
     }
 
     @Override

@@ -26,6 +26,7 @@ import org.spdl4j.examples.image.DeviceImageLoader;
 import org.spdl4j.examples.image.ImageBatchLoader;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.report.TaskTrace;
+import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
 import picocli.CommandLine.Command;
@@ -125,9 +126,10 @@ final class RunCommand implements Callable<Integer> {
             total = (long) urls.size() * epochs;
             built = Running.of(new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs).boxed()
                 .flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
-                options.decodeConcurrency(), HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency())));
+                slotOptions(options), options.order(),
+                HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency())));
             out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
-                + " at a time, in list order (no per-task trace for URLs)");
+                + " at a time (no per-task trace for URLs)");
         } else if (shards.isEmpty()) {
             IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
             total = DataArgs.perEpoch(dataset, seed) * epochs;
@@ -143,7 +145,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
             built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
-                options.batchSize(), options.decodeConcurrency()));
+                options.batchSize(), slotOptions(options)));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
         try (Running loader = built) {
@@ -153,13 +155,12 @@ final class RunCommand implements Callable<Integer> {
             ProgressLine progress = noProgress ? null
                 : new ProgressLine(err, System.console() != null, total, "img");
             StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
-            // Shard and URL loaders read in source order with their own wait policy: say what runs, not what was asked.
-            boolean folder = urls.isEmpty() && shards.isEmpty();
+            // A tar stream is read member by member, in order: say what runs there, not what was asked.
             out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %s, decode %d threads,"
                     + " order %s, wait %s, %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
                 options.batchSize(), shards.isEmpty() ? options.readConcurrency() + " in flight" : "shard by shard",
-                options.decodeConcurrency(), folder ? options.order() : "COMPLETION (fixed for shards and URL lists)",
-                folder ? options.waitPolicy() : "BACKOFF (fixed for shards and URL lists)", options.augment() == null
+                options.decodeConcurrency(), shards.isEmpty() ? options.order() : "INPUT (a tar shard reads in order)",
+                options.waitPolicy(), options.augment() == null
                     ? "eval transform (resize " + options.shortSide() + ", center crop " + options.cropSize() + ")"
                     : "augmented (random resized crop " + options.cropSize() + " + flip, seed " + seed + ")");
             out.flush();
@@ -187,6 +188,12 @@ final class RunCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** The slot loaders' options (shards, URL lists) from the image pipeline's: decode threads and wait policy. */
+    private static SlotLoaderOptions slotOptions(ImageLoaderOptions options) {
+        return SlotLoaderOptions.defaults().withFillConcurrency(options.decodeConcurrency())
+            .withWaitPolicy(options.waitPolicy());
     }
 
     /** Consumes every batch of a loader, counting images and batches into the metrics. */

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.PooledSampleAllocator;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
@@ -71,27 +73,67 @@ public final class UrlImageLoader implements BatchLoader {
      */
     public UrlImageLoader(String name, Iterable<UrlList.Entry> urls, int crop, int shortSide, int batchSize,
                           int threads, HttpFetchSettings settings) {
-        SlotLoaderOptions options = SlotLoaderOptions.defaults().withFillConcurrency(threads);
+        this(name, urls, crop, shortSide, batchSize, SlotLoaderOptions.defaults().withFillConcurrency(threads),
+            OutputOrder.COMPLETION, settings);
+    }
+
+    /**
+     * Builds (does not start) the loader over one pass of the URLs, running as the options say (decode threads =
+     * their fill concurrency; every stage, the source and the consumer wait by their policy).
+     *
+     * @param name       pipeline name
+     * @param urls       the images, iterated once
+     * @param crop       output height and width
+     * @param shortSide  short side after resizing, before the center crop
+     * @param batchSize  images per batch
+     * @param options    decode threads, batches in flight, wait policy
+     * @param fetchOrder the order fetched images get their slots: {@code COMPLETION} (a slow request holds nothing
+     *                   back) or {@code INPUT} (list order, the same batches run after run)
+     * @param settings   requests in flight, retries, timeouts ({@code maxBodyBytes} is capped at {@link #LARGEST_BODY})
+     */
+    public UrlImageLoader(String name, Iterable<UrlList.Entry> urls, int crop, int shortSide, int batchSize,
+                          SlotLoaderOptions options, OutputOrder fetchOrder, HttpFetchSettings settings) {
+        int threads = options.fillConcurrency();
         int inFlight = options.batchesInFlight() * batchSize + RING_SLOTS + settings.maxInFlight() + threads + 4;
-        this.bodies = BufferPool.open(PoolConfig.builder(name + "-fetched")
+        BufferPool pool = BufferPool.open(PoolConfig.builder(name + "-fetched")
             .sizeClass(SMALL_SLAB, inFlight)
             .sizeClass(MEDIUM_SLAB, Math.max(4, inFlight / 4))
             .sizeClass(LARGEST_BODY, 2)
             .acquireTimeout(Duration.ofSeconds(60))
             .build());
-        this.fetcher = new HttpObjectFetcher(new HttpFetchSettings(settings.maxInFlight(), settings.maxAttempts(),
-            settings.attemptTimeout(), settings.connectTimeout(), settings.initialBackoff(), settings.maxBackoff(),
-            Math.min(settings.maxBodyBytes(), LARGEST_BODY)), new PooledSampleAllocator(bodies));
-        this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
-        BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
-        FetchStage<UrlList.Entry, Sample> fetch = new FetchStage<>(this::fetch, settings.maxInFlight(), Sample.class);
-        this.loader = new SlotBatchLoader<>(name, urls, fetch, layout,
-            new SampleImageWriter(decoders, ImageSpec.centerCrop(shortSide, crop, PixelFormat.RGB24)), Sample::label,
-            Sample::close, options, DirectMemoryAllocator.INSTANCE);
+        HttpObjectFetcher client = null;
+        PerThreadImageDecoders perThread = null;
+        try {
+            client = new HttpObjectFetcher(new HttpFetchSettings(settings.maxInFlight(), settings.maxAttempts(),
+                settings.attemptTimeout(), settings.connectTimeout(), settings.initialBackoff(), settings.maxBackoff(),
+                Math.min(settings.maxBodyBytes(), LARGEST_BODY)), new PooledSampleAllocator(pool));
+            perThread = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+            BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
+            HttpObjectFetcher started = client;
+            FetchStage<UrlList.Entry, Sample> fetch = new FetchStage<>(entry -> fetch(started, entry),
+                settings.maxInFlight(), Sample.class, fetchOrder);
+            this.loader = new SlotBatchLoader<>(name, urls, fetch, layout,
+                new SampleImageWriter(perThread, ImageSpec.centerCrop(shortSide, crop, PixelFormat.RGB24)),
+                Sample::label, Sample::close, options, DirectMemoryAllocator.INSTANCE);
+        } catch (RuntimeException | Error e) {
+            // Nothing has started: free what was built so far (the fetcher owns a timer thread, the pool off-heap
+            // memory), so a bad layout or name leaves nothing behind.
+            if (perThread != null) {
+                perThread.close();
+            }
+            if (client != null) {
+                client.close();
+            }
+            pool.close();
+            throw e;
+        }
+        this.bodies = pool;
+        this.fetcher = client;
+        this.decoders = perThread;
     }
 
     /** Starts one fetch; the delivered sample carries the list's label (a re-wrap that shares the field list). */
-    private CompletionStage<Sample> fetch(UrlList.Entry entry) {
+    private static CompletionStage<Sample> fetch(HttpObjectFetcher fetcher, UrlList.Entry entry) {
         return fetcher.apply(entry.uri()).thenApply(s -> entry.label() == Sample.NO_LABEL ? s
             : new Sample(s.key(), entry.label(), s.origin(), s.fields(), s.allocator()));
     }
@@ -124,6 +166,11 @@ public final class UrlImageLoader implements BatchLoader {
     /** {@return HTTP attempts made so far, retries included} */
     public long attemptsMade() {
         return fetcher.attemptsMade();
+    }
+
+    /** {@return the loader's pipeline: its spec (stages, options) and stats} */
+    public Pipeline<Batch> pipeline() {
+        return loader.pipeline();
     }
 
     @Override

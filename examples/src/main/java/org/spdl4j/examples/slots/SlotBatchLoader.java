@@ -91,7 +91,8 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
         this(PipelineBuilder.<S>fromIterable(inputs).named(name).sourceWaitPolicy(options.waitPolicy())
                 .onDiscard(UndeliveredSlotReleaser.forItemsOf(fetch.itemType(), release))
                 .<I>pipeAsync(FetchStage.STAGE, fetch.fetch(), StageOptions.defaults()
-                    .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())),
+                    .withWaitPolicy(options.waitPolicy()).withRingCapacity(RING).withConcurrency(fetch.concurrency())
+                    .withOrder(fetch.order())),
             name, layout, writer, labelOf, release, options, allocator);
     }
 

@@ -35,4 +35,13 @@ public record SlotLoaderOptions(int fillConcurrency, int batchesInFlight, boolea
     public SlotLoaderOptions withFillConcurrency(int n) {
         return new SlotLoaderOptions(n, batchesInFlight, dropLast, waitPolicy);
     }
+
+    /**
+     * {@return a copy with another wait policy for every stage, the source and the consumer}
+     *
+     * @param p the policy
+     */
+    public SlotLoaderOptions withWaitPolicy(WaitPolicy p) {
+        return new SlotLoaderOptions(fillConcurrency, batchesInFlight, dropLast, p);
+    }
 }

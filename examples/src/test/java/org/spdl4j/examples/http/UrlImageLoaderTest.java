@@ -12,8 +12,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.PipelineSpec;
+import org.spdl4j.engine.StageSpec;
+import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.examples.slots.FetchStage;
+import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
@@ -106,5 +112,45 @@ class UrlImageLoaderTest {
         Files.writeString(bad, "http://example.invalid/a.jpg\tcat\n");
         assertThatThrownBy(() -> UrlList.read(bad)).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("bad.txt:1").hasMessageContaining("'cat' is not an integer");
+    }
+
+    @Test
+    void shouldFetchInTheGivenOrderAndWaitByTheGivenPolicy() {
+        SlotLoaderOptions options = SlotLoaderOptions.defaults().withFillConcurrency(2)
+            .withWaitPolicy(WaitPolicy.BUSY_SPIN);
+        try (UrlImageLoader loader = new UrlImageLoader("urls-options", List.of(), 32, 40, 4, options,
+                OutputOrder.INPUT, settings(3))) {
+            PipelineSpec spec = loader.pipeline().spec();
+            assertThat(spec.sourceWaitPolicy()).isEqualTo(WaitPolicy.BUSY_SPIN);
+            assertThat(spec.sinkWaitPolicy()).isEqualTo(WaitPolicy.BUSY_SPIN);
+            assertThat(spec.stages()).extracting(s -> s.options().waitPolicy()).containsOnly(WaitPolicy.BUSY_SPIN);
+            StageSpec fetch = spec.stages().stream().filter(s -> s.name().equals(FetchStage.STAGE)).findFirst()
+                .orElseThrow();
+            assertThat(fetch.options().order()).isEqualTo(OutputOrder.INPUT);
+            assertThat(fetch.options().concurrency()).isEqualTo(3);
+        }
+    }
+
+    @Test
+    void shouldFreeItsPoolAndHttpClientWhenTheBatchLayoutIsRefused() throws Exception {
+        long selectorsBefore = httpSelectorThreads();
+        assertThatThrownBy(() -> new UrlImageLoader("urls-refused", List.of(), 32, 40, 0,
+                SlotLoaderOptions.defaults(), OutputOrder.COMPLETION, settings(2)))
+            .isInstanceOf(IllegalArgumentException.class);
+        assertThat(PoolRegistry.livePools()).extracting(BufferPool::name)
+            .as("pools still allocated after the constructor failed").noneMatch(n -> n.startsWith("urls-refused"));
+        // The HTTP client's selector thread ends shortly after shutdownNow; a client never shut down keeps it until
+        // the collector finds the client (not within this test).
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (httpSelectorThreads() > selectorsBefore && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertThat(httpSelectorThreads()).as("HTTP client selector threads").isLessThanOrEqualTo(selectorsBefore);
+    }
+
+    private static long httpSelectorThreads() {
+        return Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("HttpClient-") && t.getName().endsWith("SelectorManager"))
+            .count();
     }
 }
