@@ -5,6 +5,7 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
@@ -50,6 +51,12 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private final Thread completer;
     private long submitted; // guarded by submitLock
     private boolean closed; // guarded by submitLock
+    /** Set by {@link #close} when it gives up waiting: the completion thread frees the lanes if it ever ends. */
+    private volatile boolean handedOff;
+    /** Set by the completion thread as it ends. */
+    private volatile boolean completerEnded;
+    /** Claimed by whichever thread destroys the streams and events, so exactly one does. */
+    private final AtomicBoolean lanesFreed = new AtomicBoolean();
 
     private HostToDeviceTransfer(Device device, int inFlight) {
         this.device = device;
@@ -211,35 +218,50 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             try {
                 slot = pending.take();
             } catch (InterruptedException e) {
-                LOG.error("{} interrupted with copies possibly pending; host batches may not be released", completer);
-                return;
+                // Only close() interrupts this thread, to cut a wait on a copy short; the copies queued behind it
+                // still need their host batches released, and the poison pill behind them ends the loop.
+                continue;
             }
             if (slot == POISON) {
-                return;
+                break;
             }
-            RuntimeException failure = null;
-            try {
-                slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
-            } catch (RuntimeException e) {
-                failure = e;
-            }
-            HostBatch host = slot.host;
-            DeviceBatch deviceBatch = slot.deviceBatch;
-            CompletableFuture<DeviceBatch> future = slot.future;
-            slot.disarm();
-            releaseHost(host);
-            permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
-            if (future != null) {
-                if (failure == null) {
-                    future.complete(deviceBatch);
-                } else {
-                    closeQuietly(deviceBatch, failure);
-                    future.completeExceptionally(failure);
+            complete(slot);
+        }
+        // Dekker hand-off with close(): it sets handedOff then reads completerEnded; this thread the other way round.
+        // With volatiles at least one of the two sees the other's store, and lanesFreed lets only one free the lanes.
+        completerEnded = true;
+        if (handedOff) {
+            freeLanes();
+        }
+    }
+
+    /** Waits for one slot's copy and hands its resources back (the completion thread, in submission order). */
+    private void complete(TransferSlot slot) {
+        RuntimeException failure = null;
+        try {
+            slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
+        } catch (RuntimeException e) {
+            failure = e;
+        }
+        HostBatch host = slot.host;
+        DeviceBatch deviceBatch = slot.deviceBatch;
+        CompletableFuture<DeviceBatch> future = slot.future;
+        slot.disarm();
+        releaseHost(host);
+        permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+        if (future != null) {
+            if (failure == null) {
+                if (!future.complete(deviceBatch)) {
+                    // close() gave up on this copy and failed the future already: nobody will take the batch.
+                    closeQuietly(deviceBatch, new IllegalStateException("copy completed after close"));
                 }
-            } else if (failure != null) {
-                LOG.error("copy of {} to {} failed; its consumer will see the error on its ready event", host,
-                        device.name(), failure);
+            } else {
+                closeQuietly(deviceBatch, failure);
+                future.completeExceptionally(failure);
             }
+        } else if (failure != null) {
+            LOG.error("copy of {} to {} failed; its consumer will see the error on its ready event", host,
+                    device.name(), failure);
         }
     }
 
@@ -278,6 +300,18 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      */
     @Override
     public void close() {
+        close(CudaConfiguration.SUBMIT_TIMEOUT_MS);
+    }
+
+    /**
+     * Closes, waiting up to {@code waitMillis} (then a quarter of it after an interrupt) for the copies in flight.
+     * When they do not finish (a hung device), every copy still pending fails its {@code applyAsync} future now, so
+     * no consumer waits forever; its host batch stays held, as the DMA may still read it, and the completion thread
+     * releases it, and frees the streams and events, if the copy ever finishes.
+     *
+     * @param waitMillis how long to wait for the copies in flight
+     */
+    void close(long waitMillis) {
         submitLock.lock();
         try {
             if (closed) {
@@ -289,28 +323,58 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             submitLock.unlock();
         }
         try {
-            completer.join(CudaConfiguration.SUBMIT_TIMEOUT_MS);
+            completer.join(waitMillis);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         if (completer.isAlive()) {
             completer.interrupt();
             try {
-                completer.join(CudaConfiguration.SUBMIT_TIMEOUT_MS / 4);
+                completer.join(Math.max(1, waitMillis / 4));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         }
-        if (completer.isAlive()) {
-            // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
-            // destroying them under it is undefined behaviour in the driver. Leak them instead, loudly.
-            LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); its streams and "
-                    + "events are left allocated rather than destroyed under it", completer.getName(),
-                    CudaConfiguration.SUBMIT_TIMEOUT_MS);
+        if (completerEnded) {
+            freeLanes();
             return;
         }
-        closeSlots();
-        events.close();
+        // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
+        // destroying them under it is undefined behaviour in the driver, so the lanes stay until it ends.
+        int failed = failPendingFutures(waitMillis);
+        LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); {} pending "
+                + "future(s) failed; host batches, streams and events stay allocated until its copies end",
+                completer.getName(), waitMillis, failed);
+        handedOff = true;
+        if (completerEnded) {
+            freeLanes();
+        }
+    }
+
+    /**
+     * Fails the {@code applyAsync} future of every armed slot. Races with the completion thread are benign: a
+     * future completes once (the first completion wins, and the completion thread closes a batch it could not
+     * deliver), and a slot it disarmed meanwhile reads as {@code null} here or holds a future already done.
+     */
+    private int failPendingFutures(long waitMillis) {
+        int failed = 0;
+        for (TransferSlot slot : slots) {
+            CompletableFuture<DeviceBatch> future = slot.future;
+            if (future != null && future.completeExceptionally(new IllegalStateException("transfer to "
+                    + device.name() + " closed with this copy still pending after " + waitMillis + " ms (a hung "
+                    + "device?); the batch was not delivered"))) {
+                failed++;
+            }
+        }
+        return failed;
+    }
+
+    /** Destroys the streams and pooled events, once, from whichever thread gets here first after the copies. */
+    private void freeLanes() {
+        if (lanesFreed.compareAndSet(false, true)) {
+            closeSlots();
+            events.close();
+        }
     }
 
     private void closeSlots() {

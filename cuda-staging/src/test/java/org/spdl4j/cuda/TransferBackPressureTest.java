@@ -23,6 +23,8 @@ class TransferBackPressureTest {
     static final class GatedDevice implements Device {
         final HostDevice host = new HostDevice();
         final CountDownLatch gate = new CountDownLatch(1);
+        /** Whether a wait ignores interrupts, as {@code cuEventSynchronize} does. */
+        volatile boolean uninterruptible;
         /** How many of the next allocations fail (a device out of memory). */
         final java.util.concurrent.atomic.AtomicInteger failAllocations = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -42,11 +44,24 @@ class TransferBackPressureTest {
 
                 @Override
                 public void synchronize() {
+                    boolean interrupted = false;
                     try {
-                        gate.await();
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException(e);
+                        while (true) {
+                            try {
+                                gate.await();
+                                return;
+                            } catch (InterruptedException e) {
+                                if (!uninterruptible) {
+                                    Thread.currentThread().interrupt();
+                                    throw new IllegalStateException(e);
+                                }
+                                interrupted = true; // a driver call goes on waiting
+                            }
+                        }
+                    } finally {
+                        if (interrupted) {
+                            Thread.currentThread().interrupt();
+                        }
                     }
                 }
 
@@ -171,5 +186,45 @@ class TransferBackPressureTest {
         assertThat(batches.released).as("every host batch released exactly once").hasValue(3);
         device.close();
         assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+
+    /**
+     * A device that never finishes its copies (a hung GPU, whose driver wait ignores interrupts): close gives up after
+     * its wait and fails every pending {@code applyAsync} future at once, so no consumer waits forever; if the copies
+     * do finish later, the completion thread releases the host batches, closes the undelivered device batches and
+     * frees the lanes, so nothing stays behind.
+     */
+    @Test
+    void shouldFailPendingFuturesWhenCloseGivesUpOnAHungDeviceAndCleanUpIfItRecovers() throws Exception {
+        GatedDevice device = new GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2);
+        var first = transfer.applyAsync(batches.random(spec, 0, null));
+        var second = transfer.applyAsync(batches.random(spec, 1, null));
+        long start = System.nanoTime();
+        transfer.close(200);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("close gives up after its wait")
+                .isLessThan(10_000);
+        for (var f : java.util.List.of(first, second)) {
+            assertThat(f).isCompletedExceptionally();
+            org.assertj.core.api.Assertions.assertThatThrownBy(f::join).hasMessageContaining("closed with this copy "
+                    + "still pending");
+        }
+        assertThat(batches.released).as("host batches held while the DMA may still read them").hasValue(0);
+
+        device.gate.countDown(); // the device recovers: the copies end
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        LiveResourceCounters live = device.counters();
+        while ((batches.released.get() < 2 || live.leasedBuffers() + live.streams() + live.events() > 0)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(batches.released).as("host batches released once their copies ended").hasValue(2);
+        assertThat(live.leasedBuffers()).as("undelivered device batches closed: %s", live).isZero();
+        assertThat(live.streams() + live.events()).as("lanes freed by the completion thread: %s", live).isZero();
+        device.close();
+        assertThat(live.allReleased()).as("%s", live).isTrue();
     }
 }

@@ -8,7 +8,8 @@ import org.spdl4j.offheap.PoolRegistry;
 
 /**
  * Every buffer pool whose memory is still allocated must be full again: back to the leases it had out before the
- * class (pools opened by the class: none out). Names each lease still out with the stack that acquired it (tests
+ * class (pools opened by the class: none out); and a pool the class opened must be closed (an open pool holds its
+ * memory for good, even when full). Names each lease still out with the stack that acquired it (tests
  * run with paranoid leak detection).
  */
 final class PoolsLeftoverCheck implements LeftoverCheck {
@@ -27,7 +28,10 @@ final class PoolsLeftoverCheck implements LeftoverCheck {
         for (BufferPool pool : PoolRegistry.livePools()) {
             int expected = baseline.getOrDefault(pool, 0);
             int inUse = pool.inUse();
-            if (inUse > expected) {
+            if (!baseline.containsKey(pool) && !pool.isClosed()) {
+                left = left == null ? new StringBuilder() : left.append('\n');
+                left.append("pool '").append(pool.name()).append("' opened by the class and never closed");
+            } else if (inUse > expected) {
                 left = left == null ? new StringBuilder() : left.append('\n');
                 left.append("pool '").append(pool.name()).append("' short by ").append(inUse - expected)
                         .append(" lease(s)").append(pool.isClosed() ? " (closed)" : "");
