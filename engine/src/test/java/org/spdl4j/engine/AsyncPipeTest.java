@@ -95,7 +95,7 @@ class AsyncPipeTest {
         try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 20).boxed().toList())
                 .named("async-timeout")
                 .pipeAsync("hang", (Integer i) -> i == 5 ? new CompletableFuture<Integer>() : delayed(i),
-                        StageOptions.defaults().withConcurrency(4).withTaskTimeout(Duration.ofMillis(100)))
+                        StageOptions.defaults().withConcurrency(4).withTaskTimeout(Duration.ofSeconds(1))) // normal: < 1 ms
                 .build()) {
             p.forEach(out::add);
             assertThat(p.stats().get(1).failures()).isEqualTo(1);

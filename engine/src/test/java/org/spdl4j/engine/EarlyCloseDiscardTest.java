@@ -78,7 +78,7 @@ class EarlyCloseDiscardTest {
         assertThat(EngineThreads.alive(p.spec().name())).isEmpty();
         assertThat(res.created()).as("items were in flight when the consumer stopped").isGreaterThan(60);
         // virtual-thread and async tasks still running discard their own results when they end: allow them a moment
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (res.outstanding() != 0 && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
@@ -119,13 +119,10 @@ class EarlyCloseDiscardTest {
                 .pipe("stubborn", (Integer i) -> {
                     TrackedResources.Res r = res.create(i);
                     if (i == 2) { // ignores the interrupt and returns late: its result must not be lost
-                        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-                        while (System.nanoTime() < end) {
-                            Thread.onSpinWait();
-                        }
+                        sleepIgnoringInterrupts(TimeUnit.SECONDS.toNanos(1));
                     }
                     return r;
-                }, StageOptions.defaults().withTaskTimeout(Duration.ofMillis(50)))
+                }, StageOptions.defaults().withTaskTimeout(Duration.ofMillis(300)))
                 .build()) {
             int delivered = 0;
             for (TrackedResources.Res r : p) {
@@ -146,13 +143,10 @@ class EarlyCloseDiscardTest {
                 .pipeVirtual("stubborn", (Integer i) -> {
                     TrackedResources.Res r = res.create(i);
                     if (i == 1) {
-                        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(300);
-                        while (System.nanoTime() < end) { // ignores interrupts
-                            Thread.onSpinWait();
-                        }
+                        sleepIgnoringInterrupts(TimeUnit.SECONDS.toNanos(1)); // parks: holds no carrier thread
                     }
                     return r;
-                }, StageOptions.defaults().withConcurrency(3).withTaskTimeout(Duration.ofMillis(50)))
+                }, StageOptions.defaults().withConcurrency(3).withTaskTimeout(Duration.ofMillis(300)))
                 .build()) {
             int delivered = 0;
             for (TrackedResources.Res r : p) {
@@ -161,7 +155,7 @@ class EarlyCloseDiscardTest {
             }
             assertThat(delivered).isEqualTo(2);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (res.outstanding() != 0 && System.nanoTime() < deadline) {
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }
@@ -193,5 +187,14 @@ class EarlyCloseDiscardTest {
         }
         assertThat(delivered[0]).as("every item emitted before the failure, in order").isEqualTo(500);
         assertThat(res.outstanding()).isZero();
+    }
+
+    /** A task that ignores interrupts (like a native call) and returns late; parks, so no core is burnt. */
+    private static void sleepIgnoringInterrupts(long nanos) {
+        long end = System.nanoTime() + nanos;
+        for (long left = nanos; left > 0; left = end - System.nanoTime()) {
+            LockSupport.parkNanos(left);
+            Thread.interrupted(); // swallowed: this task does not stop when asked
+        }
     }
 }

@@ -105,7 +105,7 @@ class FailureBudgetTest {
                         }
                     }
                     return i;
-                }, StageOptions.defaults().withConcurrency(2).withTaskTimeout(Duration.ofMillis(100))
+                }, StageOptions.defaults().withConcurrency(2).withTaskTimeout(Duration.ofMillis(500))
                         .withOrder(OutputOrder.INPUT))
                 .build()) {
             p.forEach(out::add);

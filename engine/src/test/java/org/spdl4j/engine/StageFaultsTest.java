@@ -72,14 +72,14 @@ class StageFaultsTest {
                         throw new IllegalStateException("interrupted while hanging on " + i);
                     }
                     return i;
-                }, StageOptions.defaults().withConcurrency(1).withTaskTimeout(Duration.ofMillis(100)))
+                }, StageOptions.defaults().withConcurrency(1).withTaskTimeout(Duration.ofMillis(500)))
                 .build()) {
             p.forEach(out::add);
             assertThat(p.stats().get(1).failures()).isEqualTo(4);
         }
         assertThat(hung.get()).isEqualTo(4);
         assertThat(out).hasSize(196).doesNotContain(7, 57, 107, 157);
-        // one worker, four hangs of ~100 ms each: the worker was freed each time
+        // one worker, four hangs of ~500 ms each: the worker was freed each time
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     }
 
@@ -94,7 +94,7 @@ class StageFaultsTest {
                         return null;
                     }
                     return i;
-                }, StageOptions.defaults().withConcurrency(4).withTaskTimeout(Duration.ofMillis(100))
+                }, StageOptions.defaults().withConcurrency(4).withTaskTimeout(Duration.ofMillis(500))
                         .withOrder(OutputOrder.INPUT))
                 .build()) {
             p.forEach(out::add);

@@ -79,7 +79,7 @@ class StatsTest {
     }
 
     @Test
-    void shouldReportStarvationOfTheConsumerAndOccupancyOfAFullRing() throws Exception {
+    void shouldReportOccupancyOfFullRingsAndTheSourceBackPressure() throws Exception {
         try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 1).named("occupancy")
                 .pipe("id", (Integer i) -> i, StageOptions.defaults().withRingCapacity(32))
                 .sink(16)

@@ -175,7 +175,9 @@ class RandomResizedCropTest {
             }
         }
         assertThat(seeds).hasSize(20_000);
-        assertThat(SampleSeeds.keyId("train/n01440764/a.JPEG")).isEqualTo(SampleSeeds.keyId("train/n01440764/a.JPEG"))
+        // Equal keys give equal ids whatever String instance carries them (content, not identity).
+        assertThat(SampleSeeds.keyId("train/n01440764/a.JPEG"))
+                .isEqualTo(SampleSeeds.keyId(new StringBuilder("train/n01440764/").append("a.JPEG").toString()))
                 .isNotEqualTo(SampleSeeds.keyId("train/n01440764/b.JPEG"));
         assertThat(SampleSeeds.of(1, 0, 5)).isNotEqualTo(SampleSeeds.of(2, 0, 5));
     }

@@ -89,7 +89,10 @@ class BufferPoolTest {
             final Lease a = pool.acquire(10);
             final Lease b = pool.acquire(10);
             final CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(10));
-            Thread.sleep(50);
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (pool.stats().classes().get(0).waits() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5); // until the waiter found the class empty (no fixed sleep: it may start late)
+            }
             assertThat(waiter).isNotDone();
             b.release();
             final Lease c = waiter.get(5, TimeUnit.SECONDS);

@@ -43,6 +43,21 @@ class LeakDetectionTest {
         assertThat(pool.outstanding().get(0).describe()).contains("plantLeak");
         leaked.release();
         pool.close();
+
+        // One lease in 8 tracked, drawn at random: of 2,000 acquisitions about 250 carry their stack (binomial sd
+        // 15; the bounds are more than 6 sd away, so this does not flake, and "always" or "never" fails it).
+        final BufferPool eighth = BufferPool.open(PoolConfig.builder("sampled-8").sizeClass(128, 8)
+                .leakDetection(LeakDetectionLevel.SAMPLED).samplingInterval(8).build());
+        int tracked = 0;
+        for (int i = 0; i < 2_000; i++) {
+            final Lease lease = eighth.acquire(100);
+            if (eighth.outstanding().get(0).site() != null) {
+                tracked++;
+            }
+            lease.release();
+        }
+        eighth.close();
+        assertThat(tracked).as("leases tracked of 2,000 at 1 in 8").isBetween(150, 350);
     }
 
     @Test

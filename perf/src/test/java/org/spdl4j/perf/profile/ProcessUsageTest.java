@@ -54,10 +54,13 @@ class ProcessUsageTest {
             }
         });
         sleeper.join(); // gone before the second reading: a per-thread reading would have lost its switches
-        long spinUntil = System.nanoTime() + 50_000_000L;
+        // Spin until this thread has had 50 ms of CPU by its own clock (not 50 ms of wall time, which a loaded
+        // machine may give it only part of).
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long cpuUntil = threads.getCurrentThreadCpuTime() + 50_000_000L;
         long spins = 0;
-        while (System.nanoTime() < spinUntil) {
-            spins++; // 50 ms of CPU on this thread
+        while (threads.getCurrentThreadCpuTime() < cpuUntil) {
+            spins++;
         }
         ProcessUsage d = ProcessUsage.read().since(before);
 

@@ -18,7 +18,9 @@ import org.spdl4j.engine.source.Sample;
 
 class HttpObjectFetcherTest {
     private static HttpFetchSettings settings(int inFlight) {
-        return HttpFetchSettings.defaults().withMaxInFlight(inFlight).withRetries(4, Duration.ofMillis(500),
+        // Attempt timeout 1.5 s: far above a local answer even on a loaded machine (the exact attempt counts below
+        // must not move with a stall), far below the slow server's 6 s.
+        return HttpFetchSettings.defaults().withMaxInFlight(inFlight).withRetries(4, Duration.ofMillis(1_500),
                 Duration.ofMillis(10));
     }
 
@@ -28,7 +30,7 @@ class HttpObjectFetcherTest {
             throws Exception {
         int n = 60;
         CountingAllocator alloc = new CountingAllocator();
-        try (FaultyObjectServer server = new FaultyObjectServer(2_000, 0);
+        try (FaultyObjectServer server = new FaultyObjectServer(6_000, 0);
                 HttpObjectFetcher fetcher = new HttpObjectFetcher(settings(8), alloc)) {
             AtomicInteger[] outcomes = new AtomicInteger[n];
             List<CompletableFuture<Sample>> results = new ArrayList<>();
