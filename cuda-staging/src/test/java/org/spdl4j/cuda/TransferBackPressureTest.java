@@ -203,18 +203,20 @@ class TransferBackPressureTest {
         HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2);
         var first = transfer.applyAsync(batches.random(spec, 0, null));
         var second = transfer.applyAsync(batches.random(spec, 1, null));
-        long start = System.nanoTime();
-        transfer.close(200);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("close gives up after its wait")
-                .isLessThan(10_000);
-        for (var f : java.util.List.of(first, second)) {
-            assertThat(f).isCompletedExceptionally();
-            org.assertj.core.api.Assertions.assertThatThrownBy(f::join).hasMessageContaining("closed with this copy "
-                    + "still pending");
+        try {
+            long start = System.nanoTime();
+            transfer.close(200);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)).as("close gives up after its wait")
+                    .isLessThan(10_000);
+            for (var f : java.util.List.of(first, second)) {
+                assertThat(f).isCompletedExceptionally();
+                org.assertj.core.api.Assertions.assertThatThrownBy(f::join).hasMessageContaining("closed with this "
+                        + "copy still pending");
+            }
+            assertThat(batches.released).as("host batches held while the DMA may still read them").hasValue(0);
+        } finally {
+            device.gate.countDown(); // the device recovers: the copies end (also when an assertion above failed)
         }
-        assertThat(batches.released).as("host batches held while the DMA may still read them").hasValue(0);
-
-        device.gate.countDown(); // the device recovers: the copies end
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         LiveResourceCounters live = device.counters();
         while ((batches.released.get() < 2 || live.leasedBuffers() + live.streams() + live.events() > 0)

@@ -138,4 +138,37 @@ class SourceTest {
             assertThat(closed).as("repeating %s: iterator closed", repeating).hasValue(1);
         }
     }
+
+    /** An exhausted epoch's iterator that fails to close is logged; the next epochs still run, nothing is lost. */
+    @Test
+    void shouldGoOnToTheNextEpochWhenTheLastOnesIteratorFailsToClose() throws Exception {
+        AtomicInteger closeCalls = new AtomicInteger();
+        Iterable<Integer> epochs = () -> new org.spdl4j.engine.source.CloseableIterator<>() {
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+                return i < 3;
+            }
+
+            @Override
+            public Integer next() {
+                return i++;
+            }
+
+            @Override
+            public void close() {
+                closeCalls.incrementAndGet();
+                throw new IllegalStateException("shard handle already gone (test)");
+            }
+        };
+        try (Pipeline<Integer> p = PipelineBuilder.repeating(epochs, null).named("close-fails").sink(4).build()) {
+            List<Integer> seen = new ArrayList<>();
+            for (int k = 0; k < 9; k++) {
+                seen.add(p.next(Duration.ofSeconds(10)));
+            }
+            assertThat(seen).containsExactly(0, 1, 2, 0, 1, 2, 0, 1, 2);
+        }
+        assertThat(closeCalls.get()).as("each epoch's iterator closed once").isGreaterThanOrEqualTo(3);
+    }
 }

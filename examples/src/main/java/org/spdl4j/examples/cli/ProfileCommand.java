@@ -44,7 +44,8 @@ final class ProfileCommand implements Callable<Integer> {
         description = "images per measurement (default ${DEFAULT-VALUE})")
     int images;
 
-    @Option(names = "--max-concurrency", paramLabel = "N", description = "largest concurrency (default 2 x cores)")
+    @Option(names = "--max-concurrency", paramLabel = "N", description = "largest concurrency of every stage (default: 2 x cores for decode, at least 64 for read,"
+            + " which is I/O)")
     Integer maxConcurrency;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
@@ -70,7 +71,7 @@ final class ProfileCommand implements Callable<Integer> {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        }, true, StageProfiler.powersOfTwoUpTo(Math.max(max, 64))));
+        }, true, StageProfiler.powersOfTwoUpTo(maxConcurrency != null ? max : Math.max(max, 64))));
         List<UnsafeBuffer> encoded = new ArrayList<>(items.size());
         for (FileItem f : items) {
             byte[] bytes = Files.readAllBytes(f.path());

@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.function.Function;
 
 /**
@@ -19,9 +20,19 @@ import java.util.function.Function;
  * recorded, later ones are counted and dropped, so memory stays bounded on a long run. {@link #write} is called after
  * the recording threads are done.
  *
- * <p><b>Allocation:</b> none per span once a thread has recorded its first one (its name is kept then).
+ * <p><b>Virtual threads</b> (a stage's blocking tasks, one thread each) are not tracks of their own, which would give a
+ * trace as many tracks as tasks and a name table as large: a virtual task takes the lowest free <em>lane</em> of its
+ * stage for its duration ({@code "<stage> task lane <k>"}), so a stage with N tasks in flight shows N tracks and each
+ * lane shows its tasks one after the other. Lanes are claimed with a compare-and-set in a small array, up to
+ * {@link #MAX_LANES} per stage; tasks beyond share the last lane (their spans may overlap there).
+ *
+ * <p><b>Allocation:</b> none per span once a platform thread has recorded its first one (its name is kept then), and
+ * none per virtual task once its stage's lanes exist.
  */
 public final class TaskTrace {
+    /** Lanes per stage for tasks on virtual threads. */
+    public static final int MAX_LANES = 256;
+
     private final long[] startNanos;
     private final long[] durationNanos;
     private final int[] threadIds;
@@ -33,6 +44,10 @@ public final class TaskTrace {
     private final Map<Integer, String> threadNames = new ConcurrentHashMap<>();
     private final Map<String, Integer> stageIndex = new ConcurrentHashMap<>();
     private final long originNanos = System.nanoTime();
+    /** Per stage id: lane k busy (1) or free (0). */
+    private final Map<Integer, AtomicIntegerArray> laneBusy = new ConcurrentHashMap<>();
+    /** Per stage id: the track id of lane k, 0 until the lane was first used (track ids start at 1 here). */
+    private final Map<Integer, AtomicIntegerArray> laneTrack = new ConcurrentHashMap<>();
 
     /**
      * Creates a trace that keeps at most {@code capacity} spans.
@@ -57,27 +72,70 @@ public final class TaskTrace {
      */
     public <I, O> Function<I, O> wrap(String stage, Function<I, O> fn) {
         int stageId = stageIndex.computeIfAbsent(stage, s -> stageCount.getAndIncrement());
+        AtomicIntegerArray busy = laneBusy.computeIfAbsent(stageId, id -> new AtomicIntegerArray(MAX_LANES));
+        AtomicIntegerArray tracks = laneTrack.computeIfAbsent(stageId, id -> new AtomicIntegerArray(MAX_LANES));
         return in -> {
+            if (Thread.currentThread().isVirtual()) {
+                int lane = claimLane(busy);
+                long t0 = System.nanoTime();
+                try {
+                    return fn.apply(in);
+                } finally {
+                    long t1 = System.nanoTime();
+                    busy.set(lane, 0); // free for the next task (a shared last lane stays marked: harmless)
+                    record(stageId, t0, t1, laneTrack(tracks, lane, stage));
+                }
+            }
             long t0 = System.nanoTime();
             try {
                 return fn.apply(in);
             } finally {
-                record(stageId, t0, System.nanoTime());
+                record(stageId, t0, System.nanoTime(), -1);
             }
         };
     }
 
-    private void record(int stageId, long t0, long t1) {
+    /** The lowest free lane, marked busy; the last lane when all are busy. */
+    private static int claimLane(AtomicIntegerArray busy) {
+        for (int k = 0; k < MAX_LANES - 1; k++) {
+            if (busy.get(k) == 0 && busy.compareAndSet(k, 0, 1)) {
+                return k;
+            }
+        }
+        return MAX_LANES - 1;
+    }
+
+    /** The track of a lane, named on first use. */
+    private int laneTrack(AtomicIntegerArray tracks, int lane, String stage) {
+        int track = tracks.get(lane) - 1;
+        if (track >= 0) {
+            return track;
+        }
+        synchronized (tracks) { // once per lane: name it and publish its track id
+            track = tracks.get(lane) - 1;
+            if (track < 0) {
+                track = threads.getAndIncrement();
+                threadNames.put(track, stage + " task lane " + lane);
+                tracks.set(lane, track + 1);
+            }
+            return track;
+        }
+    }
+
+    private void record(int stageId, long t0, long t1, int laneTrack) {
         int i = next.getAndIncrement();
         if (i >= startNanos.length) {
             return;
         }
-        Thread t = Thread.currentThread();
-        int tid = threadIndex.computeIfAbsent(t.threadId(), id -> {
-            int index = threads.getAndIncrement();
-            threadNames.put(index, t.getName());
-            return index;
-        });
+        int tid = laneTrack;
+        if (tid < 0) {
+            Thread t = Thread.currentThread();
+            tid = threadIndex.computeIfAbsent(t.threadId(), id -> {
+                int index = threads.getAndIncrement();
+                threadNames.put(index, t.getName());
+                return index;
+            });
+        }
         startNanos[i] = t0 - originNanos;
         durationNanos[i] = t1 - t0;
         threadIds[i] = tid;

@@ -226,6 +226,9 @@ class CommandLineTest {
             work.toString());
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("read", "decode", "best at concurrency");
+        // --max-concurrency bounds every stage, read (I/O, 64 by default) included: levels 1 and 2 only.
+        assertThat(r.out().lines().filter(l -> l.matches("(read|decode)\\s+\\d+\\s.*"))
+            .map(l -> l.trim().split("\\s+")[1]).distinct().sorted().toList()).containsExactly("1", "2");
         assertThat(Files.exists(work.resolve("profile.png"))).isTrue();
     }
 }

@@ -21,6 +21,56 @@ class ReportFilesTest {
     @TempDir
     Path dir;
 
+    /** Tasks on virtual threads, one thread each, share a stage's lanes: as many tracks as tasks in flight. */
+    @Test
+    void shouldPutVirtualThreadTasksOnAsManyLanesAsRunAtOnceWithoutOverlap() throws Exception {
+        TaskTrace trace = new TaskTrace(10_000);
+        Function<Integer, Integer> read = trace.wrap("read", x -> {
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            return x;
+        });
+        java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(8);
+        try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            for (int i = 0; i < 200; i++) {
+                inFlight.acquire();
+                int item = i;
+                executor.submit(() -> {
+                    try {
+                        return read.apply(item);
+                    } finally {
+                        inFlight.release();
+                    }
+                });
+            }
+        }
+        Path file = dir.resolve("vt-trace.json");
+        trace.write(file);
+
+        java.util.Map<Integer, String> tracks = new java.util.HashMap<>();
+        java.util.Map<Integer, java.util.List<double[]>> spansByTrack = new java.util.HashMap<>();
+        for (JsonNode e : new ObjectMapper().readTree(file.toFile()).get("traceEvents")) {
+            int tid = e.get("tid").asInt();
+            if (e.get("ph").asText().equals("M")) {
+                tracks.put(tid, e.get("args").get("name").asText());
+            } else {
+                double ts = e.get("ts").asDouble();
+                spansByTrack.computeIfAbsent(tid, k -> new java.util.ArrayList<>())
+                        .add(new double[] {ts, ts + e.get("dur").asDouble()});
+            }
+        }
+        assertThat(tracks.size()).as("tracks: at most the 8 tasks in flight, not one per task").isBetween(1, 8);
+        assertThat(tracks.values()).allMatch(n -> n.matches("read task lane [0-7]"));
+        assertThat(spansByTrack.values().stream().mapToInt(java.util.List::size).sum()).isEqualTo(200);
+        for (var lane : spansByTrack.entrySet()) {
+            java.util.List<double[]> spans = lane.getValue();
+            spans.sort(java.util.Comparator.comparingDouble(a -> a[0]));
+            for (int k = 1; k < spans.size(); k++) {
+                assertThat(spans.get(k)[0]).as("lane %s: a task starts after the one before ended",
+                        tracks.get(lane.getKey())).isGreaterThanOrEqualTo(spans.get(k - 1)[1]);
+            }
+        }
+    }
+
     @Test
     void shouldWriteTraceThatParsesWithOneSpanPerCallOnTheCallingThreads() throws Exception {
         TaskTrace trace = new TaskTrace(10_000);
