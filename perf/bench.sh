@@ -15,7 +15,24 @@ java="bin/spdl4j-java"
 { uname -a; nproc; grep -m1 'model name' /proc/cpuinfo; uptime; } > "$out/machine.txt"
 
 if [ "$what" = all ] || [ "$what" = jmh ]; then
+  # The engine throughput table: 3 forks x 4 iterations, allocation and the scheduler's view (docs/benchmarks.md).
+  $java -jar perf/target/benchmarks.jar 'engine.PipelineThroughputBenchmark' -prof gc \
+    -prof org.spdl4j.perf.profile.ContextSwitchProfiler -f 3 -wi 3 -i 4 -w 2s -r 2s \
+    -rf json -rff "$out/jmh-engine-throughput.json" 2>&1 | tee "$out/jmh-engine-throughput.txt"
+  # The ratio to the ArrayBlockingQueue pipeline, variants alternated round by round (the figure the 5x goal reads).
+  python3 perf/alternate.py --rounds 8 --out "$out/engine-ratio.csv" \
+    abq='PipelineThroughputBenchmark.blockingQueue$' \
+    spdl4jYield='PipelineThroughputBenchmark.spdl4j$@waitPolicy=YIELDING@publishBatching=SHORT_TASKS' \
+    spdl4jBackoff='PipelineThroughputBenchmark.spdl4j$@waitPolicy=BACKOFF@publishBatching=SHORT_TASKS' \
+    jctools='PipelineThroughputBenchmark.jctoolsSpsc$' 2>&1 | tee "$out/engine-ratio.txt"
+  # Hand-off latency, alternated: every variant's round trip is the same volatile request plus the hop under test.
+  python3 perf/alternate.py --rounds 5 --jmh "-wi 3 -i 5 -w 2s -r 2s" --out "$out/handoff.csv" \
+    floor='HandOffLatencyBenchmark.volatileFlag$' spdl4jBusySpin='HandOffLatencyBenchmark.spdl4j$@waitPolicy=BUSY_SPIN' \
+    spdl4jBackoff='HandOffLatencyBenchmark.spdl4j$@waitPolicy=BACKOFF' jctools='HandOffLatencyBenchmark.jctools' \
+    abq='HandOffLatencyBenchmark.blockingQueue$' 2>&1 | tee "$out/handoff.txt"
+  # Everything else once, briefly.
   $java -jar perf/target/benchmarks.jar 'org.spdl4j.perf.(engine|offheap|media|source)' -e 'org.spdl4j.perf.cuda' \
+    -e 'PipelineThroughputBenchmark' -e 'HandOffLatencyBenchmark' \
     -f 1 -wi 3 -i 5 -w 2s -r 2s -prof gc -rf json -rff "$out/jmh.json" 2>&1 | tee "$out/jmh.txt"
 fi
 if [ "$what" = all ] || [ "$what" = e2e ]; then

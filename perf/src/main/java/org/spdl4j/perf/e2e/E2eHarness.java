@@ -18,10 +18,11 @@ import java.util.concurrent.TimeUnit;
  * The end-to-end comparison: every contender loads the same folder of images with the same number of threads, each in
  * its own process (so peak RSS and CPU time are its own), interleaved, repeated; medians are compared side by side.
  *
- * <p>usage: {@code E2eHarness IMAGE_DIR [--threads N] [--repeats R] [--epochs E] [--out DIR] [--torch SCRIPT]}
+ * <p>usage: {@code E2eHarness IMAGE_DIR [--threads N] [--repeats R] [--epochs E] [--out DIR] [--torch SCRIPT]
+ * [--heap SIZE]} (--heap: -Xmx of every Java contender, default 1g)
  * <br>Contenders: executor+imageio (what a Java developer writes today), executor+ffmpeg (the same engine-less
  * design with spdl4j's FFmpeg decoding), spdl4j (the engine), torch (PyTorch DataLoader via torch_baseline.py, when
- * python3-torch is installed), and the limit: one thread's decode rate times the threads.
+ * python3-torch is installed), and the limit: as many independent decode threads, no queues (IndependentThreadsLimit).
  */
 public final class E2eHarness {
     private E2eHarness() {
@@ -40,6 +41,7 @@ public final class E2eHarness {
         int epochs = intArg(args, "--epochs", 1);
         Path out = Path.of(arg(args, "--out", "perf/target/e2e"));
         Path torch = Path.of(arg(args, "--torch", "../shared/bench/torch_baseline.py"));
+        String heap = arg(args, "--heap", "1g");
         Files.createDirectories(out);
 
         List<String> names = new ArrayList<>(RunOne.contenders().keySet().stream().filter(n -> !n.equals(RunOne.LIMIT))
@@ -53,11 +55,11 @@ public final class E2eHarness {
         for (int r = 0; r < repeats; r++) {
             for (String name : names) {
                 results.computeIfAbsent(name, k -> new ArrayList<>())
-                    .add(runJava(name, data, threads, epochs));
+                    .add(runJava(name, data, threads, epochs, heap));
             }
             if (RunOne.contenders().containsKey(RunOne.LIMIT)) {
-                results.computeIfAbsent("limit(1 thread x " + threads + ")", k -> new ArrayList<>())
-                    .add(runJava(RunOne.LIMIT, data, 1, epochs).timesThreads(threads));
+                results.computeIfAbsent("limit(" + threads + " independent threads)", k -> new ArrayList<>())
+                    .add(runJava(RunOne.LIMIT, data, threads, epochs, heap));
             }
             if (hasTorch) {
                 results.computeIfAbsent("torch DataLoader", k -> new ArrayList<>())
@@ -68,11 +70,14 @@ public final class E2eHarness {
         E2eReport.write(out, threads, repeats, results);
     }
 
-    private static Result runJava(String contender, Path data, int threads, int epochs) throws IOException,
-        InterruptedException {
+    private static Result runJava(String contender, Path data, int threads, int epochs, String heap)
+        throws IOException, InterruptedException {
         List<String> cmd = new ArrayList<>();
         cmd.add(ProcessHandle.current().info().command().orElse("java"));
         cmd.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        // The same heap cap for every Java contender: with the default (a quarter of the machine's memory) their peak
+        // RSS would mostly measure how far G1 lets each heap grow, not what each design keeps live.
+        cmd.add("-Xmx" + heap);
         cmd.add("-cp");
         cmd.add(System.getProperty("java.class.path"));
         cmd.add(RunOne.class.getName());

@@ -39,14 +39,4 @@ public record Result(String mode, long images, double seconds, double imgPerSeco
     public double cpuPer1000() {
         return cpuSeconds / images * 1000.0;
     }
-
-    /**
-     * The limit contender: one thread's rate scaled to {@code threads} threads.
-     *
-     * @param threads threads the other contenders use
-     * @return this result with throughput multiplied
-     */
-    public Result timesThreads(int threads) {
-        return new Result(mode, images, seconds / threads, imgPerSecond * threads, firstBatchS, cpuSeconds, peakRssMiB);
-    }
 }

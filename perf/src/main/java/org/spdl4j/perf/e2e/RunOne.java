@@ -27,7 +27,7 @@ public final class RunOne {
     /** {@return the contenders by name} */
     static Map<String, Supplier<Contender>> contenders() {
         return Map.of("executor+imageio", ImageIoBaseline::new, "executor+ffmpeg", FfmpegExecutorBaseline::new,
-            "spdl4j", Spdl4jContender::new, LIMIT, SingleThreadLimit::new);
+            "spdl4j", Spdl4jContender::new, LIMIT, IndependentThreadsLimit::new);
     }
 
     /**

@@ -8,10 +8,14 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * ArrayBlockingQueue both ways, blocking put/take (park/unpark when the other side waits). */
+ * The engine echo's shape with an ArrayBlockingQueue for the hop back: the request is a volatile write the echo
+ * thread spins on ({@link RequestedItems}), and the item comes back by {@code put}, the benchmark thread blocking in
+ * {@code take} (park/unpark when it waits first). Every variant's round trip is the same request hop plus the hop
+ * under test.
+ */
 @State(Scope.Benchmark)
 public class BlockingQueueEcho {
-    final ArrayBlockingQueue<Item> ping = new ArrayBlockingQueue<>(ItemPipeline.CAPACITY);
+    final RequestedItems requests = new RequestedItems();
     final ArrayBlockingQueue<Item> pong = new ArrayBlockingQueue<>(ItemPipeline.CAPACITY);
     Thread echo;
 
@@ -25,8 +29,9 @@ public class BlockingQueueEcho {
         echo = Thread.ofPlatform().name("abq-echo").daemon(true).start(() -> {
             pins.pinEchoThread();
             try {
-                while (true) {
-                    pong.put(ping.take());
+                Item it;
+                while ((it = requests.get()) != null) { // spins until requested; null once stopped
+                    pong.put(it);
                 }
             } catch (InterruptedException e) {
                 // stop
@@ -41,7 +46,8 @@ public class BlockingQueueEcho {
      */
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
-        echo.interrupt();
+        requests.stop();
+        echo.interrupt(); // in case it waits in put (it never should: one item in flight)
         echo.join(5_000);
     }
 }

@@ -8,12 +8,15 @@ import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 
 /**
- * JCTools SPSC queues both ways, both threads busy-spinning on poll. */
+ * The engine echo's shape with a JCTools SPSC queue for the hop back: the benchmark thread's request is a volatile
+ * write that the echo thread spins on ({@link RequestedItems}, as the engine's source does), and the item comes back
+ * through the queue, the benchmark thread busy-spinning on poll. So every variant's round trip is the same request
+ * hop plus the hop under test.
+ */
 @State(Scope.Benchmark)
 public class SpscEcho {
-    final SpscArrayQueue<Item> ping = new SpscArrayQueue<>(ItemPipeline.CAPACITY);
+    final RequestedItems requests = new RequestedItems();
     final SpscArrayQueue<Item> pong = new SpscArrayQueue<>(ItemPipeline.CAPACITY);
-    volatile boolean running = true;
     Thread echo;
 
     /**
@@ -25,13 +28,9 @@ public class SpscEcho {
     public void start(PinnedCpus pins) {
         echo = Thread.ofPlatform().name("jctools-echo").daemon(true).start(() -> {
             pins.pinEchoThread();
-            while (running) {
-                Item it = ping.relaxedPoll();
-                if (it == null) {
-                    Thread.onSpinWait();
-                } else {
-                    pong.offer(it);
-                }
+            Item it;
+            while ((it = requests.get()) != null) { // spins until requested; null once stopped
+                pong.offer(it);
             }
         });
     }
@@ -43,7 +42,7 @@ public class SpscEcho {
      */
     @TearDown(Level.Trial)
     public void stop() throws InterruptedException {
-        running = false;
+        requests.stop();
         echo.join(5_000);
     }
 }

@@ -12,7 +12,9 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.Warmup;
 import org.spdl4j.engine.stats.PipelineStats;
+import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.stats.StatsConfiguration;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -31,6 +33,7 @@ public class StatsRecordingBenchmark {
     private final StageStats stage = new StageStats("bench", "map", 4, () -> 0, 1024);
     private final WorkerStats worker = stage.worker(0);
     private final PipelineStats pipeline = new PipelineStats("bench", List.of(stage));
+    private final SampledTaskTimer timer = new SampledTaskTimer(worker);
     private long value = 100;
 
     /**
@@ -57,12 +60,28 @@ public class StatsRecordingBenchmark {
         worker.onTask(value + 100);
     }
 
-    /** What a worker records per item: in, a timed task (nanoTime pair), out. */
+    /**
+     * What a worker records per item when every task is timed (tasks of 2 µs or more): in, a timed task (nanoTime
+     * pair), out.
+     */
     @Benchmark
     public void perItem() {
         worker.onItemIn();
         long t = System.nanoTime();
         worker.onTask(System.nanoTime() - t);
+        worker.onItemOut();
+    }
+
+    /**
+     * What a worker of short tasks records per item, as the engine's workers do: in, the task through the
+     * {@link SampledTaskTimer} (timed one in {@link StatsConfiguration#TIMING_SAMPLE_PERIOD}, the others counted),
+     * out.
+     */
+    @Benchmark
+    public void perItemSampled() {
+        worker.onItemIn();
+        long t = timer.start();
+        timer.stop(t);
         worker.onItemOut();
     }
 

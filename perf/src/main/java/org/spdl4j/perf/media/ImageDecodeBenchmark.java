@@ -75,6 +75,8 @@ public class ImageDecodeBenchmark {
         input.putBytes(0, jpeg);
         output = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(spec.bytes(), quarter.bytes())));
         decoder = new SingleThreadImageDecoder(MediaLimits.DEFAULT); // created on this benchmark thread
+        // ImageIO.read(InputStream) would otherwise spool every stream through a temporary file: decode only.
+        ImageIO.setUseCache(false);
     }
 
     @TearDown(Level.Trial)

@@ -1,5 +1,8 @@
 package org.spdl4j.perf.offheap;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -72,6 +75,22 @@ public class PoolAcquireReleaseBenchmark {
         final ByteBuffer buffer = ByteBuffer.allocateDirect(size);
         buffer.put(size - 1, (byte) 1);
         return buffer;
+    }
+
+    /**
+     * Native memory allocated and freed per item, deterministically (a confined {@link Arena}: malloc, zeroing,
+     * free on close; no Cleaner, no GC): the fair baseline for what pooling saves, where {@code directByteBuffer}
+     * mostly measures the JDK's GC-driven reclamation and depends on heap and direct-memory limits.
+     *
+     * @return the segment's address (dead after close; only a value for the blackhole)
+     */
+    @Benchmark
+    public long arenaAllocateFree() {
+        try (Arena arena = Arena.ofConfined()) {
+            final MemorySegment segment = arena.allocate(size, 64);
+            segment.set(ValueLayout.JAVA_BYTE, size - 1, (byte) 1);
+            return segment.address();
+        }
     }
 
     /** A new heap array per item (zeroed, collected by the GC). */
