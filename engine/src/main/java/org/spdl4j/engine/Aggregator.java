@@ -22,4 +22,17 @@ public interface Aggregator<I, O> {
      * @return the last, partial aggregate to publish, or {@code null} for none
      */
     O flush();
+
+    /**
+     * Hands over what the aggregator still holds and will never publish: the items of a partial aggregate that
+     * {@link #flush()} dropped (a {@code dropLast} batch) or that a stopping pipeline cuts short. The engine passes
+     * it to the pipeline's discard hook, so items that hold resources (pooled bytes) are released, not leaked. Called
+     * once, after {@link #flush()}, on the aggregate stage's thread or, once that thread has ended, the closing one.
+     *
+     * @return what is held, in a form the discard hook understands (a list of items, a partial aggregate), or
+     *         {@code null} when nothing is (the default, for aggregators that hold nothing back)
+     */
+    default Object takeUndelivered() {
+        return null;
+    }
 }

@@ -51,4 +51,15 @@ public final class BatchAggregator<T> implements Aggregator<T, List<T>> {
         batch = new ArrayList<>(0);
         return last;
     }
+
+    /** {@return the items of the partial batch {@code dropLast} dropped, as a list, or {@code null} for none} */
+    @Override
+    public List<T> takeUndelivered() {
+        if (batch.isEmpty()) {
+            return null;
+        }
+        List<T> dropped = batch;
+        batch = new ArrayList<>(0);
+        return dropped;
+    }
 }

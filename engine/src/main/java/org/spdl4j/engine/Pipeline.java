@@ -86,6 +86,9 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
      * {@return the iterator over the items, starting the pipeline} There is one iterator per pipeline: items taken
      * through it are gone. Its {@code hasNext()} waits without a time limit; a failure throws
      * {@link PipelineFailedException}, an interrupt throws {@link CancellationException} with the interrupt flag set.
+     * An item {@code hasNext()} has taken off the pipeline is the caller's from then on, even before {@code next()}
+     * returns it: a loop that stops between the two ({@code while (it.hasNext() && n < k)}) must take and release it
+     * itself, since close's sweep no longer sees it.
      */
     @Override
     public Iterator<T> iterator() {

@@ -255,14 +255,7 @@ public final class RecordPipeline implements AutoCloseable {
             all = List.copyOf(threads);
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
-        boolean interrupted = false;
-        boolean allStopped;
-        try {
-            allStopped = ThreadStopper.interruptAndJoin(all, deadline);
-        } catch (InterruptedException e) {
-            interrupted = true;
-            allStopped = all.stream().noneMatch(Thread::isAlive);
-        }
+        boolean allStopped = ThreadStopper.interruptAndJoin(all, deadline); // keeps the caller's interrupt flag
         if (allStopped) {
             for (RecordRing ring : rings) {
                 ring.free();
@@ -270,9 +263,6 @@ public final class RecordPipeline implements AutoCloseable {
         } else {
             LOG.error("record pipeline '{}': threads still alive after close; leaking its rings' off-heap blocks "
                     + "rather than freeing memory they may touch", control.pipeline());
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
         }
     }
 }

@@ -84,6 +84,7 @@ final class AggregateWorker extends StageWorker {
         }
         flushed = true;
         Object last = aggregator.flush();
+        discarder.discard(aggregator.takeUndelivered()); // what flush dropped (a dropLast batch's items)
         if (last != null) {
             if (!out.publish(last, lastEpoch)) {
                 discarder.discard(last);
@@ -109,5 +110,6 @@ final class AggregateWorker extends StageWorker {
         }
         flushed = true;
         discarder.discard(aggregator.flush());
+        discarder.discard(aggregator.takeUndelivered());
     }
 }

@@ -150,6 +150,15 @@ final class AsyncDispatcher extends StageWorker {
             e.complete(gen, fn.apply(item), null);
         } catch (Exception ex) {
             e.complete(gen, null, ex);
+        } catch (Throwable t) {
+            // An Error (an assertion, a stack overflow, out of memory in a decoder) fails the pipeline, as it does in
+            // a sync stage's worker. The entry is completed all the same: left running, it would hold the dispatcher
+            // (and with INPUT order every later result) forever.
+            e.complete(gen, null, t);
+            if (control.running().isRunning()) {
+                control.fail(stage, "a task of stage '" + stage + "' died on a virtual thread: " + t
+                        + ". This is an error in a stage function (an Error)", t);
+            }
         }
     }
 

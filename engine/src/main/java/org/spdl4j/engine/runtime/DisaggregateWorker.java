@@ -1,6 +1,7 @@
 package org.spdl4j.engine.runtime;
 
 import com.lmax.disruptor.AlertException;
+import java.util.Iterator;
 import java.util.List;
 import java.util.RandomAccess;
 import org.spdl4j.engine.ring.BoundedPublisher;
@@ -68,16 +69,24 @@ final class DisaggregateWorker extends StageWorker {
             }
             return true;
         }
-        boolean stopped = false;
-        for (Object e : elements) {
-            if (stopped) {
+        Iterator<?> it = elements.iterator();
+        while (it.hasNext()) {
+            Object e = it.next();
+            if (!emit(e, epoch)) {
                 discarder.discard(e);
-            } else if (!emit(e, epoch)) {
-                discarder.discard(e);
-                stopped = true;
+                if (elements instanceof java.util.Collection<?>) {
+                    while (it.hasNext()) { // materialized and finite: each element may own something
+                        discarder.discard(it.next());
+                    }
+                } else {
+                    // A lazy iterable may stream, or never end, and iterating on would keep this thread past close:
+                    // hand its unread rest to the hook as one object (closed if it is AutoCloseable).
+                    discarder.discard(it);
+                }
+                return false;
             }
         }
-        return !stopped;
+        return true;
     }
 
     private boolean emit(Object element, long epoch) {

@@ -192,6 +192,9 @@ final class MapWorker extends StageWorker {
         if (end.workerFinished()) {
             if (window != null) {
                 int published = window.drain(out, running);
+                if (published < 0) {
+                    return; // stopped while publishing: what is left stays in the window for close's sweep
+                }
                 stats.onItemsOut(published);
             }
             end.propagate(out);

@@ -208,6 +208,11 @@ public final class PipelineRuntime implements AutoCloseable {
             return;
         }
         synchronized (threads) { // start-up only: close() must see every thread that was started
+            if (closed.get()) {
+                // close() ran between the check above and here (it sets the flag before it takes this lock, and
+                // copies the thread list under it): starting now would run threads it can no longer stop.
+                throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed; build a new one");
+            }
             for (int i = 0; i < workers.size(); i++) {
                 StageWorker w = workers.get(i);
                 threads.add(Thread.ofPlatform().name(w.threadName()).daemon(true)
@@ -298,27 +303,31 @@ public final class PipelineRuntime implements AutoCloseable {
             executor.shutdownNow(); // interrupts the virtual threads running tasks
         }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
-        boolean interrupted = false;
-        try {
-            ThreadStopper.interruptAndJoin(all, deadline);
-            for (ExecutorService executor : virtualThreadExecutors) {
+        ThreadStopper.interruptAndJoin(all, deadline);
+        // An interrupted closing thread still stops and sweeps everything (else every item in flight would leak); its
+        // flag is set again at the end.
+        boolean interrupted = Thread.interrupted();
+        for (ExecutorService executor : virtualThreadExecutors) {
+            for (;;) {
                 long left = deadline - System.nanoTime();
-                if (left > 0 && !executor.awaitTermination(left, TimeUnit.NANOSECONDS)) {
-                    LOG.error("pipeline '{}': virtual-thread tasks still running after close; a stage function "
-                            + "ignores interrupts", control.pipeline());
+                try {
+                    if (left > 0 && !executor.awaitTermination(left, TimeUnit.NANOSECONDS)) {
+                        LOG.error("pipeline '{}': virtual-thread tasks still running after close; a stage function "
+                                + "ignores interrupts", control.pipeline());
+                    }
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
                 }
             }
-        } catch (InterruptedException e) {
-            interrupted = true;
         }
         boolean allEnded = true;
         for (Thread t : all) {
             if (t.isAlive()) {
                 allEnded = false;
-                LOG.error("pipeline '{}': thread {} still alive after close ({}); its stage function ignores "
+                LOG.error("pipeline '{}': thread {} still alive after close ({} ms); its stage function ignores "
                         + "interrupts. It is at:{}", control.pipeline(), t.getName(),
-                        interrupted ? "close was interrupted" : EngineConfiguration.CLOSE_TIMEOUT_MILLIS + " ms",
-                        ThreadStopper.stackOf(t));
+                        EngineConfiguration.CLOSE_TIMEOUT_MILLIS, ThreadStopper.stackOf(t));
             }
         }
         if (allEnded) {
@@ -327,10 +336,17 @@ public final class PipelineRuntime implements AutoCloseable {
             LOG.error("pipeline '{}': items left in its rings are not handed to the discard hook (threads still "
                     + "alive); what they hold may leak", control.pipeline());
         }
-        try {
-            source.close();
-        } catch (RuntimeException e) {
-            LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
+        Thread sourceThread = all.isEmpty() ? null : all.get(0); // started first, from workers.get(0)
+        if (sourceThread != null && sourceThread.isAlive()) {
+            // A source is single-threaded: closing it under the thread still inside next() could release what that
+            // call is about to hand out. Leave it (logged above with the thread's stack).
+            LOG.error("pipeline '{}': its source is not closed, its thread is still inside it", control.pipeline());
+        } else {
+            try {
+                source.close();
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
+            }
         }
         if (interrupted) {
             Thread.currentThread().interrupt();

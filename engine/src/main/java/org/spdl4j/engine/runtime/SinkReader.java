@@ -96,6 +96,7 @@ final class SinkReader {
                 if ((empty & checkMask) == 0) {
                     checkFailure();
                     if (!control.running().isRunning()) {
+                        checkFailure(); // a failure stops the pipeline too: report it, not "closed", if it raced us
                         throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed");
                     }
                     if (Thread.interrupted()) {

@@ -17,19 +17,28 @@ public final class ThreadStopper {
 
     /**
      * Interrupts and joins every thread until each has ended or {@code deadlineNanos} ({@link System#nanoTime()})
-     * passes.
+     * passes. An interrupt of the closing thread itself (a training loop interrupted while it closes, or before:
+     * try-with-resources closes with the flag still set) does not cut the stop short, since stopping every thread is
+     * what lets the pipeline hand back what it holds: it is remembered, and the flag is set again on return.
      *
      * @param threads       the threads to stop
      * @param deadlineNanos when to give up
      * @return whether every thread has ended
-     * @throws InterruptedException when the closing thread itself is interrupted while joining
      */
-    public static boolean interruptAndJoin(List<Thread> threads, long deadlineNanos) throws InterruptedException {
+    public static boolean interruptAndJoin(List<Thread> threads, long deadlineNanos) {
+        boolean interrupted = Thread.interrupted(); // a set flag would make every join below throw at once
         for (Thread t : threads) {
             while (t.isAlive() && System.nanoTime() < deadlineNanos) {
                 t.interrupt();
-                t.join(Duration.ofMillis(REINTERRUPT_MILLIS));
+                try {
+                    t.join(Duration.ofMillis(REINTERRUPT_MILLIS));
+                } catch (InterruptedException e) {
+                    interrupted = true; // asked to hurry: the deadline still bounds the wait
+                }
             }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
         }
         return threads.stream().noneMatch(Thread::isAlive);
     }
