@@ -34,7 +34,15 @@ final class FileInputs {
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
         final String url = "file:" + path.toAbsolutePath();
-        final int ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, (AVDictionary) null);
+        // Local files only: a playlist-like file (HLS, ffconcat) may name other local files, never a network URL.
+        final AVDictionary options = new AVDictionary(null);
+        avutil.av_dict_set(options, "protocol_whitelist", "file", 0);
+        final int ret;
+        try {
+            ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, options);
+        } finally {
+            avutil.av_dict_free(options);
+        }
         if (ret < 0) {
             throw FFmpeg.failure(ret, label, "avformat_open_input"); // nothing allocated on failure
         }

@@ -2,6 +2,7 @@ package org.spdl4j.media;
 
 import org.agrona.UnsafeApi;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.avformat.AVIOContext;
 import org.bytedeco.ffmpeg.avformat.AVInputFormat;
 import org.bytedeco.ffmpeg.avformat.Read_packet_Pointer_BytePointer_int;
@@ -84,7 +85,17 @@ final class MemoryAvioInput {
         NativeResourceCounter.allocated(Kind.FORMAT_CONTEXT);
         format.pb(io);
         format.flags(format.flags() | AVFMT_FLAG_CUSTOM_IO);
-        final int ret = avformat.avformat_open_input(format, (String) null, inputFormat, null);
+        // No protocol at all: the bytes are all the input there is. Without this, bytes that look like a playlist
+        // (ffconcat, HLS, ...) would make their demuxer open other files or URLs named inside them, relative to the
+        // working directory. One small dictionary per open (native, freed below): nothing next to a decode.
+        final AVDictionary options = new AVDictionary(null);
+        avutil.av_dict_set(options, "protocol_whitelist", "none", 0);
+        final int ret;
+        try {
+            ret = avformat.avformat_open_input(format, (String) null, inputFormat, options);
+        } finally {
+            avutil.av_dict_free(options);
+        }
         if (ret < 0) {
             // avformat_open_input frees the context on failure (and zeroes our pointer); the custom I/O is ours.
             format = null;

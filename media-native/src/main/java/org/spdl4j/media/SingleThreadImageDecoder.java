@@ -13,6 +13,7 @@ import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
 
+import java.lang.ref.Reference;
 import java.nio.file.Path;
 
 import static org.spdl4j.media.NativeResourceCounter.Kind;
@@ -112,7 +113,13 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * @return bytes written ({@code spec.bytes()})
      */
     public int decodeFile(final Path path, final ImageSpec spec, final MutableDirectBuffer dst, final int dstOffset) {
-        return decodeFile(path, spec, nativeAddress(dst, dstOffset, path.toString()), dst.capacity() - dstOffset);
+        try {
+            return decodeFile(path, spec, nativeAddress(dst, dstOffset, path.toString()), dst.capacity() - dstOffset);
+        } finally {
+            // Only dst's address goes on: without the fence, the JIT may treat dst as dead, and a direct ByteBuffer
+            // nothing else holds could be freed by its Cleaner while swscale writes into it.
+            Reference.reachabilityFence(dst);
+        }
     }
 
     /**
@@ -167,14 +174,21 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                       final ImageSpec spec, final long seed, final MutableDirectBuffer dst, final int dstOffset) {
         checkOwner();
         src.boundsCheck(srcOffset, srcLength);
-        final long srcAddress;
-        if (src.byteArray() != null) {
-            srcAddress = scratch.copyFrom(src, srcOffset, srcLength);
-        } else {
-            srcAddress = src.addressOffset() + srcOffset;
+        try {
+            final long srcAddress;
+            if (src.byteArray() != null) {
+                srcAddress = scratch.copyFrom(src, srcOffset, srcLength);
+            } else {
+                srcAddress = src.addressOffset() + srcOffset;
+            }
+            return decode(srcAddress, srcLength, label, spec, seed, nativeAddress(dst, dstOffset, label),
+                    dst.capacity() - dstOffset);
+        } finally {
+            // Only raw addresses go on to FFmpeg: keep both buffers (and the direct ByteBuffers they may wrap)
+            // reachable until it is done, or a GC could free their memory under the decode.
+            Reference.reachabilityFence(src);
+            Reference.reachabilityFence(dst);
         }
-        return decode(srcAddress, srcLength, label, spec, seed, nativeAddress(dst, dstOffset, label),
-                dst.capacity() - dstOffset);
     }
 
     /**
