@@ -149,4 +149,34 @@ final class FrameScaler {
         dstStride.close();
         NativeResourceCounter.freed(Kind.BUFFER);
     }
+
+    /**
+     * {@return log2 of the column grid a crop's left edge must sit on in frames of this format} The chroma grid;
+     * for bit-packed formats (1-bit MONOBLACK/MONOWHITE: a source pointer moves by whole bytes) at least 8 columns;
+     * for Bayer mosaics at least 2 (an odd edge would swap the colour pattern).
+     *
+     * @param desc the frame's pixel format
+     */
+    static int cropAlignLog2W(final AVPixFmtDescriptor desc) {
+        final long flags = desc.flags();
+        if ((flags & avutil.AV_PIX_FMT_FLAG_BITSTREAM) != 0) {
+            return Math.max(desc.log2_chroma_w(), 3);
+        }
+        if ((flags & avutil.AV_PIX_FMT_FLAG_BAYER) != 0) {
+            return Math.max(desc.log2_chroma_w(), 1);
+        }
+        return desc.log2_chroma_w();
+    }
+
+    /**
+     * {@return log2 of the row grid a crop's top edge must sit on: the chroma grid, at least 2 rows for Bayer}
+     *
+     * @param desc the frame's pixel format
+     */
+    static int cropAlignLog2H(final AVPixFmtDescriptor desc) {
+        if ((desc.flags() & avutil.AV_PIX_FMT_FLAG_BAYER) != 0) {
+            return Math.max(desc.log2_chroma_h(), 1);
+        }
+        return desc.log2_chroma_h();
+    }
 }

@@ -314,7 +314,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             // no size in the header (a format the sniffer does not parse): decoded at full size, choose from the frame
             spec.randomCrop().choose(decoded.width(), decoded.height(), seed, plan);
         }
-        plan.compute(spec, decoded.width(), decoded.height(), lowres, desc.log2_chroma_w(), desc.log2_chroma_h());
+        plan.compute(spec, decoded.width(), decoded.height(), lowres, FrameScaler.cropAlignLog2W(desc),
+                FrameScaler.cropAlignLog2H(desc));
         scaler.scale(decoded, plan, spec, dstAddress, label);
         if (random && plan.flip) {
             RowMirror.mirror(dstAddress, spec.width(), spec.height(), spec.format().channels());

@@ -240,7 +240,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             throw new MediaException(decoder.label, "decoder produced a frame with no pixel format ("
                     + frame.format() + "); the stream is corrupt");
         }
-        plan.compute(spec, frame.width(), frame.height(), desc.log2_chroma_w(), desc.log2_chroma_h());
+        plan.compute(spec, frame.width(), frame.height(), FrameScaler.cropAlignLog2W(desc),
+                FrameScaler.cropAlignLog2H(desc));
         scaler.scale(frame, plan, spec, address, decoder.label);
     }
 
