@@ -98,8 +98,16 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         this.reducedDecoder = reducedJpegDecode ? new ReducedJpegDecoder() : null;
         this.codecs = new CodecContextCache(limits.maxPixels());
         this.packet = avcodec.av_packet_alloc();
+        if (packet == null || packet.isNull()) {
+            throw new OutOfMemoryError("av_packet_alloc failed for a new image decoder");
+        }
         NativeResourceCounter.allocated(Kind.PACKET);
         this.frame = avutil.av_frame_alloc();
+        if (frame == null || frame.isNull()) {
+            avcodec.av_packet_free(packet);
+            NativeResourceCounter.freed(Kind.PACKET);
+            throw new OutOfMemoryError("av_frame_alloc failed for a new image decoder");
+        }
         NativeResourceCounter.allocated(Kind.FRAME);
     }
 

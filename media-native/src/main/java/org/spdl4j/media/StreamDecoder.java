@@ -78,6 +78,10 @@ final class StreamDecoder {
                         + " in this FFmpeg build");
             }
             codec = avcodec.avcodec_alloc_context3(decoder);
+            if (codec == null || codec.isNull()) {
+                codec = null;
+                throw new OutOfMemoryError("avcodec_alloc_context3 failed for " + label);
+            }
             NativeResourceCounter.allocated(Kind.CODEC_CONTEXT);
             FFmpeg.check(avcodec.avcodec_parameters_to_context(codec, par), label, "avcodec_parameters_to_context");
             codec.thread_count(1); // parallelism comes from many readers on many threads
@@ -85,9 +89,12 @@ final class StreamDecoder {
             codec.pkt_timebase(format.streams(index).time_base());
             FFmpeg.check(avcodec.avcodec_open2(codec, decoder, (AVDictionary) null), label, "avcodec_open2");
             final AVPacket packet = avcodec.av_packet_alloc();
+            if (packet == null || packet.isNull()) {
+                throw new OutOfMemoryError("av_packet_alloc failed for " + label); // the catch frees codec, input
+            }
             NativeResourceCounter.allocated(Kind.PACKET);
             return new StreamDecoder(label, format, index, codec, packet);
-        } catch (final RuntimeException e) {
+        } catch (final RuntimeException | Error e) {
             if (codec != null) {
                 avcodec.avcodec_free_context(codec);
                 NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
