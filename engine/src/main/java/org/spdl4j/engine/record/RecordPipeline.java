@@ -103,6 +103,7 @@ public final class RecordPipeline implements AutoCloseable {
                         CONSUMER, last, reader, null, consumer, st.worker(i), failures, end,
                         WaitStrategies.idle(policy), done));
         ring.gateProducerOn(consumerSequences);
+        control.barriers(barriers); // a failure alerts them as close does: no worker runs on after it
     }
 
     /** End markers each ring needs: one per worker of the widest stage reading it (the consumer counts one). */

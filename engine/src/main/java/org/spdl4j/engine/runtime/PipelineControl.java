@@ -1,5 +1,6 @@
 package org.spdl4j.engine.runtime;
 
+import com.lmax.disruptor.SequenceBarrier;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.spdl4j.engine.PipelineFailedException;
@@ -18,6 +19,7 @@ public final class PipelineControl {
     private final AtomicReference<PipelineFailedException> failure = new AtomicReference<>();
     private volatile PipelineFailedException sourceFailure;
     private volatile List<ItemLink> links = List.of();
+    private volatile List<SequenceBarrier> barriers = List.of();
 
     /**
      * Creates the control of a running pipeline.
@@ -81,11 +83,24 @@ public final class PipelineControl {
         return sourceFailure;
     }
 
-    /** Stops every wait loop and wakes every consumer waiting on a link. */
+    /**
+     * Sets further barriers to alert when the pipeline stops: a record pipeline's, whose workers wait on them and
+     * would otherwise go on (and spin, under busy policies) after a failure until close.
+     *
+     * @param all the barriers
+     */
+    public void barriers(List<SequenceBarrier> all) {
+        this.barriers = List.copyOf(all);
+    }
+
+    /** Stops every wait loop and wakes every consumer waiting on a link or barrier. */
     public void stop() {
         running.stop();
         for (ItemLink link : links) {
             link.alert();
+        }
+        for (SequenceBarrier barrier : barriers) {
+            barrier.alert();
         }
     }
 }

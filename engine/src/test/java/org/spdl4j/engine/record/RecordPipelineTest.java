@@ -216,6 +216,39 @@ class RecordPipelineTest {
         }
     }
 
+    /** A failure stops a record pipeline's threads, as close would: none waits (or spins) on until close. */
+    @Test
+    void shouldStopEveryThreadWhenAStageFailsWithoutWaitingForClose() throws Exception {
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-fail-stops").recordLength(8).ringCapacity(16)
+                .waitPolicy(org.spdl4j.engine.WaitPolicy.BUSY_SPIN)
+                .source(rec -> true) // endless
+                .stage("picky", new RecordTransform() {
+                    private long seen;
+
+                    @Override
+                    public boolean apply(org.agrona.MutableDirectBuffer rec) {
+                        if (++seen == 5_000) {
+                            throw new IllegalArgumentException("bad record");
+                        }
+                        return true;
+                    }
+                }, 1, FailureBudget.count(0))
+                .consumer(rec -> { })
+                .build().start()) {
+            assertThatThrownBy(() -> p.awaitCompletion(Duration.ofSeconds(20)))
+                    .isInstanceOf(PipelineFailedException.class).hasRootCauseMessage("bad record");
+            // Before close: every thread of the pipeline leaves its wait (busy-spinning ones included) once it fails.
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(5);
+            java.util.List<String> alive;
+            do {
+                alive = Thread.getAllStackTraces().keySet().stream().filter(Thread::isAlive).map(Thread::getName)
+                        .filter(n -> n.startsWith("spdl4j-rec-fail-stops-")).toList();
+                Thread.sleep(10);
+            } while (!alive.isEmpty() && System.nanoTime() < deadline);
+            assertThat(alive).as("threads still running after the failure, before close").isEmpty();
+        }
+    }
+
     @Test
     void shouldDeliverHeldRecordsBeforeASourceFailureWhenTheSourceBatches() throws Exception {
         long[] next = {0};
