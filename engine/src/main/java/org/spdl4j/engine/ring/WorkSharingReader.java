@@ -5,6 +5,7 @@ import com.lmax.disruptor.Sequence;
 import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.Sequencer;
 import com.lmax.disruptor.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * One worker's view of an {@link ItemLink}: claims runs of published input sequences (shared with the stage's other
@@ -159,9 +160,20 @@ public final class WorkSharingReader extends SlotCursor {
         }
         long start = System.nanoTime();
         try {
-            // With several producers waitFor may return below s (claimed but not yet published): retry.
-            while (cachedAvailable < s) {
-                cachedAvailable = barrier.waitFor(s); // acquire: slot contents written before publish are visible
+            // With several producers waitFor may return below s at once: s is claimed but not yet published (a
+            // record transfer worker claims its output slot before its mapper runs, which may take long). The wait
+            // strategy does not cover that case, so back off here: spin, yield, then park up to 1 ms.
+            int retries = 0;
+            while ((cachedAvailable = barrier.waitFor(s)) < s) { // acquire: slot contents written before publish
+                barrier.checkAlert();
+                retries++;
+                if (retries < 100) {
+                    Thread.onSpinWait();
+                } else if (retries < 200) {
+                    Thread.yield();
+                } else {
+                    LockSupport.parkNanos(Math.min(1_000_000L, 1_000L << Math.min(10, retries - 200)));
+                }
             }
         } catch (TimeoutException e) {
             throw AlertException.INSTANCE; // only timeout strategies throw this; the engine uses none

@@ -216,6 +216,43 @@ class RecordPipelineTest {
         }
     }
 
+    /**
+     * The reader of a two-worker transfer's ring waits without burning a core while a worker holds a claimed, not yet
+     * published slot (its mapper is slow): the multi-producer ring answers "not yet" at once there, and the reader
+     * backs off instead of retrying in a tight loop.
+     */
+    @Test
+    void shouldNotSpinWhileASlowTransferHoldsAClaimedSlot() throws Exception {
+        long[] next = {0};
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-slow-transfer").recordLength(8).ringCapacity(16)
+                .waitPolicy(org.spdl4j.engine.WaitPolicy.BLOCKING)
+                .source(rec -> {
+                    rec.putLong(0, next[0]);
+                    return next[0]++ < 24;
+                })
+                .transfer("slow", 8, 16, (in, out) -> {
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // a slow mapper, slot claimed
+                    out.putLong(0, in.getLong(0));
+                    return true;
+                }, 2, FailureBudget.UNLIMITED)
+                .consumer(rec -> { })
+                .build().start()) {
+            Thread.sleep(100);
+            Thread consumer = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("spdl4j-rec-slow-transfer-" + RecordPipeline.CONSUMER + "-0"))
+                    .findFirst().orElseThrow();
+            long cpu0 = mx.getThreadCpuTime(consumer.threadId());
+            long wall0 = System.nanoTime();
+            Thread.sleep(400);
+            long cpu = mx.getThreadCpuTime(consumer.threadId()) - cpu0;
+            long wall = System.nanoTime() - wall0;
+            assertThat(p.awaitCompletion(Duration.ofSeconds(20))).isTrue();
+            assertThat((double) cpu / wall).as("the consumer's CPU share while it waits on slow transfers")
+                    .isLessThan(0.25);
+        }
+    }
+
     /** A failure stops a record pipeline's threads, as close would: none waits (or spins) on until close. */
     @Test
     void shouldStopEveryThreadWhenAStageFailsWithoutWaitingForClose() throws Exception {
