@@ -1,13 +1,17 @@
 package org.spdl4j.media;
 
-import org.agrona.DirectBuffer;
-import org.agrona.MutableDirectBuffer;
-import org.agrona.concurrent.UnsafeBuffer;
-
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.agrona.DirectBuffer;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Thread-safe image decoding: each calling thread gets its own {@link SingleThreadImageDecoder} (FFmpeg contexts are
@@ -15,7 +19,10 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  *
  * <p><b>Threading:</b> every decode method may be called from any number of threads at once; calls on different
  * threads share nothing but the native-resource counters. {@link #close()} frees every thread's decoder and must be
- * called once decoding has stopped (for a pipeline: after its decode stage has shut down).
+ * called once decoding has stopped (for a pipeline: after its decode stage has shut down). A close that races decode
+ * calls anyway is safe: calls that start after it fail with {@link IllegalStateException}, and it waits for the calls
+ * in progress (at most {@value #CLOSE_WAIT_MILLIS} ms; past that it leaks the decoders, logged, rather than free
+ * FFmpeg contexts a thread is using). Decoders taken with {@link #current()} are the caller's to stop using first.
  *
  * <p><b>Virtual threads</b> (a {@code pipeVirtual} stage starts one per task) do not get a decoder each, which would
  * open FFmpeg contexts per item and keep them until close: they borrow an idle decoder from a shared queue for the
@@ -30,6 +37,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
  * itself costs far more).
  */
 public final class PerThreadImageDecoders implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PerThreadImageDecoders.class);
     private final MediaLimits limits;
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::forPlatformThread);
@@ -38,6 +46,10 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     /** Idle decoders lent to virtual threads, one call at a time (unbounded: as many as decoded at once). */
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> idle = new ConcurrentLinkedQueue<>();
     private volatile boolean closed;
+    /** Decode calls in progress (borrowed decoders not yet given back). */
+    private final AtomicInteger inCall = new AtomicInteger();
+    /** How long {@link #close()} waits for decode calls in progress. */
+    static final long CLOSE_WAIT_MILLIS = 10_000;
 
     /**
      * Creates the (empty) set of per-thread decoders, and warms FFmpeg up now, on the calling thread: its native
@@ -116,25 +128,36 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         }
     }
 
-    /** The decoder for one call: the thread's own, or, on a virtual thread, an idle one lent for the call. */
+    /**
+     * The decoder for one call: the thread's own, or, on a virtual thread, an idle one lent for the call. Counted in
+     * before the closed check (two atomics per call, next to a decode of milliseconds): close() sets the flag, then
+     * waits for the count, so one of the two always sees the other.
+     */
     private SingleThreadImageDecoder borrow() {
-        checkOpen();
-        final Thread self = Thread.currentThread();
-        if (!self.isVirtual()) {
-            return local.get();
+        inCall.incrementAndGet();
+        try {
+            checkOpen();
+            final Thread self = Thread.currentThread();
+            if (!self.isVirtual()) {
+                return local.get();
+            }
+            SingleThreadImageDecoder d = idle.poll();
+            if (d == null) {
+                d = create();
+            }
+            d.handOffTo(self);
+            return d;
+        } catch (RuntimeException | Error e) {
+            inCall.decrementAndGet();
+            throw e;
         }
-        SingleThreadImageDecoder d = idle.poll();
-        if (d == null) {
-            d = create();
-        }
-        d.handOffTo(self);
-        return d;
     }
 
     private void giveBack(final SingleThreadImageDecoder d) {
         if (Thread.currentThread().isVirtual()) {
             idle.offer(d); // release: the next borrower sees every write of this call
         }
+        inCall.decrementAndGet();
     }
 
     /**
@@ -270,10 +293,24 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         }
     }
 
-    /** Frees every thread's decoder. Call only when no thread is decoding; later calls throw IllegalStateException. */
+    /**
+     * Frees every thread's decoder once the decode calls in progress have returned (later calls throw
+     * IllegalStateException). Call it when decoding has stopped; a call still running after
+     * {@value #CLOSE_WAIT_MILLIS} ms leaves the decoders allocated (logged) rather than freed under it.
+     */
     @Override
     public void close() {
         closed = true;
+        final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
+        while (inCall.get() > 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(1_000_000L);
+        }
+        final int running = inCall.get();
+        if (running > 0) {
+            LOG.error("PerThreadImageDecoders closed while {} decode call(s) still run after {} ms; their FFmpeg "
+                    + "contexts are leaked rather than freed under them", running, CLOSE_WAIT_MILLIS);
+            return;
+        }
         SingleThreadImageDecoder d;
         while ((d = all.poll()) != null) {
             d.close();

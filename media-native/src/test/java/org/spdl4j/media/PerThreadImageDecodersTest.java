@@ -170,6 +170,47 @@ class PerThreadImageDecodersTest {
         }
     }
 
+    /**
+     * close() racing decode calls (a misuse, but one a loader's shutdown bug can cause) neither frees FFmpeg contexts
+     * under a running decode nor leaks them: calls in progress finish, later ones fail with IllegalStateException,
+     * and every context is freed once they have returned.
+     */
+    @Test
+    @Timeout(60)
+    void shouldWaitForDecodesInProgressWhenClosedUnderThem() throws Exception {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(1280, 960, 43), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+        final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+        final java.util.concurrent.atomic.AtomicInteger decoded = new java.util.concurrent.atomic.AtomicInteger();
+        final List<Throwable> endings = java.util.Collections.synchronizedList(new ArrayList<>());
+        final List<Thread> threads = new ArrayList<>();
+        for (int t = 0; t < 3; t++) {
+            threads.add(Thread.ofPlatform().start(() -> {
+                final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+                try {
+                    while (true) {
+                        decoders.decode(src, 0, jpeg.length, "busy", spec, dst, 0);
+                        decoded.incrementAndGet();
+                    }
+                } catch (Throwable e) {
+                    endings.add(e);
+                }
+            }));
+        }
+        final long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (decoded.get() < 6 && System.nanoTime() < deadline) {
+            Thread.sleep(5); // every thread decoding by now
+        }
+        decoders.close();
+        for (final Thread t : threads) {
+            t.join(20_000);
+        }
+        assertThat(endings).hasSize(3).allMatch(e -> e instanceof IllegalStateException
+                && e.getMessage().contains("closed"));
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
     @Test
     void shouldRejectUseAfterClose() {
         final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
