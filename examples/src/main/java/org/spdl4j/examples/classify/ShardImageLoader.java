@@ -71,6 +71,23 @@ public final class ShardImageLoader implements BatchLoader {
      */
     public ShardImageLoader(String name, List<Path> shards, int crop, int shortSide, int batchSize,
                             SlotLoaderOptions options) {
+        this(name, shards, crop, shortSide, batchSize, options, RankInfo.SINGLE);
+    }
+
+    /**
+     * Builds (does not start) the loader over this rank's share of the shards (WebDataset's split: whole shards per
+     * rank), in order.
+     *
+     * @param name      pipeline name
+     * @param shards    the tar shards of every rank
+     * @param crop      output height and width
+     * @param shortSide short side after resizing, before the center crop
+     * @param batchSize images per batch
+     * @param options   decode threads, batches in flight, wait policy
+     * @param rank      this process's rank and the world size ({@link RankInfo#fromEnvironment()})
+     */
+    public ShardImageLoader(String name, List<Path> shards, int crop, int shortSide, int batchSize,
+                            SlotLoaderOptions options, RankInfo rank) {
         int threads = options.fillConcurrency();
         LeaseSampleAllocator pool = new LeaseSampleAllocator(name + "-encoded",
             options.batchesInFlight() * batchSize + 2 * 16 + threads + 4); // table + rings + workers + slack
@@ -78,7 +95,7 @@ public final class ShardImageLoader implements BatchLoader {
         try {
             perThread = new PerThreadImageDecoders(MediaLimits.DEFAULT);
             WebDatasetSource source = new WebDatasetSource(shards.stream().map(Path::toString).toList(),
-                ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 0, false, RemainderPolicy.PAD, pool,
+                ShardOpener.LOCAL_FILES, rank, 0, false, RemainderPolicy.PAD, pool,
                 EpochSource.UNKNOWN_LENGTH);
             BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
             this.loader = new SlotBatchLoader<>(name, EpochIterable.of(source), layout,

@@ -60,14 +60,28 @@ final class DataArgs {
      * {@code epochs}; else an empty list.
      */
     static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data) {
+        return urls(spec, data, RankInfo.fromEnvironment());
+    }
+
+    /** This rank's URLs of a list: entry {@code i} goes to rank {@code i % worldSize}, in list order. */
+    static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data, RankInfo rank) {
         if (data == null || !UrlList.isUrlList(data)) {
             return java.util.List.of();
         }
+        final java.util.List<UrlList.Entry> all;
         try {
-            return UrlList.read(data);
+            all = UrlList.read(data);
         } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             throw new ParameterException(spec.commandLine(), "--data " + e.getMessage());
         }
+        if (rank.worldSize() == 1) {
+            return all;
+        }
+        java.util.List<UrlList.Entry> mine = new java.util.ArrayList<>();
+        for (int i = rank.rank(); i < all.size(); i += rank.worldSize()) {
+            mine.add(all.get(i));
+        }
+        return mine;
     }
 
     /** Where the built-in sample lives. */

@@ -66,13 +66,13 @@ final class PipelineArgs {
             o.readConcurrency())));
         o = o.withDecodeConcurrency(positive(spec, "--decode-threads", pick(spec, decodeThreads, file, DECODE,
             o.decodeConcurrency())));
-        String ord = order != null ? order : file.getProperty(ORDER, "completion");
+        String ord = (order != null ? order : file.getProperty(ORDER, "completion")).trim();
         o = o.withOrder(switch (ord.toLowerCase(Locale.ROOT)) {
             case "completion" -> OutputOrder.COMPLETION;
             case "input" -> OutputOrder.INPUT;
             default -> throw new ParameterException(spec.commandLine(), "--order " + ord + ": use completion or input");
         });
-        String wait = waitPolicy != null ? waitPolicy : file.getProperty(WAIT, "backoff");
+        String wait = (waitPolicy != null ? waitPolicy : file.getProperty(WAIT, "backoff")).trim();
         o = o.withWaitPolicy(switch (wait.toLowerCase(Locale.ROOT)) {
             case "backoff" -> WaitPolicy.BACKOFF;
             case "busy-spin" -> WaitPolicy.BUSY_SPIN;

@@ -12,6 +12,7 @@ import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
+import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
@@ -145,7 +146,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
             built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
-                options.batchSize(), slotOptions(options)));
+                options.batchSize(), slotOptions(options), RankInfo.fromEnvironment()));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
         try (Running loader = built) {

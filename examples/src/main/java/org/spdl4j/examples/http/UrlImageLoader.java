@@ -95,9 +95,12 @@ public final class UrlImageLoader implements BatchLoader {
                           SlotLoaderOptions options, OutputOrder fetchOrder, HttpFetchSettings settings) {
         int threads = options.fillConcurrency();
         int inFlight = options.batchesInFlight() * batchSize + RING_SLOTS + settings.maxInFlight() + threads + 4;
+        // Up to 1 MB every image in flight can hold a slab: with INPUT order the fetch stage keeps finished bodies
+        // until the oldest is done, and a smaller class could be held entirely by them (a stall until the acquire
+        // timeout). Pages are touched only as used.
         BufferPool pool = BufferPool.open(PoolConfig.builder(name + "-fetched")
             .sizeClass(SMALL_SLAB, inFlight)
-            .sizeClass(MEDIUM_SLAB, Math.max(4, inFlight / 4))
+            .sizeClass(MEDIUM_SLAB, inFlight)
             .sizeClass(LARGEST_BODY, 2)
             .acquireTimeout(Duration.ofSeconds(60))
             .build());

@@ -65,7 +65,7 @@ public final class DeviceImageLoader implements Iterable<DeviceBatch>, AutoClose
                 .pipeAsync(H2D_STAGE, (Batch batch) -> copy(copies, batch), stages.base().withConcurrency(copiesInFlight))
                 .sink(options.bufferSize(), options.waitPolicy())
                 .build();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too (out of pinned memory): free what was built
             if (t != null) {
                 t.close();
             }

@@ -61,26 +61,35 @@ final class ImageStages implements AutoCloseable {
         // assigner's hand, and slack
         int itemsInFlight = options.readConcurrency() + options.decodeConcurrency() + 3 * RING + 4;
         this.items = new ImageItemPool(itemsInFlight);
+        // Up to 1 MB (most photos) every item in flight can hold a slab: with INPUT order the read stage keeps
+        // finished reads until the oldest one is done, so a smaller class could be held entirely by reads waiting
+        // behind a read that waits for a slab (a stall until the acquire timeout). Larger files are rare; a read
+        // that finds its class empty takes a slab of a larger one (ReadStage). Pages are touched only as used.
         this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
             .sizeClass(128 * 1024, itemsInFlight)
-            .sizeClass(1024 * 1024, Math.max(4, itemsInFlight / 4))
+            .sizeClass(1024 * 1024, itemsInFlight)
             .sizeClass(4 * 1024 * 1024, 4)
             .sizeClass(32 * 1024 * 1024, 1)
             .acquireTimeout(Duration.ofSeconds(60))
             .build());
-        BatchDescriptor layout = BatchDescriptor.images(options.batchSize(), ImageLayout.NHWC, options.cropSize(),
-            options.cropSize(), 3, DType.U8);
-        this.decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+        PerThreadImageDecoders perThread = null;
         try {
+            BatchDescriptor layout = BatchDescriptor.images(options.batchSize(), ImageLayout.NHWC,
+                options.cropSize(), options.cropSize(), 3, DType.U8);
+            perThread = new PerThreadImageDecoders(MediaLimits.DEFAULT); // loads FFmpeg: may fail on a bad install
             this.slots = SlotStages.<ImageItem>builder(name).fillStage(DECODE_STAGE).layout(layout)
                 .batchesInFlight(options.batchesInFlight()).dropLast(options.dropLast()).allocator(batchAllocator)
-                .writer(new DecodeWriter(decoders, options.imageSpec())).labels(item -> item.file.label())
+                .writer(new DecodeWriter(perThread, options.imageSpec())).labels(item -> item.file.label())
                 .release(items::release).open();
-        } catch (RuntimeException e) {
-            decoders.close();
+        } catch (RuntimeException | Error e) {
+            // Nothing has started: free what was built so far (the encoded-bytes pool is off-heap memory).
+            if (perThread != null) {
+                perThread.close();
+            }
             bytesPool.close();
             throw e;
         }
+        this.decoders = perThread;
         this.base = StageOptions.defaults().withWaitPolicy(options.waitPolicy()).withRingCapacity(RING)
             .withOrder(options.order());
     }

@@ -40,8 +40,8 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
                     + size + " B is larger than the largest buffer of pool '" + bytesPool.name() + "' ("
                     + bytesPool.maxSlabBytes() + " B); re-encode or skip this image");
             }
-            lease = bytesPool.acquire((int) size);
-            ByteBuffer dst = lease.byteBuffer();
+            lease = acquire((int) size);
+            ByteBuffer dst = lease.byteBuffer().limit((int) size); // the slab may be larger than the file
             while (dst.hasRemaining()) {
                 if (channel.read(dst) < 0) {
                     throw new IOException("file shrank while reading: " + dst.position() + " of " + size + " B");
@@ -60,5 +60,20 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
             }
             throw (RuntimeException) e;
         }
+    }
+
+    /**
+     * A slab for {@code size} bytes: of the smallest class that fits if one is free now, else of a larger class
+     * that has one, else (every class that fits is empty) the smallest, waiting. Falling back keeps a read from
+     * waiting on slabs that reads queued behind it hold (INPUT order holds finished reads until the oldest is done).
+     */
+    private Lease acquire(int size) {
+        for (long s = size; s <= bytesPool.maxSlabBytes(); s *= 2) {
+            Lease lease = bytesPool.tryAcquire((int) s);
+            if (lease != null) {
+                return lease;
+            }
+        }
+        return bytesPool.acquire(size);
     }
 }

@@ -38,6 +38,8 @@ public final class TaskTrace {
     private final int[] threadIds;
     private final int[] stageIds;
     private final AtomicInteger next = new AtomicInteger();
+    /** Spans past the capacity (a long run): counted, not kept. */
+    private final java.util.concurrent.atomic.LongAdder dropped = new java.util.concurrent.atomic.LongAdder();
     private final AtomicInteger threads = new AtomicInteger();
     private final AtomicInteger stageCount = new AtomicInteger();
     private final Map<Long, Integer> threadIndex = new ConcurrentHashMap<>();
@@ -123,8 +125,13 @@ public final class TaskTrace {
     }
 
     private void record(int stageId, long t0, long t1, int laneTrack) {
+        if (next.get() >= startNanos.length) { // full: count the span as dropped, never let the index wrap
+            dropped.increment();
+            return;
+        }
         int i = next.getAndIncrement();
         if (i >= startNanos.length) {
+            dropped.increment(); // lost the race for the last free entries
             return;
         }
         int tid = laneTrack;
@@ -144,7 +151,7 @@ public final class TaskTrace {
 
     /** {@return spans recorded, including those dropped past the capacity} */
     public long spans() {
-        return next.get();
+        return Math.min(next.get(), startNanos.length) + dropped.sum();
     }
 
     /**

@@ -13,8 +13,9 @@ import org.spdl4j.offheap.batch.Slot;
  * the sample into the slot, releases the item, and completes the slot. Returns the batch when this slot was its last
  * missing sample, else {@code null} (the engine then passes nothing on).
  *
- * <p><b>Bad input:</b> a writer that throws fails only its slot: counted, logged with the item, and the batch is
- * published without it. <b>Allocation:</b> none on the success path beyond the writer's own.
+ * <p><b>Bad input:</b> a writer that throws (an Error included) fails only its slot: counted, logged with the item,
+ * and the batch is published without it. The slot is settled before the item is released, so a release that throws
+ * (logged) cannot leave a batch unpublished. <b>Allocation:</b> none on the success path beyond the writer's own.
  *
  * @param <I> the item type
  */
@@ -40,16 +41,32 @@ final class FillSlots<I> implements Function<Object, Batch> {
         }
         Slot slot = (Slot) work;
         I item = table.take(slot);
+        Batch done;
+        Throwable error = null;
         try {
             writer.write(item, slot.address(), slot.length());
-        } catch (RuntimeException e) {
-            failures.increment();
-            LOG.warn("{}: dropped sample {} ({}): {}", stage, slot.sequence(), item, e.getMessage());
-            return slot.fail(e);
-        } finally {
-            release.accept(item);
+        } catch (Throwable e) { // an Error too (a native library missing): the slot must be settled either way
+            error = e;
         }
-        return slot.complete();
+        // Settle the slot before giving the item back: a release that throws must not leave the slot unresolved
+        // (its batch would never be published, and after batchesInFlight such batches the loader would stall).
+        if (error == null) {
+            done = slot.complete();
+        } else {
+            failures.increment();
+            if (error instanceof Error) { // fails this sample only, like any other: its batch and the run go on
+                LOG.error("{}: dropped sample {} ({})", stage, slot.sequence(), item, error);
+            } else {
+                LOG.warn("{}: dropped sample {} ({}): {}", stage, slot.sequence(), item, error.toString());
+            }
+            done = slot.fail(error);
+        }
+        try {
+            release.accept(item);
+        } catch (RuntimeException e) {
+            LOG.error("{}: releasing sample {} ({}) failed; what it holds may leak", stage, slot.sequence(), item, e);
+        }
+        return done;
     }
 
     long failures() {

@@ -1,0 +1,56 @@
+package org.spdl4j.examples.slots;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.agrona.UnsafeApi;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+import org.spdl4j.offheap.tensor.DType;
+import org.spdl4j.offheap.testing.NoLeftoversExtension;
+
+/**
+ * A writer that throws an Error, or a release that throws, fails (or loses nothing of) its own sample only: every
+ * batch is still published, with the samples that were written.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@ExtendWith(NoLeftoversExtension.class)
+class FillFailuresTest {
+    @Test
+    void shouldPublishEveryBatchWhenAWriterThrowsAnErrorOrAReleaseThrows() {
+        SlotWriter<Integer> writer = (item, address, length) -> {
+            if (item == 5) {
+                throw new UnsatisfiedLinkError("codec library missing (test)");
+            }
+            UnsafeApi.putInt(address, item);
+        };
+        List<Integer> delivered = new ArrayList<>();
+        int batches = 0;
+        try (SlotBatchLoader<Integer> loader = new SlotBatchLoader<>("fill-failures",
+                IntStream.range(0, 16).boxed().toList(), BatchDescriptor.of(4, DType.I32, 1), writer, item -> item,
+                item -> {
+                    if (item == 9) {
+                        throw new IllegalStateException("released twice (test)");
+                    }
+                }, SlotLoaderOptions.defaults().withFillConcurrency(2), DirectMemoryAllocator.INSTANCE)) {
+            for (Batch batch : loader) {
+                try (batch) {
+                    batches++;
+                    for (int i = 0; i < batch.size(); i++) {
+                        delivered.add(loader.label(batch, i));
+                    }
+                }
+            }
+            assertThat(loader.fillFailures()).isEqualTo(1);
+        }
+        assertThat(batches).isEqualTo(4);
+        assertThat(delivered).hasSize(15).doesNotContain(5).contains(9);
+    }
+}
