@@ -19,13 +19,17 @@ public final class Spdl4jCommand implements Runnable {
     /** Exit status for a run that failed. */
     public static final int EXIT_FAILED = 1;
 
+    /** The command line running this command (its error writer is the one {@link #execute} was given). */
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     /** Creates the command; picocli calls this. */
     public Spdl4jCommand() {
     }
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command: run, profile, tune, probe or soak");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, profile, tune, probe or soak");
     }
 
     /**

@@ -42,8 +42,8 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
     /** {@return RSS growth after warm-up in percent, or NaN with fewer than two samples after warm-up} */
     public double rssGrowthPercent() {
         List<MemorySample> after = afterWarmUp();
-        if (after.size() < 2) {
-            return Double.NaN;
+        if (after.size() < 2 || after.stream().anyMatch(m -> m.rssKiB() < 0)) {
+            return Double.NaN; // too short, or RSS unreadable (not Linux): unmeasured, which fails the run
         }
         int k = Math.min(3, after.size() / 2);
         double first = medianRss(after.subList(0, k));

@@ -47,6 +47,13 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldSayWhichCommandIsMissingOnTheGivenErrorWriter() {
+        Run r = run();
+        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(r.err()).contains("missing command: run, profile, tune, probe or soak");
+    }
+
+    @Test
     void shouldRunImagePipelineAndWriteACompleteReport() throws Exception {
         Path report = work.resolve("report");
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2", "--report",

@@ -55,6 +55,9 @@ class SoakRunnerTest {
         // first three after warm-up: median 1000; last three: median 1040 (the 5000 spike does not decide)
         assertThat(report.rssGrowthPercent()).isCloseTo(4.0, org.assertj.core.data.Offset.offset(1e-9));
         assertThat(new SoakReport(samples.subList(0, 2), 10).rssGrowthPercent()).isNaN();
+        // RSS unreadable (-1, not Linux): unmeasured, never a pass
+        List<MemorySample> unreadable = List.of(sample(0, -1), sample(10, -1), sample(20, -1), sample(30, -1));
+        assertThat(new SoakReport(unreadable, 5).rssGrowthPercent()).isNaN();
     }
 
     private static MemorySample sample(double seconds, long rssKiB) {
