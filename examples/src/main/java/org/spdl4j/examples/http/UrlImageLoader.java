@@ -188,7 +188,7 @@ public final class UrlImageLoader implements BatchLoader {
                 + "'", "its HTTP fetcher, FFmpeg decoders and body pool")) {
             return;
         }
-        fetcher.close(); // waits for requests in flight: their bodies are released before the pool closes
+        fetcher.close(); // aborts requests and waits (bounded) for the client: bodies are back before the pool closes
         decoders.close();
         bodies.close();
     }

@@ -6,6 +6,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -22,6 +23,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.engine.source.SampleField;
@@ -47,6 +50,9 @@ import org.spdl4j.engine.source.SampleField;
  * {@link #close()} shuts both down and fails the objects still in progress.
  */
 public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sample>>, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(HttpObjectFetcher.class);
+    /** How long {@link #close()} waits for the client's threads. */
+    private static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     private static final AtomicInteger TIMER_THREADS = new AtomicInteger();
     private final HttpClient client;
     private final HttpFetchSettings settings;
@@ -235,6 +241,15 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         client.shutdownNow(); // aborts exchanges in progress; a body that still arrives is released, not delivered
         for (var e : inProgress.entrySet()) {
             e.getKey().completeExceptionally(new FetchException(e.getValue(), 0, -1, "fetcher closed", null));
+        }
+        try {
+            // Bodies still arriving on the client's threads release their buffers as the client winds down: wait
+            // (bounded) so that the owner can close the buffers' pool right after this returns.
+            if (!client.awaitTermination(CLOSE_WAIT)) {
+                LOG.warn("HTTP fetcher: the client's threads were still running {} after close", CLOSE_WAIT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
