@@ -67,10 +67,17 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         this.slots = new TransferSlot[inFlight];
         try {
             for (int i = 0; i < inFlight; i++) {
-                slots[i] = new TransferSlot(device.createStream(), device.createEvent());
+                DeviceStream stream = device.createStream();
+                try {
+                    slots[i] = new TransferSlot(stream, device.createEvent());
+                } catch (RuntimeException | Error e) {
+                    stream.close(); // not in a slot yet: closeSlots below would miss it
+                    throw e;
+                }
             }
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             closeSlots();
+            events.close();
             throw e;
         }
         this.completer = new Thread(this::completeInOrder, "spdl4j-h2d-" + device.name().replace(' ', '_') + "-"

@@ -25,11 +25,17 @@ class TransferBackPressureTest {
         final CountDownLatch gate = new CountDownLatch(1);
         /** Whether a wait ignores interrupts, as {@code cuEventSynchronize} does. */
         volatile boolean uninterruptible;
+        /** The number of the createEvent call that fails (a driver out of resources), 0 for none. */
+        int failEventAt;
+        private int eventsCreated;
         /** How many of the next allocations fail (a device out of memory). */
         final java.util.concurrent.atomic.AtomicInteger failAllocations = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public DeviceEvent createEvent() {
+            if (++eventsCreated == failEventAt) {
+                throw new IllegalStateException("out of events (test)");
+            }
             DeviceEvent real = host.createEvent();
             return new DeviceEvent() {
                 @Override
@@ -228,5 +234,17 @@ class TransferBackPressureTest {
         assertThat(live.streams() + live.events()).as("lanes freed by the completion thread: %s", live).isZero();
         device.close();
         assertThat(live.allReleased()).as("%s", live).isTrue();
+    }
+
+    /** A transfer whose construction fails part way (an event cannot be created) frees the streams it made. */
+    @Test
+    void shouldFreeWhatItCreatedWhenConstructionFails() {
+        GatedDevice device = new GatedDevice();
+        device.failEventAt = 2; // the first lane's done event exists, the second lane's stream too, then this fails
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HostToDeviceTransfer.create(device, 3))
+                .hasMessageContaining("out of events");
+        assertThat(device.counters().streams()).as("streams left").isZero();
+        assertThat(device.counters().events()).as("events left").isZero();
+        device.close();
     }
 }

@@ -48,7 +48,7 @@ public final class BufferPool implements AutoCloseable {
         this.tracking = config.leakDetection() != LeakDetectionLevel.OFF;
         this.paranoid = config.leakDetection() == LeakDetectionLevel.PARANOID;
         this.checked = config.checked();
-        this.defaultTimeoutNanos = config.acquireTimeout().toNanos();
+        this.defaultTimeoutNanos = Timeouts.nanos(config.acquireTimeout());
         this.maxParkNanos = TimeUnit.MICROSECONDS.toNanos(OffHeapConfiguration.MAX_PARK_MICROS);
         final List<SizeClassSpec> specs = config.sizeClasses();
         this.classes = new SizeClass[specs.size()];
@@ -108,7 +108,7 @@ public final class BufferPool implements AutoCloseable {
      * @throws IllegalStateException    when the pool is closed
      */
     public Lease acquire(int size, Duration timeout) {
-        return acquireNanos(size, timeout.toNanos());
+        return acquireNanos(size, Timeouts.nanos(timeout));
     }
 
     /**

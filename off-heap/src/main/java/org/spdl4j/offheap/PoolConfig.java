@@ -41,6 +41,10 @@ public final class PoolConfig {
         this.sizeClasses = List.copyOf(classes);
         this.acquireTimeout = b.acquireTimeout;
         this.leakDetection = b.leakDetection;
+        if (b.samplingInterval < 1) { // the builder's setter checks; its default comes from a system property
+            throw new IllegalArgumentException("leak sampling interval must be >= 1, got " + b.samplingInterval
+                    + " (property " + OffHeapConfiguration.LEAK_SAMPLING_INTERVAL_PROP + ")");
+        }
         this.samplingInterval = b.samplingInterval;
         this.checked = b.checked;
         this.maxChunkBytes = b.maxChunkBytes;

@@ -83,6 +83,18 @@ class BufferPoolTest {
         }
     }
 
+    /** A timeout too long for a long of nanoseconds (ChronoUnit.FOREVER) means no timeout, not an exception. */
+    @Test
+    void shouldTakeATimeoutOfForever() {
+        final Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
+        try (BufferPool pool = BufferPool.open(small("forever").acquireTimeout(forever).build())) {
+            final Lease a = pool.acquire(10);
+            final Lease b = pool.acquire(10, forever);
+            a.release();
+            b.release();
+        }
+    }
+
     @Test
     void shouldWakeWaiterWhenLeaseIsReleased() throws Exception {
         try (BufferPool pool = BufferPool.open(small("wake").acquireTimeout(Duration.ofSeconds(10)).build())) {

@@ -153,18 +153,9 @@ public final class Batch implements AutoCloseable {
         if (consumer == null) {
             return this; // handed to the completing caller, which now owns it (a pipeline stage returns it)
         }
-        final long open = (long) STATE.getVolatile(this); // this batch's use, open
-        try {
-            consumer.onBatch(this);
-        } catch (RuntimeException | Error e) {
-            // The consumer failed: close the batch unless it already was. It may have handed the batch on before it
-            // threw, and the new owner may have closed it and the assembler reopened the object for a later batch;
-            // the compare-and-set on (use, closed) closes only this batch, and only once.
-            if (STATE.compareAndSet(this, open, open | 1)) {
-                releaseAndRecycle();
-            }
-            throw e;
-        }
+        // Ownership passes to the consumer here, also when it throws: it may have handed the batch on first, and a
+        // close on its behalf would free memory the new owner reads (see BatchConsumer.onBatch).
+        consumer.onBatch(this);
         return null;
     }
 
@@ -279,8 +270,11 @@ public final class Batch implements AutoCloseable {
     private void releaseAndRecycle() {
         final Lease l = lease;
         lease = null;
-        l.release();
-        assembler.recycle(this);
+        try {
+            l.release();
+        } finally {
+            assembler.recycle(this); // a release that throws (the lease released by hand) must not lose the object
+        }
     }
 
     private static int checkIndex(int i, int size) {

@@ -10,6 +10,7 @@ import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
 import org.spdl4j.offheap.OffHeapConfiguration;
 import org.spdl4j.offheap.PoolExhaustedException;
+import org.spdl4j.offheap.Timeouts;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 
 /**
@@ -50,7 +51,7 @@ public final class BatchAssembler implements AutoCloseable {
         this.descriptor = b.descriptor;
         this.consumer = b.consumer; // null: batches are returned by Slot.complete/fail and flush to their caller
         this.dropLast = b.dropLast;
-        this.timeoutNanos = b.acquireTimeout.toNanos();
+        this.timeoutNanos = Timeouts.nanos(b.acquireTimeout);
         this.batchesInFlight = b.batchesInFlight;
         this.free = new MpscArrayQueue<>(Math.max(2, b.batchesInFlight));
         if (descriptor.batchBytes() > pool.maxSlabBytes()) {

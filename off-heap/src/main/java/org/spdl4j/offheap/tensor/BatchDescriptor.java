@@ -33,9 +33,11 @@ public final class BatchDescriptor {
             if (s <= 0) {
                 throw new IllegalArgumentException("sample shape " + Arrays.toString(sampleShape) + " has an empty axis");
             }
-            elements = Math.min(elements, Integer.MAX_VALUE) * Math.min(s, Integer.MAX_VALUE); // < 2^62: no wrap
+            // Saturates above 2^31 (each factor is capped, so the product stays below 2^62): too large either way.
+            elements = Math.min(Math.min(elements, Integer.MAX_VALUE + 1L) * Math.min(s, Integer.MAX_VALUE + 1L),
+                    Integer.MAX_VALUE + 1L);
         }
-        final long bytes = Math.min(elements, Integer.MAX_VALUE) * dtype.byteSize();
+        final long bytes = elements * dtype.byteSize(); // at most 2^31 x 8: no wrap
         if (bytes > Integer.MAX_VALUE || bytes * batchSize > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("batch of " + batchSize + " x " + bytes + " B exceeds 2 GiB (one slab)");
         }

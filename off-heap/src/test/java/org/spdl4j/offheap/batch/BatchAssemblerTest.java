@@ -36,9 +36,10 @@ class BatchAssemblerTest {
         return BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add).dropLast(dropLast).build();
     }
 
-    private static void fill(Slot slot) {
+    private static Slot fill(Slot slot) {
         slot.buffer().putInt(0, (int) slot.sequence());
         slot.buffer().putInt(4, ~(int) slot.sequence());
+        return slot;
     }
 
     @Test
@@ -182,20 +183,56 @@ class BatchAssemblerTest {
         received.get(1).close();
     }
 
+    /**
+     * A consumer that hands the batch on and then throws: the batch is its new owner's, so the assembler must not
+     * close it (that would free the memory the owner reads, and once the object is reused, let the owner's close
+     * close the next batch). The exception still reaches the completing thread; the owner's close works.
+     */
     @Test
-    void shouldCloseBatchWhenConsumerThrows() {
-        final ConcurrentLinkedQueue<Batch> seen = new ConcurrentLinkedQueue<>();
-        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(b -> {
-            seen.add(b);
-            throw new IllegalStateException("consumer bug");
+    void shouldLeaveTheBatchToItsHolderWhenTheConsumerThrowsAfterHandingItOn() {
+        final ConcurrentLinkedQueue<Batch> handedOn = new ConcurrentLinkedQueue<>();
+        final int[] calls = {0};
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).batchesInFlight(1).consumer(b -> {
+            handedOn.add(b);
+            if (calls[0]++ == 0) {
+                throw new IllegalStateException("consumer bug after the hand-off");
+            }
         }).build();
         for (int i = 0; i < 3; i++) {
-            assembler.claim().complete();
+            fill(assembler.claim()).complete();
         }
-        final Slot last = assembler.claim();
-        assertThatThrownBy(last::complete).hasMessageContaining("consumer bug");
-        assertThat(seen).hasSize(1);
-        assertThat(pool.inUse()).as("batch closed for the consumer").isZero();
+        final Slot last = fill(assembler.claim());
+        assertThatThrownBy(last::complete).hasMessageContaining("after the hand-off");
+        assertThat(handedOn).hasSize(1);
+        assertThat(pool.inUse()).as("the batch's lease, still its owner's").isEqualTo(1);
+        final Batch owned = handedOn.poll();
+        assertThat(owned.lease().buffer().getInt(0)).as("still readable by its owner").isEqualTo(0);
+        owned.close();
+        assertThat(pool.inUse()).isZero();
+        for (int i = 0; i < 4; i++) { // the object is back for the next batch
+            fill(assembler.claim()).complete();
+        }
+        final Batch next = handedOn.poll();
+        assertThat(next.firstSequence()).isEqualTo(4);
+        next.close();
+    }
+
+    /** A lease released by hand before close makes close throw, but the batch object still goes back. */
+    @Test
+    void shouldRecycleTheBatchObjectWhenItsLeaseWasReleasedByHand() {
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).batchesInFlight(1)
+                .consumer(received::add).build();
+        for (int i = 0; i < 4; i++) {
+            fill(assembler.claim()).complete();
+        }
+        final Batch b = received.get(0);
+        b.lease().release(); // misuse
+        assertThatThrownBy(b::close).isInstanceOf(RuntimeException.class);
+        for (int i = 0; i < 4; i++) { // the only batch object is free again
+            fill(assembler.claim()).complete();
+        }
+        assertThat(received).hasSize(2);
+        received.get(1).close();
     }
 
     /**

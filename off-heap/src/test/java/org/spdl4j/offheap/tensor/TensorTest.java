@@ -83,4 +83,14 @@ class TensorTest {
         assertThatThrownBy(() -> DType.fromNpyDescr(">f4")).hasMessageContaining("native byte order");
         assertThatThrownBy(() -> DType.fromNpyDescr("<c8")).hasMessageContaining("unsupported dtype");
     }
+
+    /** A U8 sample of exactly 2^31 elements is refused, not clamped to 2^31 - 1 bytes and accepted. */
+    @Test
+    void shouldRefuseASampleOfTwoGiBElements() {
+        assertThatThrownBy(() -> BatchDescriptor.of(1, DType.U8, 65536, 32768))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds 2 GiB");
+        assertThatThrownBy(() -> BatchDescriptor.of(1, DType.U8, 65536, 65536, 65536, 65536))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds 2 GiB");
+        assertThat(BatchDescriptor.of(1, DType.U8, 32768, 65535).sampleBytes()).isEqualTo(32768 * 65535);
+    }
 }
