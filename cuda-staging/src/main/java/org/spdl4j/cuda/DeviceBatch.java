@@ -68,8 +68,11 @@ public final class DeviceBatch implements AutoCloseable {
         try {
             ready.synchronize();
         } finally {
-            buffer.close();
-            events.release(ready);
+            try {
+                buffer.close();
+            } finally {
+                events.release(ready); // the event goes back even when freeing the buffer failed
+            }
         }
     }
 

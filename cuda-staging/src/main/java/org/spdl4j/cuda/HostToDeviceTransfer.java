@@ -384,12 +384,21 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         }
     }
 
+    /** Destroys every lane's stream and event; one that fails to close is logged and the others still close. */
     private void closeSlots() {
         for (TransferSlot slot : slots) {
             if (slot != null) {
-                slot.stream.close();
-                slot.done.close();
+                closeLogged(slot.stream, "stream");
+                closeLogged(slot.done, "event");
             }
+        }
+    }
+
+    private void closeLogged(AutoCloseable resource, String what) {
+        try {
+            resource.close();
+        } catch (Exception e) {
+            LOG.error("transfer to {}: closing a lane's {} failed; it may leak", device.name(), what, e);
         }
     }
 

@@ -210,7 +210,8 @@ public final class BufferPool implements AutoCloseable {
                         + c.slabBytes + " B class, or look for leaks with -D" + OffHeapConfiguration.LEAK_DETECTION_PROP
                         + "=paranoid", interrupted ? new InterruptedException() : null);
             }
-            Backoff.idle(attempt++, maxParkNanos);
+            // Never park past the deadline: the timeout is a bound, not a hint.
+            Backoff.idle(attempt++, Math.max(1, Math.min(maxParkNanos, timeoutNanos - waited)));
         }
     }
 

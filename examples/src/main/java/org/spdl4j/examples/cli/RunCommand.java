@@ -119,7 +119,8 @@ final class RunCommand implements Callable<Integer> {
         if (report != null) {
             Files.createDirectories(report);
         }
-        TaskTrace trace = report != null ? new TaskTrace(200_000) : null;
+        // Only the folder/list loaders record task spans: a URL or shard run's report has no trace.json.
+        TaskTrace trace = report != null && urls.isEmpty() && shards.isEmpty() ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
         long total;
         Running built;
@@ -172,13 +173,13 @@ final class RunCommand implements Callable<Integer> {
                 loader.drain().run(metrics);
             } finally {
                 sampler.close();
+                if (hlog != null) {
+                    hlog.close(); // also when the run failed: the log of what ran is kept, the file is closed
+                }
             }
             PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
                 progress.finish(metrics.images(), metrics.imagesPerSecond());
-            }
-            if (hlog != null) {
-                hlog.close();
             }
             String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failedImages().getAsLong());
             out.println(summary);
