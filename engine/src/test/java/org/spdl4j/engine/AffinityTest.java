@@ -22,6 +22,11 @@ import org.spdl4j.engine.record.RecordPipelineBuilder;
 /** CPU pinning of pipeline threads, checked against the kernel's own report from inside each thread. */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class AffinityTest {
+    /** A CPU this process may use (CPU 0 is not in every container's or taskset's mask). */
+    private static final int CPU = org.spdl4j.engine.affinity.ThreadAffinity.processCpus()
+            .map(set -> set.toArray()[0]).orElse(0);
+    private static final String CPU_NAME = Integer.toString(CPU);
+
     private static final List<Integer> ITEMS = IntStream.range(0, 200).boxed().toList();
 
     @Test
@@ -41,11 +46,11 @@ class AffinityTest {
                         return next < ITEMS.size() ? ITEMS.get(next++) : null;
                     }
                 })
-                .named("pin").sourceCpus(CpuSet.of(0))
+                .named("pin").sourceCpus(CpuSet.of(CPU))
                 .pipe("pinned", (Integer i) -> {
                     pinnedSaw.add(CpusAllowed.ofCurrentThread());
                     return i;
-                }, StageOptions.defaults().withConcurrency(2).withCpus(CpuSet.of(0)))
+                }, StageOptions.defaults().withConcurrency(2).withCpus(CpuSet.of(CPU)))
                 .pipe("free", (Integer i) -> {
                     unpinnedSaw.add(CpusAllowed.ofCurrentThread());
                     return i;
@@ -56,11 +61,11 @@ class AffinityTest {
             }
         }
         assertThat(out).containsExactlyInAnyOrderElementsOf(ITEMS);
-        assertThat(pinnedSaw).containsExactly("0");
-        assertThat(sourceSaw).containsExactly("0");
+        assertThat(pinnedSaw).containsExactly(CPU_NAME);
+        assertThat(sourceSaw).containsExactly(CPU_NAME);
         assertThat(unpinnedSaw).containsExactly(inherited);
         if (Runtime.getRuntime().availableProcessors() > 1) {
-            assertThat(inherited).as("the test thread may use every CPU").isNotEqualTo("0");
+            assertThat(inherited).as("the test thread may use every CPU").isNotEqualTo(CPU_NAME);
         }
     }
 
@@ -108,13 +113,13 @@ class AffinityTest {
                     consumerSaw.add(CpusAllowed.ofCurrentThread());
                     received[0]++;
                 })
-                .cpus("scale", CpuSet.of(0)).cpus(RecordPipeline.CONSUMER, CpuSet.of(0))
+                .cpus("scale", CpuSet.of(CPU)).cpus(RecordPipeline.CONSUMER, CpuSet.of(CPU))
                 .build().start()) {
             assertThat(p.awaitCompletion(Duration.ofSeconds(30))).isTrue();
         }
         assertThat(received[0]).isEqualTo(500);
-        assertThat(stageSaw).containsExactly("0");
-        assertThat(consumerSaw).containsExactly("0");
+        assertThat(stageSaw).containsExactly(CPU_NAME);
+        assertThat(consumerSaw).containsExactly(CPU_NAME);
         assertThat(sourceSaw).containsExactly(inherited);
     }
 
@@ -123,7 +128,7 @@ class AffinityTest {
         int n = ThreadAffinity.cpuCount();
         assertThatThrownBy(() -> RecordPipelineBuilder.named("bad-record-cpus").source(rec -> false)
                 .stage("scale", rec -> true, 1).consumer(rec -> { })
-                .cpus("scael", CpuSet.of(0)).cpus("scale", CpuSet.of(n)).cpus(RecordPipeline.SOURCE, CpuSet.of())
+                .cpus("scael", CpuSet.of(CPU)).cpus("scale", CpuSet.of(n)).cpus(RecordPipeline.SOURCE, CpuSet.of())
                 .build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("CPUs for 'scael': no such stage")

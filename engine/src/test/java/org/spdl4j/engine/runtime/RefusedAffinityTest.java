@@ -25,6 +25,11 @@ import org.spdl4j.engine.affinity.ThreadAffinity;
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class RefusedAffinityTest {
+    /** A CPU this process may use (CPU 0 is not in every container's or taskset's mask). */
+    private static final int CPU = org.spdl4j.engine.affinity.ThreadAffinity.processCpus()
+            .map(set -> set.toArray()[0]).orElse(0);
+    private static final String CPU_NAME = Integer.toString(CPU);
+
     private static final List<Integer> ITEMS = IntStream.range(0, 2_000).boxed().toList();
 
     @Test
@@ -37,7 +42,7 @@ class RefusedAffinityTest {
                     saw.add(CpusAllowed.ofCurrentThread());
                     return i + 1;
                 }, StageOptions.defaults().withConcurrency(2).withWaitPolicy(WaitPolicy.BACKOFF)
-                        .withCpus(CpuSet.of(0)))
+                        .withCpus(CpuSet.of(CPU)))
                 .spec();
         StageAffinity.Pinner offlineCpu = cpus -> ThreadAffinity.pinCurrentThread(CpuSet.of(CpuSet.MAX_CPU));
         List<Object> out = new ArrayList<>();
@@ -52,7 +57,7 @@ class RefusedAffinityTest {
             StageAffinity stage = affinities.get(1);
             assertThat(source.cpus()).isNull();
             assertThat(source.refusedThreads()).isZero();
-            assertThat(stage.cpus()).isEqualTo(CpuSet.of(0));
+            assertThat(stage.cpus()).isEqualTo(CpuSet.of(CPU));
             assertThat(stage.refusedThreads()).isEqualTo(2);
             assertThat(stage.pinnedThreads()).isZero();
             assertThat(stage.refusal()).contains("sched_setaffinity(8191) failed", "Invalid argument (errno 22)");
@@ -64,8 +69,8 @@ class RefusedAffinityTest {
     @Test
     void shouldCountPinnedThreadsWhenTheKernelAgrees() throws Exception {
         assumeTrue(CpusAllowed.available(), "thread affinity is Linux only");
-        PipelineSpec spec = PipelineBuilder.fromIterable(ITEMS).named("agreed").sourceCpus(CpuSet.of(0))
-                .pipe("spin", (Integer i) -> i, StageOptions.defaults().withConcurrency(2).withCpus(CpuSet.of(0)))
+        PipelineSpec spec = PipelineBuilder.fromIterable(ITEMS).named("agreed").sourceCpus(CpuSet.of(CPU))
+                .pipe("spin", (Integer i) -> i, StageOptions.defaults().withConcurrency(2).withCpus(CpuSet.of(CPU)))
                 .spec();
         try (PipelineRuntime runtime = new PipelineRuntime(spec)) {
             int n = 0;
