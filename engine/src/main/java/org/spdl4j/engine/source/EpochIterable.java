@@ -60,6 +60,11 @@ public final class EpochIterable<T> implements Iterable<T> {
             throw new IllegalArgumentException("state " + state.encode() + " is past the end of an epoch of " + length
                     + " items; was the dataset or world size changed?");
         }
+        if (length != EpochSource.UNKNOWN_LENGTH && state.position() == length && length > 0) {
+            // Saved right after an epoch's last item (a checkpoint after the last batch): resume at the next epoch's
+            // start, so the first iterator is not an empty remainder (which a repeating pipeline takes for the end).
+            return new EpochIterable<>(source, new SourceState(state.seed(), state.epoch() + 1, 0));
+        }
         return new EpochIterable<>(source, state);
     }
 
@@ -84,7 +89,7 @@ public final class EpochIterable<T> implements Iterable<T> {
     /** {@return an iterator over the rest of the current epoch; at its end the state moves to the next epoch} */
     @Override
     public CloseableIterator<T> iterator() {
-        return continuous(epoch + 1);
+        return open(epoch + 1, true);
     }
 
     /**
@@ -95,20 +100,29 @@ public final class EpochIterable<T> implements Iterable<T> {
      * @return the iterator; {@link #state()} follows it item by item
      */
     public CloseableIterator<T> continuous(long endEpoch) {
+        return open(endEpoch, false);
+    }
+
+    private CloseableIterator<T> open(long endEpoch, boolean oneEpoch) {
         if (iterating) {
             throw new IllegalStateException("an iterator of this source is still open; close it first");
         }
         iterating = true;
-        return new Cursor(endEpoch);
+        return new Cursor(endEpoch, oneEpoch);
     }
 
     private final class Cursor implements CloseableIterator<T> {
-        private final long endEpoch;
+        private long endEpoch;
+        /** An {@link #iterator()}: one epoch's worth, the next one when the current one was already used up. */
+        private final boolean oneEpoch;
         private CloseableIterator<T> current;
         private boolean done;
+        /** Whether this cursor has handed out an item (a remainder opened past its end yields none). */
+        private boolean yielded;
 
-        Cursor(long endEpoch) {
+        Cursor(long endEpoch, boolean oneEpoch) {
             this.endEpoch = endEpoch;
+            this.oneEpoch = oneEpoch;
         }
 
         @Override
@@ -127,8 +141,12 @@ public final class EpochIterable<T> implements Iterable<T> {
                 current.close();
                 current = null;
                 boolean empty = position == 0;
+                boolean resumedAtEnd = !yielded && position > 0; // a remainder that was already used up
                 epoch++;
                 position = 0;
+                if (resumedAtEnd && oneEpoch) {
+                    endEpoch++; // (a source of unknown length saved at its epoch's end) this iterator runs the next
+                }
                 if (empty) {
                     close();
                 }
@@ -143,6 +161,7 @@ public final class EpochIterable<T> implements Iterable<T> {
             }
             T item = current.next();
             position++; // counted after the item is had: a throwing next() leaves the position on the failed item
+            yielded = true;
             return item;
         }
 

@@ -8,6 +8,8 @@ import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The statistics of one pipeline: its {@link StageStats} in pipeline order, and the one reader that samples them.
@@ -26,6 +28,7 @@ import org.HdrHistogram.Histogram;
  * Memory: two task histograms per stage (~37 KiB each at the default precision).
  */
 public final class PipelineStats {
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineStats.class);
     private final String name;
     private final List<StageStats> stages;
     private final LongSupplier nanoClock;
@@ -179,10 +182,15 @@ public final class PipelineStats {
             h.setTag(stages.get(i).tag());
             h.setStartTimeStamp(from);
             h.setEndTimeStamp(to);
+            accumulated[i].add(h); // first: a listener that throws must not lose the interval from the totals
             for (IntervalHistogramListener l : listeners) {
-                l.onInterval(stages.get(i), h);
+                try {
+                    l.onInterval(stages.get(i), h);
+                } catch (RuntimeException e) {
+                    LOG.warn("pipeline '{}': an interval listener failed on stage '{}'; the others still run",
+                            name, stages.get(i).stage(), e);
+                }
             }
-            accumulated[i].add(h);
         }
         lastSampleNanos = now;
         return now;

@@ -119,7 +119,9 @@ public final class PipelineStatsReporter implements AutoCloseable {
             PipelineSnapshot s = stats.snapshot();
             last = s;
             sink.accept(s);
-        } catch (RuntimeException e) {
+        } catch (VirtualMachineError e) {
+            throw e;
+        } catch (Throwable e) { // an Error from a user sink (an assertion) must not end periodic reporting
             LOG.warn("stats reporter of pipeline '{}' failed; reporting goes on", stats.name(), e);
         }
     }

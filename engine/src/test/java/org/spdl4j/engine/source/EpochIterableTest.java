@@ -87,6 +87,26 @@ class EpochIterableTest {
         assertThat(rest).isEqualTo(epoch.subList(k * b, epoch.size()));
     }
 
+    /**
+     * A state saved right after an epoch's last item (position = epoch length) resumes at the next epoch: the first
+     * iterator is that epoch, not an empty remainder a repeating pipeline would take for the end of the data.
+     */
+    @Test
+    void shouldResumeAStateSavedAtTheEndOfAnEpochAtTheNextEpoch() throws Exception {
+        List<Long> epoch1 = drain(() -> source(300, 3).open(1, 0));
+        EpochIterable<Long> resumed = EpochIterable.resume(source(300, 3), new SourceState(3, 0, 100));
+        assertThat(drain(resumed)).isEqualTo(epoch1);
+        try (org.spdl4j.engine.Pipeline<Long> p = org.spdl4j.engine.PipelineBuilder
+                .repeating(EpochIterable.resume(source(300, 3), new SourceState(3, 0, 100)), null)
+                .named("resume-at-end").build()) {
+            List<Long> got = new ArrayList<>();
+            for (int i = 0; i < 100; i++) {
+                got.add(p.next(java.time.Duration.ofSeconds(10)));
+            }
+            assertThat(got).isEqualTo(epoch1);
+        }
+    }
+
     @Test
     void shouldRejectAStateFromAnotherSeedOrPastTheEpoch() {
         assertThatThrownBy(() -> EpochIterable.resume(source(300, 1), new SourceState(2, 0, 0)))

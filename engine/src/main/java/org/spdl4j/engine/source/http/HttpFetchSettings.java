@@ -46,6 +46,15 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
             throw new IllegalArgumentException("need maxInFlight >= 1, maxAttempts >= 1, maxBodyBytes >= 0: "
                     + maxInFlight + ", " + maxAttempts + ", " + maxBodyBytes);
         }
+        // The HTTP client refuses a zero or negative timeout on every request: refuse it here, once, by name.
+        if (!attemptTimeout.isPositive() || !connectTimeout.isPositive()) {
+            throw new IllegalArgumentException("HTTP timeouts must be positive: attempt " + attemptTimeout
+                    + ", connect " + connectTimeout);
+        }
+        if (initialBackoff.isNegative() || maxBackoff.isNegative()) {
+            throw new IllegalArgumentException("HTTP back-offs must not be negative: initial " + initialBackoff
+                    + ", max " + maxBackoff);
+        }
     }
 
     /** {@return the defaults (system properties applied)} */

@@ -33,6 +33,20 @@ final class MemberNames {
         return n;
     }
 
+    /**
+     * {@return whether a name is the archive's own root: {@code ./} or {@code .}, which {@code tar -C dir .} writes as
+     * the first member (a directory) and which names nothing to read}
+     *
+     * @param name the raw member name
+     */
+    static boolean isArchiveRoot(String name) {
+        String n = name;
+        while (n.startsWith("./")) {
+            n = n.substring(2);
+        }
+        return n.isEmpty() || n.equals(".");
+    }
+
     /** The index of the dot that separates key and extension (the first dot of the last path segment), or -1. */
     static int keyEnd(String name) {
         int slash = name.lastIndexOf('/');

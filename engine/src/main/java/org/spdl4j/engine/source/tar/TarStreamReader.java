@@ -127,15 +127,20 @@ public final class TarStreamReader implements AutoCloseable {
                 }
             }
             String name = longName != null ? longName : paxPath != null ? paxPath : headerName();
-            name = MemberNames.check(shard, headerOffset, name);
+            if (type == TarHeaderLayout.TYPE_DIRECTORY && MemberNames.isArchiveRoot(name)) {
+                name = "."; // the archive's root directory (tar -C dir .): nothing to read, nothing to name
+            } else {
+                name = MemberNames.check(shard, headerOffset, name);
+            }
             if (type == TarHeaderLayout.TYPE_FILE || type == 0 || type == TarHeaderLayout.TYPE_CONTIGUOUS) {
                 dataLeft = size;
                 paddingLeft = padding;
                 return new TarMember(name, size, chainStart, offset);
             }
-            // directory, link, device, fifo: nothing to read, name checked above
-            skip(type == TarHeaderLayout.TYPE_DIRECTORY || type == '1' || type == '2' ? 0 : size + padding,
-                    "a non-file member");
+            // directory, link, device, fifo: header only (tar readers ignore a size in these headers), name checked
+            // above; other types (unknown extensions) carry their size of data, skipped
+            boolean headerOnly = type == TarHeaderLayout.TYPE_DIRECTORY || (type >= '1' && type <= '6');
+            skip(headerOnly ? 0 : size + padding, "a non-file member");
             longName = null;
             paxPath = null;
             paxSize = -1;

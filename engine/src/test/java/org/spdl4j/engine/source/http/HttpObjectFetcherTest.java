@@ -152,4 +152,13 @@ class HttpObjectFetcherTest {
             fetcher.close(); // idempotent
         }
     }
+
+    /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */
+    @Test
+    void shouldRefuseTimeoutsThatAreNotPositive() {
+        assertThatThrownBy(() -> HttpFetchSettings.defaults().withRetries(3, Duration.ZERO, Duration.ofMillis(10)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeouts must be positive");
+        assertThatThrownBy(() -> HttpFetchSettings.defaults().withRetries(3, Duration.ofSeconds(1),
+                Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("back-offs");
+    }
 }

@@ -164,6 +164,17 @@ class WebDatasetSampleIteratorTest {
         assertThat(got).containsExactly("0000", "0001", "0002", "0003");
     }
 
+    /** {@code tar -cf shard.tar -C dir .} writes the root {@code ./} first: skipped, like any directory. */
+    @Test
+    void shouldReadAShardWhoseFirstMemberIsTheArchiveRoot() {
+        byte[] tar = new TestTarWriter().add("./", new byte[0], (byte) '5')
+                .add("./0001.jpg", payload(1, 10)).add("./0001.cls", "3".getBytes(StandardCharsets.US_ASCII))
+                .add("./0002.jpg", payload(2, 10)).finish();
+        List<String> keys = new ArrayList<>();
+        openStream("rooted.tar", tar, SampleAllocator.HEAP).forEachRemaining(s -> keys.add(s.key()));
+        assertThat(keys).containsExactly("0001", "0002");
+    }
+
     @Test
     void shouldRejectACorruptHeader() {
         byte[] tar = new TestTarWriter().add("0001.jpg", payload(1, 10)).finish();

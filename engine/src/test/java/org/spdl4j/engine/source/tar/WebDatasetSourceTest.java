@@ -96,6 +96,32 @@ class WebDatasetSourceTest {
         }
     }
 
+    /**
+     * A state saved after an epoch's last sample (the length is not known up front, so the state says position 10
+     * of epoch 0): the resumed iterable's first iterator gives epoch 1, not an empty remainder.
+     */
+    @Test
+    void shouldGiveTheNextEpochWhenResumedAtTheEndOfOne() {
+        List<String> uninterrupted = keys(EpochIterable.of(source(2, SampleAllocator.HEAP)).continuous(2));
+        EpochIterable<Sample> run = EpochIterable.of(source(2, SampleAllocator.HEAP));
+        var cursor = run.continuous(2);
+        for (int i = 0; i < 10; i++) {
+            cursor.next().close();
+        }
+        byte[] saved = run.state().toBytes();
+        cursor.close();
+        EpochIterable<Sample> resumed = EpochIterable.resume(source(2, SampleAllocator.HEAP),
+                SourceState.fromBytes(saved));
+        List<String> next = new java.util.ArrayList<>();
+        try (var it = resumed.iterator()) {
+            it.forEachRemaining(s -> {
+                next.add(s.key());
+                s.close();
+            });
+        }
+        assertThat(next).isEqualTo(uninterrupted.subList(10, 20));
+    }
+
     /** Resuming skips by headers: no sample of the skipped part is read into the allocator. */
     @Test
     void shouldResumeWithoutReadingTheSkippedSamples() {
