@@ -46,7 +46,8 @@ public final class DistributedSampler {
         this.remainder = remainder;
         long w = rank.worldSize();
         this.perRank = datasetSize == 0 ? 0
-                : remainder == RemainderPolicy.DROP ? datasetSize / w : (datasetSize + w - 1) / w;
+                : remainder == RemainderPolicy.DROP ? datasetSize / w
+                : datasetSize / w + (datasetSize % w == 0 ? 0 : 1); // ceil without datasetSize + w - 1 wrapping
     }
 
     /** {@return the number of items this rank (and every other rank) reads per epoch} */
@@ -118,9 +119,11 @@ public final class DistributedSampler {
         if (position < 0 || position >= perRank) {
             throw new IndexOutOfBoundsException("position " + position + " outside [0, " + perRank + ")");
         }
+        // Below perRank * worldSize < datasetSize + worldSize, which may pass Long.MAX_VALUE for a dataset within
+        // worldSize of it: compare and wrap as unsigned (the true value is below 2^64).
         long slot = rank.rank() + position * rank.worldSize();
-        if (slot >= datasetSize) {
-            slot %= datasetSize; // PAD: wrap to the start of the epoch's order
+        if (Long.compareUnsigned(slot, datasetSize) >= 0) {
+            slot = Long.remainderUnsigned(slot, datasetSize); // PAD: wrap to the start of the epoch's order
         }
         return p == null ? slot : p.apply(slot);
     }

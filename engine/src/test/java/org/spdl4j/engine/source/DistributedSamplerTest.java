@@ -65,6 +65,17 @@ class DistributedSamplerTest {
         assertThat(times.values().stream().filter(t -> t == 2).count()).isEqualTo(1);
     }
 
+    /** PAD on a dataset within the world size of Long.MAX_VALUE: no overflow in the share or the wrapped slot. */
+    @Test
+    void shouldPadADatasetNearLongMaxValueWithoutOverflow() {
+        long n = Long.MAX_VALUE;
+        DistributedSampler last = new DistributedSampler(n, new RankInfo(3, 4), 0, false, RemainderPolicy.PAD);
+        assertThat(last.samplesPerRank()).isEqualTo(n / 4 + 1);
+        assertThat(last.index(0, 0)).isEqualTo(3);
+        // the last position's slot, 3 + (n / 4) * 4, is past n - 1 (and past Long.MAX_VALUE): it wraps to the start
+        assertThat(last.index(0, n / 4)).isEqualTo(Long.remainderUnsigned(3 + (n / 4) * 4, n));
+    }
+
     @Test
     void shouldGiveTheSameOrderForTheSameSeedAndEpochAndAnotherForAnotherEpoch() {
         DistributedSampler a = new DistributedSampler(5000, new RankInfo(1, 4), 99, true, RemainderPolicy.DROP);
