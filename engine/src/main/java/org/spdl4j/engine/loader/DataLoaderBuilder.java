@@ -133,7 +133,8 @@ public final class DataLoaderBuilder<T> {
      */
     public <R> DataLoaderBuilder<R> collate(Function<? super T, ? extends R> fn) {
         Function<Object, Object> f = erase(fn);
-        return then((b, base) -> b.pipe("collate", f, base.withConcurrency(1)));
+        String stage = "collate-" + steps.size(); // by position, like every step: two collate steps may follow
+        return then((b, base) -> b.pipe(stage, f, base.withConcurrency(1)));
     }
 
     /**
@@ -149,7 +150,8 @@ public final class DataLoaderBuilder<T> {
         Objects.requireNonNull(fn, "fn");
         @SuppressWarnings("unchecked") // typed by the builder chain
         Function<Object, CompletionStage<?>> f = (Function<Object, CompletionStage<?>>) (Function<?, ?>) fn;
-        return then((b, base) -> b.pipeAsync("transfer", f, base.withConcurrency(inFlight)));
+        String stage = "transfer-" + steps.size();
+        return then((b, base) -> b.pipeAsync(stage, f, base.withConcurrency(inFlight)));
     }
 
     /**

@@ -64,6 +64,24 @@ class DataLoaderTest {
         assertThat(total).isEqualTo(-(100 * 101 / 2));
     }
 
+    /** Steps are named by position: two collate and two transfer steps build and run. */
+    @Test
+    void shouldRunTwoCollateAndTwoTransferSteps() {
+        int total = 0;
+        try (DataLoader<Integer> loader = DataLoader.from(range(20))
+                .batch(5, true)
+                .collate(list -> list.stream().mapToInt(Integer::intValue).sum())
+                .collate(sum -> sum * 2)
+                .transfer(x -> CompletableFuture.completedFuture(x + 1), 2)
+                .transfer(x -> CompletableFuture.completedFuture(-x), 2)
+                .build()) {
+            for (int b : loader) {
+                total += b;
+            }
+        }
+        assertThat(total).isEqualTo(-(2 * (19 * 20 / 2) + 4));
+    }
+
     @Test
     void shouldDropLastPartialBatchWhenAsked() {
         int batches = 0;
