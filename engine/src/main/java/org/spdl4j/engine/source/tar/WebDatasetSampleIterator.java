@@ -13,8 +13,9 @@ import org.spdl4j.engine.source.SampleField;
 /**
  * The samples of one tar shard, WebDataset style: consecutive members sharing a key make one sample
  * ({@code train/0001.jpg} + {@code train/0001.cls} give key {@code train/0001}, fields {@code jpg} and {@code cls}).
- * The key ends at the first dot of the member's file name; a member without an extension is an error, as is a field
- * twice in one sample. A {@code cls} field holding an integer becomes the sample's label.
+ * The key ends at the first dot of the member's file name; a member without that form (no extension, or a hidden
+ * name such as macOS's {@code ._0001.jpg}) is skipped, as WebDataset does (logged once per shard); a field twice in
+ * one sample is an error. A {@code cls} field holding an integer becomes the sample's label.
  *
  * <p><b>Errors:</b> a {@link TarFormatException} from the reader ends the iteration: samples before it have been
  * delivered, the sample being assembled is released (not delivered: it may be incomplete) and the exception, naming
@@ -24,6 +25,9 @@ import org.spdl4j.engine.source.SampleField;
  * delivered samples belong to the caller.
  */
 public final class WebDatasetSampleIterator implements CloseableIterator<Sample> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(WebDatasetSampleIterator.class);
+    /** Members skipped for not being named {@code <key>.<ext>}. */
+    private long skippedMembers;
     private final TarStreamReader reader;
     private final SampleAllocator allocator;
     private TarMember lookahead;
@@ -99,8 +103,14 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                 }
                 int dot = MemberNames.keyEnd(m.name());
                 if (dot < 0) {
-                    throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
-                            + "' has no key.extension form; WebDataset members are named <key>.<ext>");
+                    // Not a sample's member (a README, a hidden file, macOS's "._x.jpg" metadata): skipped, as
+                    // WebDataset does; its bytes are skipped by the next header read.
+                    skippedMembers++;
+                    if (skippedMembers == 1) {
+                        LOG.warn("tar shard '{}': member '{}' has no <key>.<ext> form; skipped (and any more such)",
+                                reader.shard(), m.name());
+                    }
+                    continue;
                 }
                 String k = m.name().substring(0, dot);
                 if (key == null) {
