@@ -8,6 +8,7 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
 import org.spdl4j.engine.runtime.PipelineRuntime;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.offheap.Timeouts;
 
 /**
  * A running (or ready to run) pipeline: read its items with {@link #next(Duration)} or by iterating, close it when
@@ -58,13 +59,7 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
      */
     @SuppressWarnings("unchecked") // the builder's types prove the last stage produces T
     public T next(Duration timeout) throws TimeoutException, InterruptedException {
-        long nanos;
-        try {
-            nanos = timeout.toNanos();
-        } catch (ArithmeticException tooLong) {
-            nanos = Long.MAX_VALUE;
-        }
-        return (T) runtime.next(nanos);
+        return (T) runtime.next(Timeouts.nanos(timeout)); // a timeout too long for a long of ns: no timeout
     }
 
     /** {@return the epoch of the item last returned (0 for a finite source)} */
