@@ -139,6 +139,7 @@ final class AsyncDispatcher extends StageWorker {
         } catch (Exception ex) {
             e.complete(gen, null, ex);
         }
+        clearTaskInterrupt(); // the function started its task on this (the dispatcher's) thread
     }
 
     private void runBlocking(AsyncTaskEntry e, int gen, Object item) {
@@ -152,13 +153,15 @@ final class AsyncDispatcher extends StageWorker {
             e.complete(gen, null, ex);
         } catch (Throwable t) {
             // An Error (an assertion, a stack overflow, out of memory in a decoder) fails the pipeline, as it does in
-            // a sync stage's worker. The entry is completed all the same: left running, it would hold the dispatcher
-            // (and with INPUT order every later result) forever.
-            e.complete(gen, null, t);
+            // a sync stage's worker. The pipeline fails first: completed first, the entry could be counted as an
+            // ordinary failure within the budget and the stream end before the failure is set. The entry is
+            // completed all the same: left running, it would hold the dispatcher (and with INPUT order every later
+            // result) forever.
             if (control.running().isRunning()) {
                 control.fail(stage, "a task of stage '" + stage + "' died on a virtual thread: " + t
                         + ". This is an error in a stage function (an Error)", t);
             }
+            e.complete(gen, null, t);
         }
     }
 
