@@ -30,6 +30,21 @@ class FailureBudgetTest {
                 .build();
     }
 
+    /** Exactly the allowed fraction is within the budget for every percentage, whatever doubles make of it. */
+    @Test
+    void shouldAllowExactlyTheFractionAtEveryPercentage() {
+        for (int percent = 1; percent < 100; percent++) {
+            FailureBudget budget = FailureBudget.fraction(percent / 100.0);
+            for (long items : new long[] {100, 200, 1_000, 10_000}) {
+                long allowed = items * percent / 100;
+                assertThat(budget.isExceeded(allowed, items)).as("%d%% of %d: %d failures", percent, items, allowed)
+                        .isFalse();
+                assertThat(budget.isExceeded(allowed + 1, items)).as("%d%% of %d: one more", percent, items)
+                        .isTrue();
+            }
+        }
+    }
+
     @Test
     void shouldGoOnWhenFailuresReachTheBudgetExactly() {
         List<Integer> out = new ArrayList<>();
