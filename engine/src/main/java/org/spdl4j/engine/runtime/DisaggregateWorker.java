@@ -46,11 +46,13 @@ final class DisaggregateWorker extends StageWorker {
             stats.onItemIn();
             long start = System.nanoTime();
             boolean ok = item instanceof Iterable<?> ? emitAll((Iterable<?>) item, epoch) : reject(item);
-            stats.onTask(System.nanoTime() - start);
+            clearTaskInterrupt(); // a lazy iterable runs the user's code on this thread
+            long blocked = out.takeWaitNanos();
+            stats.onTask(System.nanoTime() - start - blocked); // the wait for room is back-pressure, not work
+            recordBackPressure(blocked);
             if (!ok) {
                 return;
             }
-            recordBackPressure(out.takeWaitNanos());
         }
         if (end.workerFinished()) {
             end.propagate(out);
@@ -58,7 +60,26 @@ final class DisaggregateWorker extends StageWorker {
     }
 
     private boolean emitAll(Iterable<?> elements, long epoch) {
-        if (elements instanceof List<?> list && list instanceof RandomAccess) {
+        Iterator<?> it = null;
+        try {
+            if (!(elements instanceof List<?> && elements instanceof RandomAccess)) {
+                it = elements.iterator();
+            }
+            return emitEach(elements, epoch, it);
+        } catch (RuntimeException e) {
+            // The iterable's own code threw (a lazy shard that turns out bad part way, a list whose get fails): a task
+            // failure, counted against the budget like a map's, and the stage goes on. What was emitted stays
+            // emitted; the unread rest goes to the discard hook as one object (closed if AutoCloseable).
+            failures.onFailure(stats, elements, e);
+            discarder.discard(it);
+            return true;
+        }
+    }
+
+    /** Emits by index when {@code it} is {@code null} (a random-access list), else by {@code it}. */
+    private boolean emitEach(Iterable<?> elements, long epoch, Iterator<?> it) {
+        if (it == null) {
+            List<?> list = (List<?>) elements;
             for (int i = 0, n = list.size(); i < n; i++) {
                 if (!emit(list.get(i), epoch)) {
                     for (int k = i; k < n; k++) {
@@ -69,7 +90,6 @@ final class DisaggregateWorker extends StageWorker {
             }
             return true;
         }
-        Iterator<?> it = elements.iterator();
         while (it.hasNext()) {
             Object e = it.next();
             if (!emit(e, epoch)) {
@@ -103,6 +123,7 @@ final class DisaggregateWorker extends StageWorker {
     private boolean reject(Object item) {
         failures.onFailure(stats, item, new ClassCastException("disaggregate needs Iterable items, got "
                 + item.getClass().getName()));
+        discarder.discard(item); // no stage function took it: the engine still owns it
         return true;
     }
 }

@@ -1,0 +1,105 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.StageStats;
+
+/**
+ * The disaggregate stage's contract beyond the happy path: an iterable whose own code throws is a task failure
+ * within the stage's budget (not an engine failure), an item that is not iterable goes to the discard hook (no stage
+ * function owns it), and time blocked on a full output is back-pressure, not work.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class DisaggregateTest {
+    /** A lazy iterable that yields {@code first}, then throws, as a shard that turns out corrupt part way. */
+    private record BrokenAfterOne(int first) implements Iterable<Integer> {
+        @Override
+        public Iterator<Integer> iterator() {
+            return new Iterator<>() {
+                private int given;
+
+                @Override
+                public boolean hasNext() {
+                    return true;
+                }
+
+                @Override
+                public Integer next() {
+                    if (given++ == 0) {
+                        return first;
+                    }
+                    throw new NoSuchElementException("corrupt shard (test)");
+                }
+            };
+        }
+    }
+
+    @Test
+    void shouldCountAThrowingIterableAsATaskFailureAndGoOn() throws Exception {
+        List<Object> parts = List.of(List.of(1, 2), new BrokenAfterOne(3), List.of(4, 5));
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(parts)
+                .named("lazy-parts")
+                .<Integer>disaggregate()
+                .build()) {
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(i);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly(1, 2, 3, 4, 5);
+    }
+
+    @Test
+    void shouldHandAnItemThatIsNotIterableToTheDiscardHook() throws Exception {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        List<Integer> out = new ArrayList<>();
+        Object notIterable = "not a list";
+        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), notIterable, List.of(2)))
+                .named("odd-part")
+                .onDiscard(discarded::add)
+                .<Integer>disaggregate()
+                .build()) {
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(i);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly(1, 2);
+        assertThat(discarded).containsExactly(notIterable);
+    }
+
+    @Test
+    void shouldCountTheWaitForRoomAsBackPressureNotAsTaskTime() throws Exception {
+        List<List<Integer>> parts = IntStream.range(0, 4)
+                .mapToObj(k -> IntStream.range(0, 50).map(i -> k * 50 + i).boxed().toList()).toList();
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(parts)
+                .named("slow-consumer")
+                .<Integer>disaggregate()
+                .sink(2)
+                .build()) {
+            int n = 0;
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                Thread.sleep(2); // the consumer is the bottleneck: the stage waits for room most of the time
+                n++;
+            }
+            assertThat(n).isEqualTo(200);
+            StageStats stage = p.stats().get(1);
+            long busyMs = stage.busyNanos() / 1_000_000;
+            long blockedMs = stage.backPressuredNanos() / 1_000_000;
+            // 200 items x >= 2 ms of consumer time: the stage waits ~400 ms for room; its own work is microseconds
+            assertThat(blockedMs).as("back-pressured ms").isGreaterThan(200);
+            assertThat(busyMs).as("busy ms (back-pressured %d ms)", blockedMs).isLessThan(blockedMs / 4);
+        }
+    }
+}
