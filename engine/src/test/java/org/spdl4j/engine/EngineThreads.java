@@ -16,6 +16,14 @@ final class EngineThreads {
                 .toList();
     }
 
+    /** {@return the live thread named {@code name}; fails when there is none} */
+    static Thread thread(String name) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.isAlive() && t.getName().equals(name))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no live thread " + name + "; live: " + aliveAny()));
+    }
+
     /** {@return names of every live spdl4j thread} */
     static List<String> aliveAny() {
         return Thread.getAllStackTraces().keySet().stream()

@@ -4,9 +4,9 @@ import com.lmax.disruptor.AlertException;
 import org.spdl4j.engine.runtime.PipelineControl;
 
 /**
- * The work loop of a record stage's thread, and how every such thread ends: an alert or an interrupt means the
- * pipeline is closing (or failed elsewhere) and ends the thread quietly; anything else thrown while the pipeline runs
- * fails it, naming the stage.
+ * The work loop of a record stage's thread, and how every such thread ends: an alert or an interrupt once the
+ * pipeline stopped (close, or a failure elsewhere) ends the thread quietly; an interrupt while it runs, or anything
+ * else thrown, fails it, naming the stage.
  */
 @FunctionalInterface
 interface RecordWorkerBody {
@@ -29,7 +29,10 @@ interface RecordWorkerBody {
         try {
             body.work();
         } catch (AlertException | InterruptedException stopped) {
-            // closed or failed elsewhere
+            if (control.running().isRunning()) { // close stops the pipeline before it alerts or interrupts
+                control.fail(stage, "record worker was interrupted while the pipeline ran (" + stopped + "). Only "
+                        + "close() may interrupt an engine thread", stopped);
+            }
         } catch (Throwable t) {
             if (control.running().isRunning()) {
                 control.fail(stage, "record worker died: " + t, t);

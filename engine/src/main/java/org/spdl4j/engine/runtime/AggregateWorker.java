@@ -69,10 +69,12 @@ final class AggregateWorker extends StageWorker {
                 aggregate = aggregator.add(item);
             } catch (RuntimeException e) {
                 timer.stop(start);
+                clearTaskInterrupt();
                 failures.onFailure(stats, item, e);
                 continue;
             }
             timer.stop(start);
+            clearTaskInterrupt();
             if (aggregate != null) {
                 if (!out.publish(aggregate, lastEpoch)) {
                     discarder.discard(aggregate);

@@ -172,6 +172,7 @@ final class MapWorker extends StageWorker {
         }
         boolean inTime = guard == null || guard.end();
         timer.stop(start);
+        clearTaskInterrupt();
         if (!inTime) {
             discarder.discard(result); // returned (not thrown) after the deadline: nobody will take it
             failures.onFailure(stats, item, new TimeoutException("task ran longer than its timeout of "

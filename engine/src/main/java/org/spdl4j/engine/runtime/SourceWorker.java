@@ -75,6 +75,7 @@ final class SourceWorker extends StageWorker {
                 return flushed;
             }
             timer.stop(start);
+            clearTaskInterrupt();
             if (item == null) {
                 return flush();
             }

@@ -5,8 +5,8 @@ import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * One thread's duty cycle in a stage: {@link #work()} loops until end of stream or until the pipeline stops. Leaving
- * by alert or interrupt is the normal way out on close; anything else that escapes is an engine failure and fails the
- * pipeline, naming the stage.
+ * by alert or interrupt is the normal way out on close; an interrupt while the pipeline runs (not close's), or
+ * anything else that escapes, fails the pipeline, naming the stage.
  *
  * <p><b>Threading:</b> runs on the thread named {@link #threadName()}; writes only its own {@link WorkerStats}.
  */
@@ -33,7 +33,14 @@ abstract class StageWorker implements Runnable {
         try {
             work();
         } catch (AlertException | InterruptedException stopped) {
-            // close() or a failure elsewhere stopped the pipeline: leave quietly
+            if (control.running().isRunning()) {
+                // Not close's doing (close stops the pipeline before it interrupts): something interrupted an engine
+                // thread while it waited. Leaving quietly would leave the consumer waiting for an end that never
+                // comes.
+                control.fail(stage, "worker " + threadName() + " was interrupted while the pipeline ran (" + stopped
+                        + "). Only close() may interrupt an engine thread: a stage function must not interrupt the "
+                        + "thread it runs on, nor may other code interrupt spdl4j threads", stopped);
+            }
         } catch (Throwable t) {
             if (control.running().isRunning()) {
                 control.fail(stage, "worker " + threadName() + " died: " + t
@@ -48,6 +55,19 @@ abstract class StageWorker implements Runnable {
      * @throws Exception when stopped (alert, interrupt) or on an engine error
      */
     abstract void work() throws Exception;
+
+    /**
+     * After a stage function returned: clears an interrupt it left on this thread (a function that catches
+     * {@code InterruptedException} and restores the flag, as the idiom goes), which would otherwise make this worker's
+     * next wait fail or spin. Close's interrupt is kept: close stops the pipeline before it interrupts, and an
+     * interrupt seen here happens-before what follows, so a stopped pipeline is seen and the flag set again.
+     * A volatile read when no interrupt is pending.
+     */
+    final void clearTaskInterrupt() {
+        if (Thread.interrupted() && !control.running().isRunning()) {
+            Thread.currentThread().interrupt();
+        }
+    }
 
     /** Records back-pressure time gathered by the publisher since the last call. */
     final void recordBackPressure(long nanos) {

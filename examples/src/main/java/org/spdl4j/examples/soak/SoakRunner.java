@@ -161,7 +161,16 @@ public final class SoakRunner {
         }
         out.printf("wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
         out.flush();
-        return growth < MAX_GROWTH ? 0 : 1; // NaN compares false: unmeasured fails
+        return exitStatus(growth, MAX_GROWTH);
+    }
+
+    /**
+     * The soak's verdict on an RSS growth figure: 0 (pass) when it is below the pass mark
+     * ({@code spdl4j.soak.maxGrowthPercent}, default {@value #DEFAULT_MAX_GROWTH_PERCENT} %), 1 otherwise, including
+     * when the growth could not be measured ({@code NaN}: too short a run, or no RSS on this platform).
+     */
+    static int exitStatus(double rssGrowthPercent, double maxGrowthPercent) {
+        return rssGrowthPercent < maxGrowthPercent ? 0 : 1; // NaN compares false: unmeasured fails
     }
 
     private static List<FileItem> images(Path data) {

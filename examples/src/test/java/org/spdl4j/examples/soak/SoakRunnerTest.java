@@ -60,6 +60,16 @@ class SoakRunnerTest {
         assertThat(new SoakReport(unreadable, 5).rssGrowthPercent()).isNaN();
     }
 
+    @Test
+    void shouldPassOnlyBelowThePassMarkAndFailWhenUnmeasured() {
+        assertThat(SoakRunner.exitStatus(4.99, SoakRunner.DEFAULT_MAX_GROWTH_PERCENT)).isZero();
+        assertThat(SoakRunner.exitStatus(-3.0, SoakRunner.DEFAULT_MAX_GROWTH_PERCENT)).isZero();
+        assertThat(SoakRunner.exitStatus(5.0, SoakRunner.DEFAULT_MAX_GROWTH_PERCENT)).isEqualTo(1);
+        assertThat(SoakRunner.exitStatus(12.0, SoakRunner.DEFAULT_MAX_GROWTH_PERCENT)).isEqualTo(1);
+        assertThat(SoakRunner.exitStatus(Double.NaN, SoakRunner.DEFAULT_MAX_GROWTH_PERCENT)).isEqualTo(1);
+        assertThat(SoakRunner.exitStatus(7.0, 10.0)).isZero();
+    }
+
     private static MemorySample sample(double seconds, long rssKiB) {
         return new MemorySample(seconds, rssKiB, 0, 0, 0, 0, 0, 10, 0, 0);
     }
