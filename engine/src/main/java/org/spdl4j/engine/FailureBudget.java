@@ -66,7 +66,9 @@ public record FailureBudget(long maxCount, double maxFraction, long minItems) {
         if (failures > maxCount) {
             return true;
         }
-        return maxFraction < 1.0 && itemsTaken >= minItems && failures > maxFraction * itemsTaken;
+        // The quotient, not maxFraction * itemsTaken: 0.29 * 100 is 28.999999999999996 in doubles, which would fail
+        // 29 failures in 100 items at a budget of 0.29; 29.0 / 100 rounds to the same double as the literal 0.29.
+        return maxFraction < 1.0 && itemsTaken >= minItems && (double) failures / itemsTaken > maxFraction;
     }
 
     @Override
