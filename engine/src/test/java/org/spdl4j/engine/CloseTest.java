@@ -136,4 +136,112 @@ class CloseTest {
         assertThat(virtual.isTerminated()).as("virtual-thread pipeline once its task returned").isTrue();
         assertThat(EngineThreads.alive("stubborn-sync")).isEmpty();
     }
+
+    /**
+     * A close called while another thread's close is still sweeping into the discard hook waits for it: returning
+     * early (and reporting the pipeline terminated) would let its caller free pools the sweep still returns to.
+     */
+    @Test
+    void shouldMakeASecondCloseWaitForTheFirstToFinish() throws Exception {
+        CountDownLatch inHook = new CountDownLatch(1);
+        CountDownLatch letGo = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        AtomicLong counter = new AtomicLong();
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> (int) counter.getAndIncrement())
+                .named("two-closers")
+                .onDiscard(item -> {
+                    // the sweep, on the closing thread (engine threads discard too, before they are joined)
+                    if (Thread.currentThread().getName().equals("first-closer") && first.compareAndSet(true, false)) {
+                        inHook.countDown();
+                        try {
+                            letGo.await(20, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                })
+                .pipe("same", (Integer i) -> i, StageOptions.defaults())
+                .build();
+        assertThat(p.next(Duration.ofSeconds(10))).isNotNull(); // running, with items in its rings
+        Thread firstCloser = Thread.ofPlatform().name("first-closer").start(p::close);
+        assertThat(inHook.await(10, TimeUnit.SECONDS)).as("the first close reached the discard hook").isTrue();
+
+        Thread secondCloser = Thread.ofPlatform().name("second-closer").start(p::close);
+        secondCloser.join(300);
+        assertThat(secondCloser.isAlive()).as("the second close waits for the first").isTrue();
+        assertThat(p.isTerminated()).as("terminated while the first close still sweeps").isFalse();
+
+        letGo.countDown();
+        secondCloser.join(10_000);
+        firstCloser.join(10_000);
+        assertThat(secondCloser.isAlive()).isFalse();
+        assertThat(p.isTerminated()).isTrue();
+    }
+
+    /** A discard hook that closes its own pipeline (on the closing thread) does not wait for itself. */
+    @Test
+    void shouldNotDeadlockWhenTheDiscardHookClosesThePipeline() throws Exception {
+        AtomicLong counter = new AtomicLong();
+        Pipeline<?>[] self = new Pipeline<?>[1];
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> (int) counter.getAndIncrement())
+                .named("self-closing")
+                .onDiscard(item -> self[0].close())
+                .pipe("same", (Integer i) -> i, StageOptions.defaults())
+                .build();
+        self[0] = p;
+        assertThat(p.next(Duration.ofSeconds(10))).isNotNull();
+        p.close();
+        assertThat(p.isTerminated()).isTrue();
+    }
+
+    /**
+     * A source is single-threaded: close must not close it under its thread still inside {@code next()} (the call
+     * could be about to hand out what close releases). Close still returns in time, and says it did not finish.
+     */
+    @Test
+    void shouldNotCloseASourceWhoseThreadIsStillInsideNext() throws Exception {
+        AtomicBoolean letGo = new AtomicBoolean();
+        AtomicBoolean inside = new AtomicBoolean();
+        AtomicLong closes = new AtomicLong();
+        AtomicLong calls = new AtomicLong();
+        Pipeline<Integer> p = PipelineBuilder.<Integer>fromSource(() -> new Source<Integer>() {
+                    @Override
+                    public Integer next() {
+                        if (calls.getAndIncrement() == 0) {
+                            return 1;
+                        }
+                        inside.set(true);
+                        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                        while (!letGo.get() && System.nanoTime() < deadline) {
+                            Thread.onSpinWait(); // deaf to interrupts, like a native read that does not return
+                        }
+                        return null;
+                    }
+
+                    @Override
+                    public void close() {
+                        closes.incrementAndGet();
+                    }
+                })
+                .named("deaf-source")
+                .build();
+        try {
+            assertThat(p.next(Duration.ofSeconds(10))).isEqualTo(1);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!inside.get() && System.nanoTime() < deadline) {
+                Thread.onSpinWait();
+            }
+            assertThat(inside.get()).as("the source thread is inside next()").isTrue();
+            p.close();
+            assertThat(p.isTerminated()).as("its source thread still runs").isFalse();
+            assertThat(closes.get()).as("source closed under its own thread").isZero();
+        } finally {
+            letGo.set(true);
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (!p.isTerminated() && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(p.isTerminated()).as("ends once next() returns").isTrue();
+    }
 }

@@ -2,6 +2,7 @@ package org.spdl4j.engine.runtime;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -56,6 +57,10 @@ public final class PipelineRuntime implements AutoCloseable {
     private final SinkReader sink;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Counted down when the first {@link #close()} has finished (threads joined, sweep done, source closed). */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
+    /** The thread running the first close, so that a discard hook calling close() on it does not wait for itself. */
+    private volatile Thread closingThread;
 
     /**
      * Allocates the pipeline's rings, workers and stats; starts nothing.
@@ -258,7 +263,7 @@ public final class PipelineRuntime implements AutoCloseable {
      * has ended} False after a close that timed out while a stage function ignored interrupts; true once it ends.
      */
     public boolean isTerminated() {
-        if (!closed.get()) {
+        if (closeFinished.getCount() != 0) { // not closed, or a close still sweeping into the discard hook
             return false;
         }
         synchronized (threads) { // start() may still be adding threads when close() races it
@@ -286,14 +291,50 @@ public final class PipelineRuntime implements AutoCloseable {
      * them within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, re-interrupting threads that swallow interrupts.
      * Then sweeps what the pipeline will never deliver (items in rings and in the consumer's buffer, results in
      * reorder windows and async task entries, and each aggregator's partial aggregate, flushed) into the discard
-     * hook. Idempotent. Threads still alive after the bound
-     * are logged by name, and the sweep is skipped (it would race them).
+     * hook. Idempotent: a call while another thread closes waits until that close has finished (so that what it
+     * frees afterwards, e.g. the pools the discard hook returns to, is no longer in use). Threads still alive after
+     * the bound are logged by name, and the sweep is skipped (it would race them).
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            awaitFirstClose();
             return;
         }
+        closingThread = Thread.currentThread();
+        try {
+            stopAndSweep();
+        } finally {
+            closeFinished.countDown();
+        }
+    }
+
+    private void awaitFirstClose() {
+        Thread self = Thread.currentThread();
+        if (closingThread == self) {
+            return; // called back from the close in progress (a discard hook): it is this thread's own close
+        }
+        synchronized (threads) {
+            if (threads.contains(self)) {
+                return; // a stage function or discard hook on an engine thread: the first close is waiting for it
+            }
+        }
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                // Bounded in practice: the first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps.
+                closeFinished.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stopAndSweep() {
         control.stop();
         List<Thread> all;
         synchronized (threads) {
