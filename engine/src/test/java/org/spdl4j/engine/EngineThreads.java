@@ -33,6 +33,15 @@ final class EngineThreads {
                 .toList();
     }
 
+    /** Sleeps {@code millis}, restoring the interrupt flag if interrupted (close interrupts sleeping sources). */
+    static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
     /** Busy-waits {@code nanos} without parking (a CPU-bound task of known length). */
     static void spin(long nanos) {
         long end = System.nanoTime() + nanos;

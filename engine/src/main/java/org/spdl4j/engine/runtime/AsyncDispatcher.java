@@ -77,6 +77,7 @@ final class AsyncDispatcher extends StageWorker {
             if (timeoutNanos > 0) {
                 expireOverdue(System.nanoTime());
             }
+            boolean waitingForInput = false; // a task slot is free and the input is empty
             if (!inputEnded && hasFreeEntry()) {
                 if (in.poll()) {
                     progress = true;
@@ -90,6 +91,8 @@ final class AsyncDispatcher extends StageWorker {
                         stats.onItemIn();
                         startTask(item, epoch);
                     }
+                } else {
+                    waitingForInput = true;
                 }
             }
             if (inputEnded && inFlight == 0) {
@@ -98,13 +101,19 @@ final class AsyncDispatcher extends StageWorker {
                 }
                 return;
             }
-            recordBackPressure(out.takeWaitNanos());
+            // The stage's shares are per task slot (PipelineStats divides by the concurrency), and this one thread
+            // waits for all of them: a wait counts once for every slot it leaves idle. While the dispatcher is blocked
+            // publishing, no free slot can take a task (at least the one being published is held).
+            long blocked = out.takeWaitNanos();
+            if (blocked > 0) {
+                recordBackPressure(blocked * Math.max(1, concurrency - inFlight));
+            }
             if (progress) {
                 idle.reset();
-            } else if (inFlight == 0) {
+            } else if (waitingForInput) {
                 long t = System.nanoTime();
                 idle.idle();
-                recordStarved(System.nanoTime() - t);
+                recordStarved((System.nanoTime() - t) * (concurrency - inFlight));
             } else {
                 idle.idle();
             }
@@ -191,7 +200,9 @@ final class AsyncDispatcher extends StageWorker {
     }
 
     private void finishTask(AsyncTaskEntry e) {
-        stats.onTask(System.nanoTime() - e.startedNanos);
+        // The task's own time: with INPUT order a fast task may be published long after it completed, behind a slow
+        // one, and the dispatcher may be parked or back-pressured when it publishes; neither is the task's.
+        stats.onTask(e.completedNanos - e.startedNanos);
         inFlight--;
         Object result = e.result;
         Throwable error = e.error;

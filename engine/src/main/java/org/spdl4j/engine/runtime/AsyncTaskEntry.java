@@ -48,6 +48,8 @@ final class AsyncTaskEntry {
     // Written by the completer between the CAS and the release of DONE.
     Object result;
     Throwable error;
+    /** When the task completed: its time is {@code completedNanos - startedNanos}, not when it was published. */
+    long completedNanos;
     /**
      * The virtual thread running the current generation's task (virtual-thread pipes), interrupted on timeout. Set
      * only through {@link #bindRunner}, cleared by {@link #free}, so a thread of an earlier generation never stays in
@@ -82,6 +84,7 @@ final class AsyncTaskEntry {
         }
         result = value;
         error = failure;
+        completedNanos = System.nanoTime(); // one clock read per async task (I/O-scale work), on the completer
         STATE.setRelease(this, gen << 2 | DONE); // release: result and error are visible with DONE
         LockSupport.unpark(dispatcher); // wake a parked dispatcher; no-op cost when it runs
     }

@@ -1,0 +1,70 @@
+package org.spdl4j.engine;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.PipelineSnapshot;
+import org.spdl4j.engine.stats.PipelineStats;
+
+/**
+ * The stats of an async stage read like a sync stage's of the same concurrency: its shares are per task slot, so a
+ * stage whose slots all wait for input is starved nearly all the time (not 1/concurrency of it), and a task's time is
+ * its own, from start to completion, not until the dispatcher got round to publishing it.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class AsyncStageStatsTest {
+    @Test
+    void shouldShowAnAsyncStageBehindASlowSourceAsStarved() throws Exception {
+        AtomicInteger next = new AtomicInteger();
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> {
+                    int i = next.getAndIncrement();
+                    if (i >= 40) {
+                        return null;
+                    }
+                    EngineThreads.sleep(5); // the source is the bottleneck
+                    return i;
+                })
+                .named("async-starved")
+                .pipeAsync("a", (Integer i) -> CompletableFuture.completedFuture(i),
+                        StageOptions.defaults().withConcurrency(8))
+                .build()) {
+            PipelineStats stats = PipelineStats.of(p.stats());
+            int n = 0;
+            while (p.next(Duration.ofSeconds(10)) != null) {
+                n++;
+            }
+            assertThat(n).isEqualTo(40);
+            PipelineSnapshot s = stats.snapshot();
+            assertThat(s.stage("a").starvedPercent()).as("the async stage waits for the source").isGreaterThan(50);
+        }
+    }
+
+    @Test
+    void shouldTimeAnAsyncTaskToItsCompletionNotToItsPublication() throws Exception {
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 8).boxed().toList())
+                .named("async-input-order")
+                .pipeAsync("a", (Integer i) -> i == 0
+                                ? CompletableFuture.supplyAsync(() -> i,
+                                        CompletableFuture.delayedExecutor(300, TimeUnit.MILLISECONDS))
+                                : CompletableFuture.completedFuture(i),
+                        StageOptions.defaults().withConcurrency(4).withOrder(OutputOrder.INPUT))
+                .build()) {
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(i);
+            }
+            // about 300 ms of task time in all: item 0's; items 1-3 completed at once but waited behind it
+            long busyMs = p.stats().get(1).busyNanos() / 1_000_000;
+            assertThat(busyMs).as("task time, ms").isLessThan(550);
+        }
+        assertThat(out).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
+    }
+}
