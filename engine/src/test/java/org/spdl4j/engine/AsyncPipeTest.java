@@ -108,7 +108,6 @@ class AsyncPipeTest {
         AtomicInteger running = new AtomicInteger();
         AtomicInteger maxRunning = new AtomicInteger();
         List<Boolean> virtual = java.util.Collections.synchronizedList(new ArrayList<>());
-        long start = System.nanoTime();
         int count;
         try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 400).boxed().toList())
                 .named("vt")
@@ -130,10 +129,8 @@ class AsyncPipeTest {
             assertThat(out).isEqualTo(IntStream.range(0, 400).boxed().toList());
             count = out.size();
         }
-        Duration took = Duration.ofNanos(System.nanoTime() - start);
         assertThat(count).isEqualTo(400);
         assertThat(maxRunning.get()).isLessThanOrEqualTo(64).isGreaterThan(8);
-        assertThat(virtual).containsOnly(true);
-        assertThat(took).isLessThan(Duration.ofSeconds(4)); // 400 x 10 ms one at a time would be 4 s
+        assertThat(virtual).containsOnly(true); // concurrency shows in maxRunning, not in a wall-clock bound
     }
 }
