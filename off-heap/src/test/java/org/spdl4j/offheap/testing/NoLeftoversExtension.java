@@ -17,7 +17,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * from cuda-staging's tests). Resources that existed before the class are not counted. Checks are polled for a grace
  * period ({@code spdl4j.test.leftoverGraceMillis}, 3000 ms) since closing returns some resources on other threads.
  *
- * <p>Use {@code @ExtendWith(NoLeftoversExtension.class)} on the class. Ships in off-heap's test-jar. Not meant for
+ * <p>Every test class of a module with off-heap's test-jar on its test classpath gets it: the test-jar registers it
+ * for JUnit's extension auto-detection ({@code META-INF/services}), which the root pom's surefire configuration
+ * turns on. A class that leaves something behind on purpose says so with {@link LeftoversExpected}. An explicit
+ * {@code @ExtendWith(NoLeftoversExtension.class)} still works (JUnit registers an extension type once). Not meant for
  * test classes run in parallel in one JVM (the checks see the whole process).
  */
 public final class NoLeftoversExtension implements BeforeAllCallback, AfterAllCallback {
@@ -30,6 +33,9 @@ public final class NoLeftoversExtension implements BeforeAllCallback, AfterAllCa
 
     @Override
     public void beforeAll(ExtensionContext context) {
+        if (context.getRequiredTestClass().isAnnotationPresent(LeftoversExpected.class)) {
+            return;
+        }
         List<LeftoverCheck> checks = new ArrayList<>(List.of(new EngineThreadsLeftoverCheck(),
                 new PoolsLeftoverCheck()));
         ServiceLoader.load(LeftoverCheck.class).forEach(checks::add);

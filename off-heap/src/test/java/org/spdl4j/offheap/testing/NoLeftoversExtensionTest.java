@@ -38,6 +38,23 @@ class NoLeftoversExtensionTest {
         }
     }
 
+    /** Leaves a lease behind without asking for the extension: auto-detection (META-INF/services) brings it. */
+    static class LeavesALeaseUnasked {
+        @Test
+        void leaveALease() {
+            leaked = pool.acquire(64);
+        }
+    }
+
+    /** Leaves a lease behind on purpose, and says so. */
+    @LeftoversExpected("what this test checks: an exempt class is not failed")
+    static class LeavesALeaseOnPurpose {
+        @Test
+        void leaveALease() {
+            leaked = pool.acquire(64);
+        }
+    }
+
     /** Cleans up after itself. */
     @ExtendWith(NoLeftoversExtension.class)
     static class CleansUp {
@@ -50,9 +67,34 @@ class NoLeftoversExtensionTest {
 
     private static TestExecutionSummary run(Class<?> testClass) {
         SummaryGeneratingListener listener = new SummaryGeneratingListener();
+        // as the root pom's surefire configuration runs every test class
         LauncherFactory.create().execute(LauncherDiscoveryRequestBuilder.request().selectors(selectClass(testClass))
+                .configurationParameter("junit.jupiter.extensions.autodetection.enabled", "true")
                 .build(), listener);
         return listener.getSummary();
+    }
+
+    @Test
+    void shouldCheckEveryClassWithoutBeingAskedAndSkipOnlyTheExemptOnes() {
+        pool = BufferPool.open(PoolConfig.builder("unasked").sizeClass(64, 2).build());
+        try {
+            TestExecutionSummary unasked = run(LeavesALeaseUnasked.class);
+            assertThat(unasked.getTotalFailureCount()).isEqualTo(1);
+            assertThat(unasked.getFailures().get(0).getException().getMessage())
+                    .contains("LeavesALeaseUnasked left resources behind", "pool 'unasked' short by 1 lease(s)");
+            leaked.release();
+            leaked = null;
+
+            TestExecutionSummary exempt = run(LeavesALeaseOnPurpose.class);
+            assertThat(exempt.getTotalFailureCount()).isZero();
+            assertThat(exempt.getTestsSucceededCount()).isEqualTo(1);
+        } finally {
+            if (leaked != null) {
+                leaked.release();
+                leaked = null;
+            }
+            pool.close();
+        }
     }
 
     @Test
