@@ -20,6 +20,7 @@ import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.examples.sample.SampleImages;
 import org.spdl4j.examples.slots.FetchStage;
 import org.spdl4j.examples.slots.SlotLoaderOptions;
+import org.spdl4j.examples.testing.RingFill;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
@@ -83,7 +84,7 @@ class UrlImageLoaderTest {
             try (loader) {
                 Batch first = loader.iterator().next();
                 first.close();
-                Thread.sleep(100); // let fetches land in the rings and batches in the consumer's buffer
+                RingFill.awaitItemsInRings(loader.pipeline(), 2); // fetches in the rings for the close-time sweep
             }
             assertThat(loader.leasesInUse()).isZero();
             assertNoLivePools("early");

@@ -25,6 +25,7 @@ import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.examples.testing.RingFill;
 import org.spdl4j.media.NativeResourceCounter;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
@@ -110,7 +111,7 @@ class DeviceImageLoaderTest {
                 assertThat(b.spec().dim(0)).isEqualTo(4);
             }
         }
-        Thread.sleep(100); // let the stages fill their rings, copies run and the consumer's buffer fill
+        RingFill.awaitItemsInRings(loader.pipeline(), 2); // items in the rings for the close-time sweep
 
         long start = System.nanoTime();
         loader.close();

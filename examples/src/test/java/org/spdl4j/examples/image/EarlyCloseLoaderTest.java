@@ -19,6 +19,7 @@ import org.spdl4j.media.NativeResourceCounter;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.examples.testing.RingFill;
 import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
@@ -52,7 +53,8 @@ class EarlyCloseLoaderTest {
                 assertThat(b.size()).isEqualTo(4);
             }
         }
-        Thread.sleep(100); // let the read, assign and decode stages fill their rings and the consumer's buffer
+        // the read, assign and decode stages put items in their rings: the close-time sweep has something to return
+        RingFill.awaitItemsInRings(loader.pipeline(), 2);
 
         long start = System.nanoTime();
         loader.close();
