@@ -236,6 +236,55 @@ class TransferBackPressureTest {
         assertThat(live.allReleased()).as("%s", live).isTrue();
     }
 
+    /**
+     * close() must not wait behind a submitter blocked on back-pressure: with K = 1 on a hung device, one copy in
+     * flight and a second submit waiting for its slot (5 s submit timeout), close(200) returns well before that
+     * timeout and the waiting submit fails at once, saying the transfer is closed.
+     */
+    @Test
+    void shouldCloseWithinItsWaitAndFailASubmitBlockedOnBackPressure() throws Exception {
+        GatedDevice device = new GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 5_000);
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        try {
+            var first = transfer.applyAsync(batches.random(spec, 0, null));
+            Thread submitter = Thread.ofPlatform().start(() -> {
+                try {
+                    transfer.apply(batches.random(spec, 1, null)).close();
+                } catch (RuntimeException e) {
+                    refused.set(e);
+                }
+            });
+            while (submitter.getState() != Thread.State.TIMED_WAITING) { // parked in the wait for a free slot
+                Thread.sleep(1);
+            }
+            long start = System.nanoTime();
+            transfer.close(200);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("close keeps to its own wait, not the blocked submit's timeout").isLessThan(2_000);
+            submitter.join(2_000);
+            assertThat(submitter.isAlive()).as("the waiting submit is woken by close").isFalse();
+            assertThat(refused.get()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("transfer to gated is closed");
+            assertThat(batches.released).as("the refused batch's host memory is back at once").hasValue(1);
+            assertThat(first).isCompletedExceptionally();
+        } finally {
+            device.gate.countDown(); // the device recovers: the pending copy ends and the lanes are freed
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        LiveResourceCounters live = device.counters();
+        while ((batches.released.get() < 2 || live.leasedBuffers() + live.streams() + live.events() > 0)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(batches.released).as("every host batch released once").hasValue(2);
+        device.close();
+        assertThat(live.allReleased()).as("%s", live).isTrue();
+    }
+
     /** A transfer whose construction fails part way (an event cannot be created) frees the streams it made. */
     @Test
     void shouldFreeWhatItCreatedWhenConstructionFails() {
