@@ -222,24 +222,39 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         }
     }
 
-    /** Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. */
+    /**
+     * Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. Never
+     * throws: a step that fails is added to {@code failure} as suppressed and the later steps still run, so the
+     * permit (the lane) and the host batch always go back.
+     */
     private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
                          boolean copyQueued) {
         try {
-            if (copyQueued) {
-                slot.stream.synchronize();
+            try {
+                if (copyQueued) {
+                    slot.stream.synchronize();
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
             }
-        } catch (RuntimeException e) {
-            failure.addSuppressed(e);
+            try {
+                if (ready != null) {
+                    events.release(ready);
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+            try {
+                if (buffer != null) {
+                    buffer.close();
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+        } finally {
+            permits.release();
+            releaseHost(batch);
         }
-        if (ready != null) {
-            events.release(ready);
-        }
-        if (buffer != null) {
-            buffer.close();
-        }
-        permits.release();
-        releaseHost(batch);
     }
 
     /** The completion thread: waits for each copy in submission order and hands its resources back. */

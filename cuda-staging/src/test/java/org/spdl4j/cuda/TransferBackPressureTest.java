@@ -30,6 +30,10 @@ class TransferBackPressureTest {
         private int eventsCreated;
         /** How many of the next allocations fail (a device out of memory). */
         final java.util.concurrent.atomic.AtomicInteger failAllocations = new java.util.concurrent.atomic.AtomicInteger();
+        /** Whether copies to the device are refused (a driver error on cuMemcpyHtoDAsync). */
+        volatile boolean failCopies;
+        /** Whether closing a device buffer throws, after the buffer went back to the pool. */
+        volatile boolean failBufferCloses;
 
         @Override
         public DeviceEvent createEvent() {
@@ -98,7 +102,32 @@ class TransferBackPressureTest {
             if (failAllocations.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("out of device memory (test)");
             }
-            return host.allocate(bytes);
+            DeviceBuffer real = host.allocate(bytes);
+            if (!failBufferCloses) {
+                return real;
+            }
+            return new DeviceBuffer() {
+                @Override
+                public long address() {
+                    return real.address();
+                }
+
+                @Override
+                public long byteSize() {
+                    return real.byteSize();
+                }
+
+                @Override
+                public long capacity() {
+                    return real.capacity();
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                    throw new IllegalStateException("device buffer close failed after freeing (test)");
+                }
+            };
         }
 
         @Override
@@ -108,6 +137,9 @@ class TransferBackPressureTest {
 
         @Override
         public void copyToDevice(long hostAddress, DeviceBuffer dst, long bytes, DeviceStream stream) {
+            if (failCopies) {
+                throw new IllegalStateException("copy refused by the driver (test)");
+            }
             host.copyToDevice(hostAddress, dst, bytes, stream);
         }
 
@@ -190,6 +222,36 @@ class TransferBackPressureTest {
             last.close();
         }
         assertThat(batches.released).as("every host batch released exactly once").hasValue(3);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+
+    /**
+     * A submit whose copy is refused and whose buffer then fails to close must still give its lane and its host
+     * batch back, and report the copy failure (the close failure suppressed on it): with K = 1, a lane kept would
+     * block every later submit.
+     */
+    @Test
+    void shouldGiveTheLaneAndHostBatchBackWhenACopyFailsAndItsBufferFailsToClose() throws Exception {
+        GatedDevice device = new GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000)) {
+            device.failCopies = true;
+            device.failBufferCloses = true;
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transfer.apply(batches.random(spec, 0, null)))
+                    .hasMessageContaining("copy refused by the driver")
+                    .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+                            .extracting(Throwable::getMessage).asString().contains("close failed after freeing"));
+            assertThat(batches.released).as("the failed batch's host memory is back, once").hasValue(1);
+            device.failCopies = false;
+            device.failBufferCloses = false;
+            device.gate.countDown();
+            DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // needs the one lane back
+            next.awaitReady();
+            next.close();
+        }
+        assertThat(batches.released).as("every host batch released exactly once").hasValue(2);
         device.close();
         assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
     }
