@@ -257,27 +257,39 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         }
     }
 
-    /** The completion thread: waits for each copy in submission order and hands its resources back. */
+    /**
+     * The completion thread: waits for each copy in submission order and hands its resources back. A slot whose
+     * completion throws (even an {@link Error} from a host batch's release) is logged and the loop goes on, so its
+     * permit still comes back and later copies still complete; the thread ends only at the poison pill.
+     */
     private void completeInOrder() {
-        while (true) {
-            TransferSlot slot;
-            try {
-                slot = pending.take();
-            } catch (InterruptedException e) {
-                // Only close() interrupts this thread, to cut a wait on a copy short; the copies queued behind it
-                // still need their host batches released, and the poison pill behind them ends the loop.
-                continue;
+        try {
+            while (true) {
+                TransferSlot slot;
+                try {
+                    slot = pending.take();
+                } catch (InterruptedException e) {
+                    // Only close() interrupts this thread, to cut a wait on a copy short; the copies queued behind it
+                    // still need their host batches released, and the poison pill behind them ends the loop.
+                    continue;
+                }
+                if (slot == POISON) {
+                    break;
+                }
+                try {
+                    complete(slot);
+                } catch (Throwable t) { // one bad slot must not end the thread: its lanes would never come back
+                    LOG.error("transfer to {}: completing a copy failed; the transfer goes on", device.name(), t);
+                }
             }
-            if (slot == POISON) {
-                break;
+        } finally {
+            // Dekker hand-off with close(): it sets handedOff then reads completerEnded; this thread the other way
+            // round. With volatiles at least one of the two sees the other's store, and lanesFreed lets only one
+            // free the lanes. In a finally, so close() frees the lanes whatever ended this thread.
+            completerEnded = true;
+            if (handedOff) {
+                freeLanes();
             }
-            complete(slot);
-        }
-        // Dekker hand-off with close(): it sets handedOff then reads completerEnded; this thread the other way round.
-        // With volatiles at least one of the two sees the other's store, and lanesFreed lets only one free the lanes.
-        completerEnded = true;
-        if (handedOff) {
-            freeLanes();
         }
     }
 
@@ -293,8 +305,11 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         DeviceBatch deviceBatch = slot.deviceBatch;
         CompletableFuture<DeviceBatch> future = slot.future;
         slot.disarm();
-        releaseHost(host);
-        permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+        try {
+            releaseHost(host);
+        } finally {
+            permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+        }
         if (future != null) {
             if (failure == null) {
                 if (!future.complete(deviceBatch)) {
@@ -311,11 +326,16 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         }
     }
 
+    /**
+     * Releases a host batch once; a release that throws (any {@link Throwable}: it is the owner's callback) is
+     * logged, so the caller's own duty (a permit, a future) still runs.
+     */
     private void releaseHost(HostBatch batch) {
         try {
             batch.release();
-        } catch (RuntimeException e) {
-            LOG.error("releasing host batch {} failed", batch, e);
+        } catch (Throwable t) {
+            LOG.error("transfer to {}: releasing host batch {} threw; its memory may not be back with its owner",
+                    device.name(), batch, t);
         } finally {
             releasedHostBatches.incrementAndGet();
         }
@@ -324,7 +344,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private static void closeQuietly(DeviceBatch batch, Throwable failure) {
         try {
             batch.close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // the future still has to be completed
             failure.addSuppressed(e);
         }
     }

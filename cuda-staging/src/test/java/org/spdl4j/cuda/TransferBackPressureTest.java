@@ -257,6 +257,42 @@ class TransferBackPressureTest {
     }
 
     /**
+     * A host batch whose release throws an {@link Error} (here an {@link AssertionError} from its owner's callback)
+     * must not end the completion thread: with K = 1 its permit has to come back for the next submit, and close must
+     * still free the lanes.
+     */
+    @Test
+    void shouldKeepCompletingCopiesWhenAHostBatchReleaseThrowsAnError() {
+        HostDevice device = new HostDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        MemoryAllocator allocator = device.hostAllocator();
+        long address = allocator.allocate(spec.byteSize(), TestBatches.ALIGNMENT);
+        java.util.concurrent.atomic.AtomicInteger badReleases = new java.util.concurrent.atomic.AtomicInteger();
+        HostBatch bad = HostBatch.of(address, spec, () -> {
+            allocator.free(address, spec.byteSize(), TestBatches.ALIGNMENT);
+            badReleases.incrementAndGet();
+            throw new AssertionError("host batch release callback failed (test)");
+        });
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000);
+        try {
+            transfer.apply(bad).close();
+            DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // K = 1: needs the first permit back
+            next.awaitReady();
+            next.close();
+        } finally {
+            transfer.close();
+        }
+        assertThat(badReleases).as("the throwing release ran once").hasValue(1);
+        assertThat(batches.released).hasValue(1);
+        assertThat(transfer.releasedHostBatches()).isEqualTo(2);
+        LiveResourceCounters live = device.counters();
+        assertThat(live.streams() + live.events()).as("lanes freed by close: %s", live).isZero();
+        device.close();
+        assertThat(live.allReleased()).as("%s", live).isTrue();
+    }
+
+    /**
      * A device that never finishes its copies (a hung GPU, whose driver wait ignores interrupts): close gives up after
      * its wait and fails every pending {@code applyAsync} future at once, so no consumer waits forever; if the copies
      * do finish later, the completion thread releases the host batches, closes the undelivered device batches and
