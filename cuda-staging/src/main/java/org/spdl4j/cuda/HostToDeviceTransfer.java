@@ -81,7 +81,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             }
         } catch (RuntimeException | Error e) {
             closeSlots();
-            events.close();
+            closeLogged(events, "the pooled events");
             throw e;
         }
         this.completer = new Thread(this::completeInOrder, "spdl4j-h2d-" + device.name().replace(' ', '_') + "-"
@@ -127,7 +127,12 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             throw new IllegalArgumentException("submitTimeoutMs must be >= 0, got " + submitTimeoutMs);
         }
         HostToDeviceTransfer t = new HostToDeviceTransfer(device, inFlight, submitTimeoutMs);
-        t.completer.start(); // started here, not in the constructor, so no thread sees a half-built transfer
+        try {
+            t.completer.start(); // started here, not in the constructor, so no thread sees a half-built transfer
+        } catch (RuntimeException | Error e) { // no thread (out of native threads): nothing else will free the lanes
+            t.freeLanes();
+            throw e;
+        }
         return t;
     }
 
@@ -443,7 +448,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private void freeLanes() {
         if (lanesFreed.compareAndSet(false, true)) {
             closeSlots();
-            events.close();
+            closeLogged(events, "the pooled events");
         }
     }
 
@@ -451,8 +456,8 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private void closeSlots() {
         for (TransferSlot slot : slots) {
             if (slot != null) {
-                closeLogged(slot.stream, "stream");
-                closeLogged(slot.done, "event");
+                closeLogged(slot.stream, "a lane's stream");
+                closeLogged(slot.done, "a lane's event");
             }
         }
     }
@@ -461,7 +466,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         try {
             resource.close();
         } catch (Exception e) {
-            LOG.error("transfer to {}: closing a lane's {} failed; it may leak", device.name(), what, e);
+            LOG.error("transfer to {}: closing {} failed; it may leak", device.name(), what, e);
         }
     }
 

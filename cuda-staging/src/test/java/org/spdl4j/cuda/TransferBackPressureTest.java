@@ -34,6 +34,8 @@ class TransferBackPressureTest {
         volatile boolean failCopies;
         /** Whether closing a device buffer throws, after the buffer went back to the pool. */
         volatile boolean failBufferCloses;
+        /** How many of the next event closes throw, after destroying the event. */
+        final java.util.concurrent.atomic.AtomicInteger failEventCloses = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public DeviceEvent createEvent() {
@@ -78,6 +80,9 @@ class TransferBackPressureTest {
                 @Override
                 public void close() {
                     real.close();
+                    if (failEventCloses.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new IllegalStateException("cuEventDestroy failed after destroying (test)");
+                    }
                 }
             };
         }
