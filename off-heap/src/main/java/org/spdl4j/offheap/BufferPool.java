@@ -94,7 +94,7 @@ public final class BufferPool implements AutoCloseable {
      * @return a lease with a reference count of one, owned by the caller
      * @throws PoolExhaustedException   when no slab became free in time
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size) {
         return acquireNanos(size, defaultTimeoutNanos);
@@ -109,7 +109,7 @@ public final class BufferPool implements AutoCloseable {
      * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
      *                                  interrupt flag is set again)
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size, Duration timeout) {
         return acquireNanos(size, Timeouts.nanos(timeout));
@@ -125,7 +125,7 @@ public final class BufferPool implements AutoCloseable {
      * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
      *                                  interrupt flag is set again)
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size, long timeoutNanos) {
         return acquireNanos(size, timeoutNanos);
@@ -191,7 +191,10 @@ public final class BufferPool implements AutoCloseable {
                 + " or PoolConfig.Builder.sizeClass) or split the item");
     }
 
-    /** Slow path: the class is empty. Waits with a bounded backoff, then fails with the pool's state. */
+    /**
+     * Slow path: the class is empty. Waits with a bounded backoff, then fails with the pool's state; fails at once
+     * with {@link IllegalStateException} when the pool closes meanwhile.
+     */
     private Lease await(SizeClass c, int size, long timeoutNanos) {
         c.recordWait();
         final long start = System.nanoTime();
@@ -202,7 +205,11 @@ public final class BufferPool implements AutoCloseable {
                 return lease;
             }
             final long waited = System.nanoTime() - start;
-            if (waited >= timeoutNanos || Thread.currentThread().isInterrupted() || closed) {
+            if (closed) { // not a timeout: the pool is gone, as for an acquire that starts after close
+                throw new IllegalStateException("pool '" + name + "' is closed (closed while an acquire of " + size
+                        + " B waited " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms for a free slab)");
+            }
+            if (waited >= timeoutNanos || Thread.currentThread().isInterrupted()) {
                 c.recordTimeout();
                 final boolean interrupted = Thread.interrupted();
                 if (interrupted) {
@@ -210,7 +217,7 @@ public final class BufferPool implements AutoCloseable {
                 }
                 throw new PoolExhaustedException("pool '" + name + "': no free slab for " + size + " B after "
                         + TimeUnit.NANOSECONDS.toMillis(waited) + " ms" + (interrupted ? " (interrupted)" : "")
-                        + (closed ? " (pool closed)" : "") + "; " + stats() + ". Release leases sooner, enlarge the "
+                        + "; " + stats() + ". Release leases sooner, enlarge the "
                         + c.slabBytes + " B class, or look for leaks with -D" + OffHeapConfiguration.LEAK_DETECTION_PROP
                         + "=paranoid", interrupted ? new InterruptedException() : null);
             }

@@ -115,6 +115,31 @@ class BufferPoolTest {
         }
     }
 
+    /**
+     * A waiter woken by close is refused as any acquire on a closed pool is (IllegalStateException), not told the
+     * pool is exhausted (release sooner, enlarge the class: wrong advice), and it is not counted as a timeout.
+     */
+    @Test
+    void shouldFailAWaiterWithIllegalStateWhenThePoolCloses() throws Exception {
+        final BufferPool pool = BufferPool.open(PoolConfig.builder("closing").sizeClass(64, 1)
+                .acquireTimeout(Duration.ofSeconds(10)).build());
+        final Lease held = pool.acquire(64);
+        try {
+            final CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(64));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (pool.stats().classes().get(0).waits() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            pool.close();
+            assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("pool 'closing' is closed");
+            assertThat(pool.stats().classes().get(0).timeouts()).as("a close is not a timeout").isZero();
+        } finally {
+            held.release();
+        }
+        assertThat(pool.isFreed()).isTrue();
+    }
+
     @Test
     void shouldFreeMemoryOnCloseOrWhenLastLeaseReturns() {
         final DirectMemoryAllocator allocator = new DirectMemoryAllocator();
