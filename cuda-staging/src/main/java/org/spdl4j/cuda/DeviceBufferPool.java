@@ -60,7 +60,14 @@ final class DeviceBufferPool implements AutoCloseable {
         try {
             address = raw.allocate(capacity);
         } catch (CudaDriverException e) {
-            if (trim() == 0) {
+            int trimmed;
+            try {
+                trimmed = trim();
+            } catch (RuntimeException | Error trimFailure) {
+                e.addSuppressed(trimFailure);
+                throw e;
+            }
+            if (trimmed == 0) {
                 throw e;
             }
             address = raw.allocate(capacity); // once more, now that the cached blocks are back with the driver
@@ -87,7 +94,8 @@ final class DeviceBufferPool implements AutoCloseable {
     }
 
     /**
-     * Frees every cached block.
+     * Frees every cached block. A block whose free fails does not stop the others: every one is tried (they are
+     * already out of the cache), and the first failure is thrown with the later ones suppressed on it.
      *
      * @return how many blocks were freed
      */
@@ -109,8 +117,23 @@ final class DeviceBufferPool implements AutoCloseable {
             }
             cachedBytes = 0;
         }
+        Throwable failure = null;
         for (PooledDeviceBuffer b : victims) {
-            destroy(b);
+            try {
+                destroy(b);
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
         return n;
     }

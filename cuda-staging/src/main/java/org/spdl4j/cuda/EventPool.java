@@ -45,6 +45,10 @@ final class EventPool implements AutoCloseable {
         event.close();
     }
 
+    /**
+     * Destroys the pooled events; events returned later are destroyed on return. An event that fails to close does
+     * not stop the others: every one is tried, and the first failure is thrown with the later ones suppressed on it.
+     */
     @Override
     public void close() {
         DeviceEvent[] victims;
@@ -56,8 +60,23 @@ final class EventPool implements AutoCloseable {
             free = new DeviceEvent[0];
             count = 0;
         }
+        Throwable failure = null;
         for (int i = 0; i < n; i++) {
-            victims[i].close();
+            try {
+                victims[i].close();
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
     }
 }

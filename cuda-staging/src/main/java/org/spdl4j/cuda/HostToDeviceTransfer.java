@@ -29,8 +29,10 @@ import org.slf4j.LoggerFactory;
  * thread is the intended caller. Completions run on the transfer's one completion thread; dependents of the
  * {@code applyAsync} future registered without an executor run there too and must be short.
  * <b>Blocking:</b> a submit blocks while K copies are in flight (back-pressure), at most
- * {@link CudaConfiguration#SUBMIT_TIMEOUT_MS}. <b>Ownership:</b> a submitted host batch belongs to the transfer and
- * is released exactly once, when its copy completes or fails; the returned batch belongs to the caller.
+ * {@link CudaConfiguration#SUBMIT_TIMEOUT_MS}, without holding the submit lock, so {@link #close()} never waits
+ * behind it: a submit still waiting when the transfer closes fails at once. <b>Ownership:</b> a submitted host
+ * batch belongs to the transfer and is released exactly once, when its copy completes or fails; the returned batch
+ * belongs to the caller.
  * <b>Allocation:</b> one {@code DeviceBatch} (and future, for {@code applyAsync}) per batch; slots, streams, events
  * and device memory are reused.
  */
@@ -41,6 +43,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
 
     private final Device device;
     private final int inFlight;
+    private final long submitTimeoutMs;
     private final TransferSlot[] slots;
     private final EventPool events;
     private final Semaphore permits;
@@ -58,9 +61,10 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     /** Claimed by whichever thread destroys the streams and events, so exactly one does. */
     private final AtomicBoolean lanesFreed = new AtomicBoolean();
 
-    private HostToDeviceTransfer(Device device, int inFlight) {
+    private HostToDeviceTransfer(Device device, int inFlight, long submitTimeoutMs) {
         this.device = device;
         this.inFlight = inFlight;
+        this.submitTimeoutMs = submitTimeoutMs;
         this.events = new EventPool(device);
         this.permits = new Semaphore(inFlight);
         this.pending = new ArrayBlockingQueue<>(inFlight + 1);
@@ -77,7 +81,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             }
         } catch (RuntimeException | Error e) {
             closeSlots();
-            events.close();
+            closeLogged(events, "the pooled events");
             throw e;
         }
         this.completer = new Thread(this::completeInOrder, "spdl4j-h2d-" + device.name().replace(' ', '_') + "-"
@@ -103,12 +107,32 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      * @return the running transfer; close it before the device
      */
     public static HostToDeviceTransfer create(Device device, int inFlight) {
+        return create(device, inFlight, CudaConfiguration.SUBMIT_TIMEOUT_MS);
+    }
+
+    /**
+     * A transfer with its own submit timeout (tests: the configured one is read once per JVM).
+     *
+     * @param device          the target device
+     * @param inFlight        K: copies in flight at most, one stream each, at least 1
+     * @param submitTimeoutMs longest a submit waits for a free copy slot, and {@link #close()} for the copies
+     * @return the running transfer; close it before the device
+     */
+    static HostToDeviceTransfer create(Device device, int inFlight, long submitTimeoutMs) {
         Objects.requireNonNull(device, "device");
         if (inFlight < 1) {
             throw new IllegalArgumentException("inFlight must be >= 1, got " + inFlight);
         }
-        HostToDeviceTransfer t = new HostToDeviceTransfer(device, inFlight);
-        t.completer.start(); // started here, not in the constructor, so no thread sees a half-built transfer
+        if (submitTimeoutMs < 0) {
+            throw new IllegalArgumentException("submitTimeoutMs must be >= 0, got " + submitTimeoutMs);
+        }
+        HostToDeviceTransfer t = new HostToDeviceTransfer(device, inFlight, submitTimeoutMs);
+        try {
+            t.completer.start(); // started here, not in the constructor, so no thread sees a half-built transfer
+        } catch (RuntimeException | Error e) { // no thread (out of native threads): nothing else will free the lanes
+            t.freeLanes();
+            throw e;
+        }
         return t;
     }
 
@@ -118,8 +142,8 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      * @param batch the host batch; ownership passes to the transfer
      * @return the device batch, owned by the caller; wait on its {@link DeviceBatch#readyEvent()} before reading
      * @throws CudaDriverException when the driver refuses (the host batch has been released)
-     * @throws IllegalStateException when closed, interrupted or timed out waiting for a free slot (the host batch
-     *                               has been released)
+     * @throws IllegalStateException when closed (also while waiting for a free slot), interrupted or timed out
+     *                               waiting for a free slot (the host batch has been released)
      */
     @Override
     public DeviceBatch apply(HostBatch batch) {
@@ -146,13 +170,18 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private DeviceBatch submit(HostBatch batch, CompletableFuture<DeviceBatch> future) {
         Objects.requireNonNull(batch, "batch");
         long bytes = batch.spec().byteSize();
+        // Outside submitLock: a submitter held up by back-pressure must not hold close() up with it. Any permit
+        // will do: the completion thread frees lanes in submission order, so with this permit held fewer than K
+        // copies are pending, and they sit on the lanes just before slots[submitted % K].
+        awaitPermit(batch);
         submitLock.lock();
         try {
             if (closed) {
+                permits.release(); // hands close()'s wake-up permit (or our own) on to the next waiting submitter
                 releaseHost(batch);
-                throw new IllegalStateException("transfer to " + device.name() + " is closed");
+                throw new IllegalStateException("transfer to " + device.name() + " is closed; the batch was not "
+                        + "copied (its host batch has been released)");
             }
-            awaitPermit(batch);
             TransferSlot slot = slots[(int) (submitted++ % inFlight)]; // free: the permit proves its last copy completed
             DeviceBuffer buffer = null;
             DeviceEvent ready = null;
@@ -184,7 +213,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private void awaitPermit(HostBatch batch) {
         boolean acquired;
         try {
-            acquired = permits.tryAcquire(CudaConfiguration.SUBMIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            acquired = permits.tryAcquire(submitTimeoutMs, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             releaseHost(batch);
@@ -193,52 +222,79 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         if (!acquired) {
             releaseHost(batch);
             throw new IllegalStateException("no copy slot on " + device.name() + " freed within "
-                    + CudaConfiguration.SUBMIT_TIMEOUT_MS + " ms (" + inFlight + " copies in flight); is the GPU hung? "
+                    + submitTimeoutMs + " ms (" + inFlight + " copies in flight); is the GPU hung? "
                     + "Raise " + CudaConfiguration.SUBMIT_TIMEOUT_PROP + " if copies are legitimately this slow");
         }
     }
 
-    /** Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. */
+    /**
+     * Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. Never
+     * throws: a step that fails is added to {@code failure} as suppressed and the later steps still run, so the
+     * permit (the lane) and the host batch always go back.
+     */
     private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
                          boolean copyQueued) {
         try {
-            if (copyQueued) {
-                slot.stream.synchronize();
+            try {
+                if (copyQueued) {
+                    slot.stream.synchronize();
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
             }
-        } catch (RuntimeException e) {
-            failure.addSuppressed(e);
+            try {
+                if (ready != null) {
+                    events.release(ready);
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+            try {
+                if (buffer != null) {
+                    buffer.close();
+                }
+            } catch (RuntimeException | Error e) {
+                failure.addSuppressed(e);
+            }
+        } finally {
+            permits.release();
+            releaseHost(batch);
         }
-        if (ready != null) {
-            events.release(ready);
-        }
-        if (buffer != null) {
-            buffer.close();
-        }
-        permits.release();
-        releaseHost(batch);
     }
 
-    /** The completion thread: waits for each copy in submission order and hands its resources back. */
+    /**
+     * The completion thread: waits for each copy in submission order and hands its resources back. A slot whose
+     * completion throws (even an {@link Error} from a host batch's release) is logged and the loop goes on, so its
+     * permit still comes back and later copies still complete; the thread ends only at the poison pill.
+     */
     private void completeInOrder() {
-        while (true) {
-            TransferSlot slot;
-            try {
-                slot = pending.take();
-            } catch (InterruptedException e) {
-                // Only close() interrupts this thread, to cut a wait on a copy short; the copies queued behind it
-                // still need their host batches released, and the poison pill behind them ends the loop.
-                continue;
+        try {
+            while (true) {
+                TransferSlot slot;
+                try {
+                    slot = pending.take();
+                } catch (InterruptedException e) {
+                    // Only close() interrupts this thread, to cut a wait on a copy short; the copies queued behind it
+                    // still need their host batches released, and the poison pill behind them ends the loop.
+                    continue;
+                }
+                if (slot == POISON) {
+                    break;
+                }
+                try {
+                    complete(slot);
+                } catch (Throwable t) { // one bad slot must not end the thread: its lanes would never come back
+                    LOG.error("transfer to {}: completing a copy failed; the transfer goes on", device.name(), t);
+                }
             }
-            if (slot == POISON) {
-                break;
+        } finally {
+            // Dekker hand-off with close(): it sets handedOff then reads completerEnded; this thread the other way
+            // round. With volatiles at least one of the two sees the other's store, and lanesFreed lets only one
+            // free the lanes. In a finally, so close() frees the lanes whatever ended this thread.
+            completerEnded = true;
+            if (handedOff) {
+                freeLanes();
             }
-            complete(slot);
-        }
-        // Dekker hand-off with close(): it sets handedOff then reads completerEnded; this thread the other way round.
-        // With volatiles at least one of the two sees the other's store, and lanesFreed lets only one free the lanes.
-        completerEnded = true;
-        if (handedOff) {
-            freeLanes();
         }
     }
 
@@ -254,8 +310,11 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         DeviceBatch deviceBatch = slot.deviceBatch;
         CompletableFuture<DeviceBatch> future = slot.future;
         slot.disarm();
-        releaseHost(host);
-        permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+        try {
+            releaseHost(host);
+        } finally {
+            permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
+        }
         if (future != null) {
             if (failure == null) {
                 if (!future.complete(deviceBatch)) {
@@ -272,11 +331,16 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         }
     }
 
+    /**
+     * Releases a host batch once; a release that throws (any {@link Throwable}: it is the owner's callback) is
+     * logged, so the caller's own duty (a permit, a future) still runs.
+     */
     private void releaseHost(HostBatch batch) {
         try {
             batch.release();
-        } catch (RuntimeException e) {
-            LOG.error("releasing host batch {} failed", batch, e);
+        } catch (Throwable t) {
+            LOG.error("transfer to {}: releasing host batch {} threw; its memory may not be back with its owner",
+                    device.name(), batch, t);
         } finally {
             releasedHostBatches.incrementAndGet();
         }
@@ -285,7 +349,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private static void closeQuietly(DeviceBatch batch, Throwable failure) {
         try {
             batch.close();
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // the future still has to be completed
             failure.addSuppressed(e);
         }
     }
@@ -307,14 +371,15 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      */
     @Override
     public void close() {
-        close(CudaConfiguration.SUBMIT_TIMEOUT_MS);
+        close(submitTimeoutMs);
     }
 
     /**
      * Closes, waiting up to {@code waitMillis} (then a quarter of it after an interrupt) for the copies in flight.
      * When they do not finish (a hung device), every copy still pending fails its {@code applyAsync} future now, so
      * no consumer waits forever; its host batch stays held, as the DMA may still read it, and the completion thread
-     * releases it, and frees the streams and events, if the copy ever finishes.
+     * releases it, and frees the streams and events, if the copy ever finishes. A submit still waiting for a free
+     * slot fails at once with an {@link IllegalStateException} saying the transfer is closed.
      *
      * @param waitMillis how long to wait for the copies in flight
      */
@@ -329,6 +394,9 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         } finally {
             submitLock.unlock();
         }
+        // One extra permit wakes a submitter waiting for a slot; it sees `closed` under the lock, fails, and releases
+        // the permit again, which wakes the next. Nothing is armed after close, so the extra permit costs nothing.
+        permits.release();
         try {
             completer.join(waitMillis);
         } catch (InterruptedException e) {
@@ -380,7 +448,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private void freeLanes() {
         if (lanesFreed.compareAndSet(false, true)) {
             closeSlots();
-            events.close();
+            closeLogged(events, "the pooled events");
         }
     }
 
@@ -388,8 +456,8 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private void closeSlots() {
         for (TransferSlot slot : slots) {
             if (slot != null) {
-                closeLogged(slot.stream, "stream");
-                closeLogged(slot.done, "event");
+                closeLogged(slot.stream, "a lane's stream");
+                closeLogged(slot.done, "a lane's event");
             }
         }
     }
@@ -398,7 +466,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         try {
             resource.close();
         } catch (Exception e) {
-            LOG.error("transfer to {}: closing a lane's {} failed; it may leak", device.name(), what, e);
+            LOG.error("transfer to {}: closing {} failed; it may leak", device.name(), what, e);
         }
     }
 

@@ -15,6 +15,8 @@ class DeviceBufferPoolTest {
         final long capacity;
         long next = 0x1000;
         int allocations;
+        /** How many of the next frees fail, before freeing (a driver error on cuMemFree). */
+        int failFrees;
 
         FakeMemory(long capacity) {
             this.capacity = capacity;
@@ -38,6 +40,10 @@ class DeviceBufferPoolTest {
 
         @Override
         public void free(long address, long bytes) {
+            if (failFrees > 0) {
+                failFrees--;
+                throw new IllegalStateException("cuMemFree(0x" + Long.toHexString(address) + ") failed (test)");
+            }
             assertThat(live.remove(address)).isEqualTo(bytes);
         }
     }
@@ -90,6 +96,23 @@ class DeviceBufferPoolTest {
             assertThatThrownBy(() -> pool.acquire(2L << 20)).isInstanceOf(CudaDriverException.class)
                     .hasMessageContaining("CUDA_ERROR_OUT_OF_MEMORY");
             big.close();
+        }
+    }
+
+    /** Trim has taken every block out of the cache before freeing them: one failed free must not leak the rest. */
+    @Test
+    void shouldFreeEveryCachedBlockWhenOneFreeFails() {
+        FakeMemory memory = new FakeMemory(1L << 30);
+        LiveResourceCounters counters = new LiveResourceCounters();
+        try (DeviceBufferPool pool = new DeviceBufferPool("test", memory, counters, 1L << 30)) {
+            DeviceBuffer a = pool.acquire(1000);
+            DeviceBuffer b = pool.acquire(1 << 20);
+            a.close();
+            b.close(); // two blocks cached
+            memory.failFrees = 1;
+            assertThatThrownBy(pool::trim).hasMessageContaining("cuMemFree").hasMessageContaining("failed (test)");
+            assertThat(memory.live).as("only the block whose free failed is left").hasSize(1);
+            assertThat(counters.deviceAllocations()).isEqualTo(1);
         }
     }
 

@@ -30,6 +30,12 @@ class TransferBackPressureTest {
         private int eventsCreated;
         /** How many of the next allocations fail (a device out of memory). */
         final java.util.concurrent.atomic.AtomicInteger failAllocations = new java.util.concurrent.atomic.AtomicInteger();
+        /** Whether copies to the device are refused (a driver error on cuMemcpyHtoDAsync). */
+        volatile boolean failCopies;
+        /** Whether closing a device buffer throws, after the buffer went back to the pool. */
+        volatile boolean failBufferCloses;
+        /** How many of the next event closes throw, after destroying the event. */
+        final java.util.concurrent.atomic.AtomicInteger failEventCloses = new java.util.concurrent.atomic.AtomicInteger();
 
         @Override
         public DeviceEvent createEvent() {
@@ -74,6 +80,9 @@ class TransferBackPressureTest {
                 @Override
                 public void close() {
                     real.close();
+                    if (failEventCloses.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new IllegalStateException("cuEventDestroy failed after destroying (test)");
+                    }
                 }
             };
         }
@@ -98,7 +107,32 @@ class TransferBackPressureTest {
             if (failAllocations.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                 throw new IllegalStateException("out of device memory (test)");
             }
-            return host.allocate(bytes);
+            DeviceBuffer real = host.allocate(bytes);
+            if (!failBufferCloses) {
+                return real;
+            }
+            return new DeviceBuffer() {
+                @Override
+                public long address() {
+                    return real.address();
+                }
+
+                @Override
+                public long byteSize() {
+                    return real.byteSize();
+                }
+
+                @Override
+                public long capacity() {
+                    return real.capacity();
+                }
+
+                @Override
+                public void close() {
+                    real.close();
+                    throw new IllegalStateException("device buffer close failed after freeing (test)");
+                }
+            };
         }
 
         @Override
@@ -108,6 +142,9 @@ class TransferBackPressureTest {
 
         @Override
         public void copyToDevice(long hostAddress, DeviceBuffer dst, long bytes, DeviceStream stream) {
+            if (failCopies) {
+                throw new IllegalStateException("copy refused by the driver (test)");
+            }
             host.copyToDevice(hostAddress, dst, bytes, stream);
         }
 
@@ -195,6 +232,72 @@ class TransferBackPressureTest {
     }
 
     /**
+     * A submit whose copy is refused and whose buffer then fails to close must still give its lane and its host
+     * batch back, and report the copy failure (the close failure suppressed on it): with K = 1, a lane kept would
+     * block every later submit.
+     */
+    @Test
+    void shouldGiveTheLaneAndHostBatchBackWhenACopyFailsAndItsBufferFailsToClose() throws Exception {
+        GatedDevice device = new GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000)) {
+            device.failCopies = true;
+            device.failBufferCloses = true;
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transfer.apply(batches.random(spec, 0, null)))
+                    .hasMessageContaining("copy refused by the driver")
+                    .satisfies(e -> assertThat(e.getSuppressed()).singleElement()
+                            .extracting(Throwable::getMessage).asString().contains("close failed after freeing"));
+            assertThat(batches.released).as("the failed batch's host memory is back, once").hasValue(1);
+            device.failCopies = false;
+            device.failBufferCloses = false;
+            device.gate.countDown();
+            DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // needs the one lane back
+            next.awaitReady();
+            next.close();
+        }
+        assertThat(batches.released).as("every host batch released exactly once").hasValue(2);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+
+    /**
+     * A host batch whose release throws an {@link Error} (here an {@link AssertionError} from its owner's callback)
+     * must not end the completion thread: with K = 1 its permit has to come back for the next submit, and close must
+     * still free the lanes.
+     */
+    @Test
+    void shouldKeepCompletingCopiesWhenAHostBatchReleaseThrowsAnError() {
+        HostDevice device = new HostDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        MemoryAllocator allocator = device.hostAllocator();
+        long address = allocator.allocate(spec.byteSize(), TestBatches.ALIGNMENT);
+        java.util.concurrent.atomic.AtomicInteger badReleases = new java.util.concurrent.atomic.AtomicInteger();
+        HostBatch bad = HostBatch.of(address, spec, () -> {
+            allocator.free(address, spec.byteSize(), TestBatches.ALIGNMENT);
+            badReleases.incrementAndGet();
+            throw new AssertionError("host batch release callback failed (test)");
+        });
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000);
+        try {
+            transfer.apply(bad).close();
+            DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // K = 1: needs the first permit back
+            next.awaitReady();
+            next.close();
+        } finally {
+            transfer.close();
+        }
+        assertThat(badReleases).as("the throwing release ran once").hasValue(1);
+        assertThat(batches.released).hasValue(1);
+        assertThat(transfer.releasedHostBatches()).isEqualTo(2);
+        LiveResourceCounters live = device.counters();
+        assertThat(live.streams() + live.events()).as("lanes freed by close: %s", live).isZero();
+        device.close();
+        assertThat(live.allReleased()).as("%s", live).isTrue();
+    }
+
+    /**
      * A device that never finishes its copies (a hung GPU, whose driver wait ignores interrupts): close gives up after
      * its wait and fails every pending {@code applyAsync} future at once, so no consumer waits forever; if the copies
      * do finish later, the completion thread releases the host batches, closes the undelivered device batches and
@@ -232,6 +335,55 @@ class TransferBackPressureTest {
         assertThat(batches.released).as("host batches released once their copies ended").hasValue(2);
         assertThat(live.leasedBuffers()).as("undelivered device batches closed: %s", live).isZero();
         assertThat(live.streams() + live.events()).as("lanes freed by the completion thread: %s", live).isZero();
+        device.close();
+        assertThat(live.allReleased()).as("%s", live).isTrue();
+    }
+
+    /**
+     * close() must not wait behind a submitter blocked on back-pressure: with K = 1 on a hung device, one copy in
+     * flight and a second submit waiting for its slot (5 s submit timeout), close(200) returns well before that
+     * timeout and the waiting submit fails at once, saying the transfer is closed.
+     */
+    @Test
+    void shouldCloseWithinItsWaitAndFailASubmitBlockedOnBackPressure() throws Exception {
+        GatedDevice device = new GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 5_000);
+        AtomicReference<Throwable> refused = new AtomicReference<>();
+        try {
+            var first = transfer.applyAsync(batches.random(spec, 0, null));
+            Thread submitter = Thread.ofPlatform().start(() -> {
+                try {
+                    transfer.apply(batches.random(spec, 1, null)).close();
+                } catch (RuntimeException e) {
+                    refused.set(e);
+                }
+            });
+            while (submitter.getState() != Thread.State.TIMED_WAITING) { // parked in the wait for a free slot
+                Thread.sleep(1);
+            }
+            long start = System.nanoTime();
+            transfer.close(200);
+            assertThat(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start))
+                    .as("close keeps to its own wait, not the blocked submit's timeout").isLessThan(2_000);
+            submitter.join(2_000);
+            assertThat(submitter.isAlive()).as("the waiting submit is woken by close").isFalse();
+            assertThat(refused.get()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("transfer to gated is closed");
+            assertThat(batches.released).as("the refused batch's host memory is back at once").hasValue(1);
+            assertThat(first).isCompletedExceptionally();
+        } finally {
+            device.gate.countDown(); // the device recovers: the pending copy ends and the lanes are freed
+        }
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        LiveResourceCounters live = device.counters();
+        while ((batches.released.get() < 2 || live.leasedBuffers() + live.streams() + live.events() > 0)
+                && System.nanoTime() < deadline) {
+            Thread.sleep(10);
+        }
+        assertThat(batches.released).as("every host batch released once").hasValue(2);
         device.close();
         assertThat(live.allReleased()).as("%s", live).isTrue();
     }

@@ -63,7 +63,11 @@ public final class BufferPool implements AutoCloseable {
         } catch (RuntimeException | Error e) {
             for (SizeClass c : classes) {
                 if (c != null) {
-                    c.free(config);
+                    try {
+                        c.free(config);
+                    } catch (RuntimeException | Error freeFailure) {
+                        e.addSuppressed(freeFailure); // and go on: the other classes' memory must still go back
+                    }
                 }
             }
             throw e;
@@ -90,7 +94,7 @@ public final class BufferPool implements AutoCloseable {
      * @return a lease with a reference count of one, owned by the caller
      * @throws PoolExhaustedException   when no slab became free in time
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size) {
         return acquireNanos(size, defaultTimeoutNanos);
@@ -105,7 +109,7 @@ public final class BufferPool implements AutoCloseable {
      * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
      *                                  interrupt flag is set again)
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size, Duration timeout) {
         return acquireNanos(size, Timeouts.nanos(timeout));
@@ -121,7 +125,7 @@ public final class BufferPool implements AutoCloseable {
      * @throws PoolExhaustedException   when no slab became free in time, or the wait was interrupted (the
      *                                  interrupt flag is set again)
      * @throws IllegalArgumentException when {@code size} fits no class
-     * @throws IllegalStateException    when the pool is closed
+     * @throws IllegalStateException    when the pool is closed, also while waiting
      */
     public Lease acquire(int size, long timeoutNanos) {
         return acquireNanos(size, timeoutNanos);
@@ -156,7 +160,7 @@ public final class BufferPool implements AutoCloseable {
         // pool open, close() counts this lease as held and keeps the memory. Either way no lease over freed memory.
         if (closed) {
             c.offer(lease);
-            freeIfIdle();
+            freeIfIdleLogged();
             throw new IllegalStateException("pool '" + name + "' is closed");
         }
         AcquisitionSite site = null;
@@ -187,7 +191,10 @@ public final class BufferPool implements AutoCloseable {
                 + " or PoolConfig.Builder.sizeClass) or split the item");
     }
 
-    /** Slow path: the class is empty. Waits with a bounded backoff, then fails with the pool's state. */
+    /**
+     * Slow path: the class is empty. Waits with a bounded backoff, then fails with the pool's state; fails at once
+     * with {@link IllegalStateException} when the pool closes meanwhile.
+     */
     private Lease await(SizeClass c, int size, long timeoutNanos) {
         c.recordWait();
         final long start = System.nanoTime();
@@ -198,7 +205,11 @@ public final class BufferPool implements AutoCloseable {
                 return lease;
             }
             final long waited = System.nanoTime() - start;
-            if (waited >= timeoutNanos || Thread.currentThread().isInterrupted() || closed) {
+            if (closed) { // not a timeout: the pool is gone, as for an acquire that starts after close
+                throw new IllegalStateException("pool '" + name + "' is closed (closed while an acquire of " + size
+                        + " B waited " + TimeUnit.NANOSECONDS.toMillis(waited) + " ms for a free slab)");
+            }
+            if (waited >= timeoutNanos || Thread.currentThread().isInterrupted()) {
                 c.recordTimeout();
                 final boolean interrupted = Thread.interrupted();
                 if (interrupted) {
@@ -206,7 +217,7 @@ public final class BufferPool implements AutoCloseable {
                 }
                 throw new PoolExhaustedException("pool '" + name + "': no free slab for " + size + " B after "
                         + TimeUnit.NANOSECONDS.toMillis(waited) + " ms" + (interrupted ? " (interrupted)" : "")
-                        + (closed ? " (pool closed)" : "") + "; " + stats() + ". Release leases sooner, enlarge the "
+                        + "; " + stats() + ". Release leases sooner, enlarge the "
                         + c.slabBytes + " B class, or look for leaks with -D" + OffHeapConfiguration.LEAK_DETECTION_PROP
                         + "=paranoid", interrupted ? new InterruptedException() : null);
             }
@@ -250,7 +261,7 @@ public final class BufferPool implements AutoCloseable {
         // Volatile read after the offer: pairs with close()'s write of `closed` before it counts leases, so at least
         // one of the two sees the pool both closed and full, and frees it.
         if (closed) {
-            freeIfIdle();
+            freeIfIdleLogged();
         }
     }
 
@@ -310,7 +321,10 @@ public final class BufferPool implements AutoCloseable {
         return closed;
     }
 
-    /** {@return true once the pool's memory is freed (closed and every lease back)} */
+    /**
+     * {@return true once the pool's memory is freed (closed and every lease back), also when the allocator failed to
+     * free part of it (that failure was reported then)}
+     */
     public boolean isFreed() {
         return freed.get();
     }
@@ -318,6 +332,13 @@ public final class BufferPool implements AutoCloseable {
     /**
      * Closes the pool: later acquires fail; waiting acquires fail; leases still held are logged as leaks and the
      * memory is freed when the last of them is released (at once if none is held). Idempotent.
+     *
+     * <p>Freeing tries every chunk of every class and unregisters the pool even when the allocator fails to free
+     * one; a failure while freeing at close is thrown from here, one while freeing on the last lease's release is
+     * logged (the releasing owner did nothing wrong).
+     *
+     * @throws IllegalStateException when the allocator failed to free some of the memory (it may leak), naming the
+     *                               pool; the allocator's failures are its cause and suppressed exceptions
      */
     @Override
     public void close() {
@@ -336,12 +357,39 @@ public final class BufferPool implements AutoCloseable {
         freeIfIdle();
     }
 
+    /**
+     * Frees the memory if the pool is closed and every lease is back, exactly once (the CAS on {@code freed}). Every
+     * class is freed and the pool unregistered whatever fails; then the first failure is thrown, naming the pool.
+     */
     private void freeIfIdle() {
         if (inUse() == 0 && freed.compareAndSet(false, true)) {
+            IllegalStateException failure = null;
             for (SizeClass c : classes) {
-                c.free(config);
+                try {
+                    c.free(config);
+                } catch (RuntimeException | Error e) {
+                    if (failure == null) {
+                        failure = new IllegalStateException("pool '" + name + "': allocator '"
+                                + config.allocator().name() + "' failed to free slab memory of the " + c.slabBytes
+                                + " B class; that memory may leak (the rest of the pool's memory was freed)", e);
+                    } else {
+                        failure.addSuppressed(e);
+                    }
+                }
             }
-            PoolRegistry.unregister(this);
+            PoolRegistry.unregister(this); // even after a failure: the pool is done, leak checks must not list it
+            if (failure != null) {
+                throw failure;
+            }
+        }
+    }
+
+    /** {@link #freeIfIdle()} on behalf of a lease owner (release, an acquire racing close): logs, never throws. */
+    private void freeIfIdleLogged() {
+        try {
+            freeIfIdle();
+        } catch (RuntimeException e) {
+            LOG.error("{}; found when the pool's last lease came back after close", e.getMessage(), e);
         }
     }
 

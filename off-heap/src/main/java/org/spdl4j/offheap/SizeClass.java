@@ -39,7 +39,8 @@ final class SizeClass {
     private volatile int highWater;
 
     /**
-     * Allocates the class's chunks and creates its leases. On failure, frees what it allocated and rethrows.
+     * Allocates the class's chunks and creates its leases. On failure, frees what it allocated (every chunk, even when
+     * one free fails: those failures are suppressed on the original one) and rethrows.
      */
     @SuppressWarnings("restricted") // reinterpret: the allocator's contract makes [base, base + size) valid
     SizeClass(BufferPool pool, PoolConfig config, SizeClassSpec spec, int firstLeaseId) {
@@ -73,7 +74,11 @@ final class SizeClass {
             }
         } catch (RuntimeException | Error e) {
             for (int c = 0; c < allocated; c++) {
-                allocator.free(chunkBases[c], chunkSizes[c], alignment);
+                try {
+                    allocator.free(chunkBases[c], chunkSizes[c], alignment);
+                } catch (RuntimeException | Error freeFailure) {
+                    e.addSuppressed(freeFailure);
+                }
             }
             throw e;
         }
@@ -145,10 +150,28 @@ final class SizeClass {
                 timeouts.get());
     }
 
-    /** Frees every chunk; only once every lease is back (the pool guarantees it). */
+    /**
+     * Frees every chunk; only once every lease is back (the pool guarantees it). A chunk whose free fails does not
+     * stop the others: the first failure is thrown once all were tried, the later ones suppressed on it.
+     */
     void free(PoolConfig config) {
+        Throwable failure = null;
         for (int c = 0; c < chunkBases.length; c++) {
-            config.allocator().free(chunkBases[c], chunkSizes[c], config.alignment());
+            try {
+                config.allocator().free(chunkBases[c], chunkSizes[c], config.alignment());
+            } catch (RuntimeException | Error e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (failure instanceof RuntimeException e) {
+            throw e;
+        }
+        if (failure instanceof Error e) {
+            throw e;
         }
     }
 }

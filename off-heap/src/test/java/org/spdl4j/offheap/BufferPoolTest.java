@@ -115,6 +115,31 @@ class BufferPoolTest {
         }
     }
 
+    /**
+     * A waiter woken by close is refused as any acquire on a closed pool is (IllegalStateException), not told the
+     * pool is exhausted (release sooner, enlarge the class: wrong advice), and it is not counted as a timeout.
+     */
+    @Test
+    void shouldFailAWaiterWithIllegalStateWhenThePoolCloses() throws Exception {
+        final BufferPool pool = BufferPool.open(PoolConfig.builder("closing").sizeClass(64, 1)
+                .acquireTimeout(Duration.ofSeconds(10)).build());
+        final Lease held = pool.acquire(64);
+        try {
+            final CompletableFuture<Lease> waiter = CompletableFuture.supplyAsync(() -> pool.acquire(64));
+            final long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (pool.stats().classes().get(0).waits() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5);
+            }
+            pool.close();
+            assertThatThrownBy(() -> waiter.get(5, TimeUnit.SECONDS)).cause()
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("pool 'closing' is closed");
+            assertThat(pool.stats().classes().get(0).timeouts()).as("a close is not a timeout").isZero();
+        } finally {
+            held.release();
+        }
+        assertThat(pool.isFreed()).isTrue();
+    }
+
     @Test
     void shouldFreeMemoryOnCloseOrWhenLastLeaseReturns() {
         final DirectMemoryAllocator allocator = new DirectMemoryAllocator();
@@ -133,6 +158,82 @@ class BufferPoolTest {
         held.release();
         assertThat(allocator.liveBlocks()).isZero();
         assertThat(busy.isFreed()).isTrue();
+    }
+
+    /** Direct memory whose next {@code failFrees} frees fail without freeing (kept to free them at the end). */
+    private static final class FailingFreeAllocator implements MemoryAllocator {
+        final DirectMemoryAllocator real = new DirectMemoryAllocator();
+        final java.util.List<long[]> notFreed = new java.util.ArrayList<>();
+        int failFrees;
+
+        @Override
+        public long allocate(long bytes, int alignment) {
+            return real.allocate(bytes, alignment);
+        }
+
+        @Override
+        public synchronized void free(long address, long bytes, int alignment) {
+            if (failFrees > 0) {
+                failFrees--;
+                notFreed.add(new long[] {address, bytes, alignment});
+                throw new IllegalStateException("free(0x" + Long.toHexString(address) + ") refused (test)");
+            }
+            real.free(address, bytes, alignment);
+        }
+
+        @Override
+        public String name() {
+            return "failing-free";
+        }
+
+        void freeTheRefused() {
+            for (long[] block : notFreed) {
+                real.free(block[0], block[1], (int) block[2]);
+            }
+        }
+    }
+
+    /**
+     * A failing free at close must not stop the other classes' memory being freed, nor leave the pool registered
+     * (it would read as live and full, hiding it from leak checks); close reports it naming the pool.
+     */
+    @Test
+    void shouldFreeEveryClassAndUnregisterWhenAFreeFailsAtClose() {
+        final FailingFreeAllocator allocator = new FailingFreeAllocator();
+        final BufferPool pool = BufferPool.open(small("free-fails").allocator(allocator).build());
+        assertThat(allocator.real.liveBlocks()).isEqualTo(2);
+        allocator.failFrees = 1;
+        try {
+            assertThatThrownBy(pool::close).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("pool 'free-fails'").hasMessageContaining("allocator 'failing-free'")
+                    .hasRootCauseMessage("free(0x" + Long.toHexString(allocator.notFreed.get(0)[0]) + ") refused (test)");
+            assertThat(allocator.real.liveBlocks()).as("the other class's chunk freed").isEqualTo(1);
+            assertThat(PoolRegistry.livePools()).doesNotContain(pool);
+            assertThat(pool.isFreed()).isTrue();
+        } finally {
+            allocator.freeTheRefused();
+        }
+    }
+
+    /**
+     * The same failure when the last lease comes back after close: the release that triggers the free is not at
+     * fault, so it returns normally (the failure is logged), and the rest is freed and the pool unregistered.
+     */
+    @Test
+    void shouldNotThrowFromReleaseWhenFreeingAfterTheLastLeaseFails() {
+        final FailingFreeAllocator allocator = new FailingFreeAllocator();
+        final BufferPool pool = BufferPool.open(small("free-fails-late").allocator(allocator).build());
+        final Lease held = pool.acquire(10);
+        pool.close();
+        allocator.failFrees = 1;
+        try {
+            assertThat(held.release()).isTrue();
+            assertThat(allocator.real.liveBlocks()).as("the other class's chunk freed").isEqualTo(1);
+            assertThat(PoolRegistry.livePools()).doesNotContain(pool);
+            assertThat(pool.isFreed()).isTrue();
+        } finally {
+            allocator.freeTheRefused();
+        }
     }
 
     @Test

@@ -42,6 +42,7 @@ public final class BatchAssembler implements AutoCloseable {
     private final int batchesInFlight;
     private final AtomicLong published = new AtomicLong(); // once per batch, not per item
     private final AtomicLong discarded = new AtomicLong();
+    private final AtomicLong recycled = new AtomicLong(); // batches closed (published or discarded), once per batch
     private Batch current;
     private long nextSequence;
     private boolean closed;
@@ -82,7 +83,9 @@ public final class BatchAssembler implements AutoCloseable {
      * the last slot of a batch seals it.
      *
      * @return the slot; hand it to the producer that will fill it
-     * @throws PoolExhaustedException when no batch object or lease became free within the timeout
+     * @throws PoolExhaustedException when no batch object or lease became free within the timeout, or the wait
+     *                                was interrupted (its cause is then an {@link InterruptedException}, and the
+     *                                thread's interrupt flag stays set)
      * @throws IllegalStateException  when the assembler is closed
      */
     public Slot claim() {
@@ -109,10 +112,7 @@ public final class BatchAssembler implements AutoCloseable {
         int attempt = 0;
         while (b == null) {
             if (System.nanoTime() - start >= timeoutNanos || Thread.currentThread().isInterrupted()) {
-                throw new PoolExhaustedException("batch assembler for " + descriptor + ": all " + batchesInFlight
-                        + " batches in flight after waiting " + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start)
-                        + " ms (published " + published.get() + "); consumers must close() each batch, or raise "
-                        + "batchesInFlight", null);
+                throw noFreeBatch(start);
             }
             Backoff.idle(attempt++, maxParkNanos);
             b = free.relaxedPoll();
@@ -127,6 +127,36 @@ public final class BatchAssembler implements AutoCloseable {
         }
         b.open(lease, nextSequence);
         return b;
+    }
+
+    /**
+     * Why no batch object came free: every one is either still filling (producers have not completed or failed all
+     * its claimed slots) or published and not yet closed; the counts tell the caller which side holds them up.
+     * Reads the interrupt flag without clearing it.
+     */
+    private PoolExhaustedException noFreeBatch(long start) {
+        final long waitedMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        // The free list was empty, so all batchesInFlight objects are out. Closed batches = recycled; of those,
+        // discarded ones were never published. The counters move independently: clamp a momentary skew.
+        final long unclosed = Math.clamp(published.get() - (recycled.get() - discarded.get()), 0, batchesInFlight);
+        final long filling = batchesInFlight - unclosed;
+        final String where = filling + " still filling, " + unclosed + " published and not yet closed";
+        final StringBuilder advice = new StringBuilder();
+        if (unclosed > 0) {
+            advice.append("consumers must close() each batch; ");
+        }
+        if (filling > 0) {
+            advice.append("producers must complete() or fail() every claimed slot; ");
+        }
+        advice.append("raise batchesInFlight if this much work in flight is legitimate");
+        if (Thread.currentThread().isInterrupted()) {
+            return new PoolExhaustedException("batch assembler for " + descriptor + ": interrupted after waiting "
+                    + waitedMs + " ms for a free batch (all " + batchesInFlight + " batches in flight: " + where + ")",
+                    new InterruptedException("claim() interrupted"));
+        }
+        return new PoolExhaustedException("batch assembler for " + descriptor + ": all " + batchesInFlight
+                + " batches in flight after waiting " + waitedMs + " ms (" + where + ", published " + published.get()
+                + " in all); " + advice, null);
     }
 
     /**
@@ -194,6 +224,7 @@ public final class BatchAssembler implements AutoCloseable {
         if (!free.offer(b)) {
             throw new IllegalStateException("batch free list full: a batch was recycled twice");
         }
+        recycled.incrementAndGet(); // read only to explain a claim that found no free batch
     }
 
     /** Collects a {@link BatchAssembler}. Not thread-safe. */

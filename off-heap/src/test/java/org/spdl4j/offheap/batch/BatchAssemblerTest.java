@@ -166,6 +166,30 @@ class BatchAssemblerTest {
         assertThat(pool.inUse()).isZero();
     }
 
+    /**
+     * A claim interrupted while every batch is out says so, with an InterruptedException cause, keeps the thread's
+     * interrupt flag, and tells a batch still filling (its producer not done) from one published and not closed.
+     */
+    @Test
+    void shouldSayInterruptedKeepTheFlagAndCountBatchesStillFilling() {
+        final BatchAssembler assembler = BatchAssembler.builder(pool, BatchDescriptor.of(1, DType.I32, 2))
+                .consumer(received::add).batchesInFlight(1).acquireTimeout(Duration.ofSeconds(10)).build();
+        final Slot first = assembler.claim(); // the only batch: claimed, not completed
+        Thread.currentThread().interrupt();
+        try {
+            assertThatThrownBy(assembler::claim).isInstanceOf(PoolExhaustedException.class)
+                    .hasMessageContaining("interrupted")
+                    .hasMessageContaining("1 still filling, 0 published and not yet closed")
+                    .hasCauseInstanceOf(InterruptedException.class);
+            assertThat(Thread.currentThread().isInterrupted()).as("the interrupt flag is kept").isTrue();
+        } finally {
+            Thread.interrupted();
+        }
+        first.complete();
+        received.get(0).close();
+        assembler.close();
+    }
+
     @Test
     void shouldApplyBackPressureWhenConsumersHoldEveryBatch() {
         final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add)
@@ -174,7 +198,8 @@ class BatchAssemblerTest {
             assembler.claim().complete();
         }
         assertThatThrownBy(assembler::claim).isInstanceOf(PoolExhaustedException.class)
-                .hasMessageContaining("all 1 batches in flight").hasMessageContaining("close()");
+                .hasMessageContaining("all 1 batches in flight").hasMessageContaining("close()")
+                .hasMessageContaining("0 still filling, 1 published and not yet closed");
         received.get(0).close();
         final Slot next = assembler.claim();
         assertThat(next.sequence()).isEqualTo(4);
