@@ -83,15 +83,27 @@ class BufferPoolTest {
         }
     }
 
-    /** A timeout too long for a long of nanoseconds (ChronoUnit.FOREVER) means no timeout, not an exception. */
+    /**
+     * A timeout too long for a long of nanoseconds (ChronoUnit.FOREVER) means no timeout, not an exception, and not
+     * "do not wait": an acquire from an exhausted class waits past the pool's default timeout until a lease returns.
+     */
     @Test
-    void shouldTakeATimeoutOfForever() {
+    void shouldTakeATimeoutOfForever() throws Exception {
         final Duration forever = java.time.temporal.ChronoUnit.FOREVER.getDuration();
-        try (BufferPool pool = BufferPool.open(small("forever").acquireTimeout(forever).build())) {
-            final Lease a = pool.acquire(10);
-            final Lease b = pool.acquire(10, forever);
-            a.release();
-            b.release();
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("forever").sizeClass(64, 1)
+                .acquireTimeout(Duration.ofMillis(50)).build())) {
+            final Lease held = pool.acquire(10);
+            java.util.concurrent.CompletableFuture<Lease> waiter = java.util.concurrent.CompletableFuture.supplyAsync(
+                    () -> pool.acquire(10, forever), java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor());
+            Thread.sleep(300); // six times the pool's default timeout
+            assertThat(waiter).as("still waiting for the one slab").isNotDone();
+            held.release();
+            Lease got = waiter.get(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertThat(got.capacity()).isGreaterThanOrEqualTo(10);
+            got.release();
+        }
+        try (BufferPool pool = BufferPool.open(small("forever-default").acquireTimeout(forever).build())) {
+            pool.acquire(10).release(); // FOREVER as the pool's own timeout is accepted too
         }
     }
 
