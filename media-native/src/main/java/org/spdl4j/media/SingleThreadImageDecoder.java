@@ -40,7 +40,8 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * context is rebuilt when the crop's size changes, i.e. for nearly every image.
  *
  * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec
- * contexts (one per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the
+ * contexts (one per codec, DCT scale and, for JPEG, set of tables the image defines: see {@link CodecContextCache})
+ * are allocated once and reused for every item. Per item FFmpeg allocates the
  * demuxer context, the I/O context and the decoded frame's buffers; all are freed before the call returns, on success
  * and on failure.
  *
@@ -294,7 +295,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             if (par.width() > 0 && par.height() > 0) {
                 limits.checkPixels(label, par.width(), par.height());
             }
-            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, label);
+            final int tables = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegTables(srcAddress, srcLength) : 0;
+            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, tables, label);
             receiveFrame(format, codec, label);
             scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);
