@@ -55,7 +55,8 @@ final class ImageSniffer {
     }
 
     /**
-     * Reads width and height from a JPEG's first SOFn segment, walking the marker segments by their lengths.
+     * Reads width and height from a JPEG's first SOFn segment, walking the marker segments by their lengths. Stray
+     * bytes between segments (which libjpeg warns about and FFmpeg skips) are skipped up to the next 0xFF.
      *
      * @param address first byte (FF D8)
      * @param length number of bytes
@@ -107,7 +108,8 @@ final class ImageSniffer {
         long p = 2;
         while (p + 4 <= length) {
             if (u8(address + p) != 0xFF) {
-                return tables;
+                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
+                continue;
             }
             final int marker = u8(address + p + 1);
             if (marker == 0xFF) {
@@ -168,7 +170,8 @@ final class ImageSniffer {
         long p = 2;
         while (p + 4 <= length) {
             if (u8(address + p) != 0xFF) {
-                return -1;
+                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
+                continue;
             }
             final int marker = u8(address + p + 1);
             if (marker == 0xFF) {

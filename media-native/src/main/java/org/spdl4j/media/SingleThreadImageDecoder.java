@@ -255,10 +255,10 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             headerWidth = (int) (size >>> 32);
             headerHeight = (int) (size & 0xFFFF_FFFFL);
             limits.checkPixels(label, headerWidth, headerHeight);
-        } else if (demuxer == ImageSniffer.JPEG) {
-            throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
-                    + " bytes: truncated or corrupt");
         }
+        // Without a size from the header (a format not parsed here, or a JPEG whose frame header was not found) the
+        // image goes to FFmpeg at full scale, whose verdict is final: max_pixels on the codec context still refuses
+        // an oversized frame before it is allocated.
         final boolean random = spec.mode() == ResizeMode.RANDOM_RESIZED_CROP;
         plan.clearCrop();
         if (random && headerWidth > 0 && headerHeight > 0) {
@@ -266,7 +266,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         }
         MediaException reducedFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
-            lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            if (headerWidth > 0) {
+                lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            }
             if (lowres > 0 && ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
                 lowres = 0; // lossless JPEG and JPEG-LS have no DCT to reduce: FFmpeg refuses lowres for them
             }
