@@ -85,13 +85,15 @@ final class FrameScaler {
         final int channels = spec.format().channels();
         dstData.put(0, dstAddress + (long) plan.dstY * rowBytes + (long) plan.dstX * channels);
         dstStride.put(0, rowBytes);
-        if (spec.mode() == ResizeMode.PAD) {
-            fillBorder(plan, spec, dstAddress);
-        }
         final int rows = swscale.sws_scale(sws, srcPlanes, srcStride, 0, plan.srcH, dstPlanes, dstStride);
         if (rows != plan.dstH) {
             throw new MediaException(label, "sws_scale wrote " + rows + " rows, expected " + plan.dstH
                     + (rows < 0 ? ": " + FFmpeg.errorText(rows) : ""), Math.min(rows, 0), null);
+        }
+        if (spec.mode() == ResizeMode.PAD) {
+            // After the scaler, not before: its SIMD row writers may store a few bytes past dstW (into the right
+            // border, or the next row's left border), which the fill then overwrites.
+            fillBorder(plan, spec, dstAddress);
         }
     }
 
@@ -114,7 +116,10 @@ final class FrameScaler {
                 || format == avutil.AV_PIX_FMT_YUVJ411P;
     }
 
-    /** Pad mode: writes the pad value around the scaled rectangle only (the scaler writes the inside). */
+    /**
+     * Pad mode: writes the pad value around the scaled rectangle only (the scaler has written the inside), once the
+     * scaler is done.
+     */
     private static void fillBorder(final ScalePlan plan, final ImageSpec spec, final long dst) {
         final int rowBytes = spec.rowBytes();
         final int channels = spec.format().channels();
