@@ -53,25 +53,26 @@ public final class PerThreadImageDecoders implements AutoCloseable {
 
     /**
      * Creates the (empty) set of per-thread decoders, and warms FFmpeg up now, on the calling thread: its native
-     * libraries are loaded and a tiny JPEG is decoded and scaled once (with a decoder closed straight after), so that
-     * a pipeline's first images do not pay for library loading, the decoder's one-time set-up and the JIT's first
-     * pass (together a few hundred milliseconds) once it starts.
+     * libraries are loaded and a tiny JPEG is decoded and scaled once (with a decoder closed straight after, under
+     * limits that fit that image rather than {@code limits}), so that a pipeline's first images do not pay for library
+     * loading, the decoder's one-time set-up and the JIT's first pass (together a few hundred milliseconds) once it
+     * starts.
      *
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         FFmpeg.preload();
-        warmUp(limits);
+        warmUp();
     }
 
-    private static void warmUp(final MediaLimits limits) {
+    private static void warmUp() {
         final byte[] jpeg = WarmUpImage.jpeg();
         final UnsafeBuffer src = new UnsafeBuffer(ByteBuffer.allocateDirect(jpeg.length));
         src.putBytes(0, jpeg);
         final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
         final UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(spec.bytes()));
-        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits)) {
+        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(WarmUpImage.LIMITS)) {
             decoder.decode(src, 0, jpeg.length, "warm-up image", spec, dst, 0);
         }
     }

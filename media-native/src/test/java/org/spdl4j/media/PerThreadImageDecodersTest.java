@@ -211,6 +211,24 @@ class PerThreadImageDecodersTest {
         assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
     }
 
+    /** The warm-up image (16x16, 659 bytes) is decoded under its own limits: stricter ones still construct. */
+    @Test
+    void shouldConstructUnderLimitsStricterThanTheWarmUpImageAndStillApplyThem() {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(16, 16, 3), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.exact(8, 8, PixelFormat.RGB24);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(new MediaLimits(200, 10, 10, 1 << 20))) {
+            assertThatThrownBy(() -> decoders.decode(src, 0, jpeg.length, "16x16", spec, dst, 0))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 200 pixels");
+        }
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(new MediaLimits(1 << 20, 10, 10, 100))) {
+            assertThatThrownBy(() -> decoders.decode(src, 0, jpeg.length, "16x16", spec, dst, 0))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 100");
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
     @Test
     void shouldRejectUseAfterClose() {
         final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
