@@ -37,12 +37,16 @@ final class MemoryAvioInput {
     private AVFormatContext format;
     private AVIOContext io;
 
-    MemoryAvioInput() {
+    /**
+     * Allocates the descriptor block.
+     *
+     * @param owner names the object being created, for the error when the allocation fails
+     * @throws OutOfMemoryError when the allocation fails
+     */
+    MemoryAvioInput(final String owner) {
         FFmpeg.init();
-        descriptor = avutil.av_mallocz(MemoryInputDescriptor.LENGTH);
-        if (descriptor == null || descriptor.isNull()) {
-            throw new OutOfMemoryError("av_mallocz(" + MemoryInputDescriptor.LENGTH + ") failed");
-        }
+        descriptor = NativeAllocations.allocate(() -> avutil.av_mallocz(MemoryInputDescriptor.LENGTH),
+                "av_mallocz(" + MemoryInputDescriptor.LENGTH + ")", owner);
         NativeResourceCounter.allocated(Kind.BUFFER);
     }
 

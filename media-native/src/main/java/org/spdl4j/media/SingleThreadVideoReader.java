@@ -70,7 +70,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             NativeResourceCounter.allocated(Kind.FRAME);
             following = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc", decoder.label);
             NativeResourceCounter.allocated(Kind.FRAME);
-            this.scaler = new FrameScaler();
+            this.scaler = new FrameScaler(decoder.label);
         } catch (final RuntimeException | Error e) {
             freeFrame(following);
             freeFrame(current);

@@ -57,6 +57,20 @@ class NativeAllocationFailureTest {
         assertThat(failures).as("allocations made to fail").isGreaterThanOrEqualTo(4);
     }
 
+    @Test
+    void shouldFreeEverythingWhenAnImageDecoderAllocationFails() {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(64, 48, 5), 0.9f, false);
+        final ImageSpec spec = ImageSpec.exact(32, 24, PixelFormat.RGB24);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+        final int failures = failEachAllocationInTurn("a new", () -> {
+            try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true)) {
+                d.decode(TestImages.offHeap(jpeg), 0, jpeg.length, "test.jpg", spec, dst, 0);
+            }
+        });
+        // I/O descriptor, four scaler arrays, the reduced-scale decoder's frame, packet, frame
+        assertThat(failures).as("allocations made to fail").isGreaterThanOrEqualTo(8);
+    }
+
     /**
      * Runs {@code operation} with its first, second, ... allocation failing, until it runs with none failing.
      *
