@@ -93,7 +93,11 @@ final class MemoryAvioInput {
         // (ffconcat, HLS, ...) would make their demuxer open other files or URLs named inside them, relative to the
         // working directory. One small dictionary per open (native, freed below): nothing next to a decode.
         final AVDictionary options = new AVDictionary(null);
-        avutil.av_dict_set(options, "protocol_whitelist", "none", 0);
+        final int set = NativeAllocations.dictSet(options, "protocol_whitelist", "none");
+        if (set < 0) {
+            avutil.av_dict_free(options); // the I/O and format contexts go in close(), as on every failure here
+            throw FFmpeg.failure(set, label, "av_dict_set(protocol_whitelist), without which the input is not opened");
+        }
         final int ret;
         try {
             ret = avformat.avformat_open_input(format, (String) null, inputFormat, options);

@@ -1,5 +1,7 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.avutil.AVDictionary;
+import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacpp.Pointer;
 
 import java.util.function.Supplier;
@@ -9,13 +11,14 @@ import java.util.function.Supplier;
  * (native memory exhausted) becomes an {@link OutOfMemoryError} naming what failed and for which input, so the caller
  * frees what it already holds instead of handing NULL to FFmpeg (a JVM crash).
  *
- * <p>Also a test seam: {@link #failNth} makes the n-th allocation made through this class after it, on the calling
- * thread only, fail as if the native allocator had returned null, so that a test can check that every failure path
- * frees what came before it.
+ * <p>Also a test seam: {@link #failNth} makes the n-th allocation made through this class after it ({@link #allocate}
+ * or {@link #dictSet}), on the calling thread only, fail as if the native allocator had returned null, so that a test
+ * can check that every failure path frees what came before it.
  *
  * <p>Thread safe. Costs one volatile read per allocation beyond the allocation itself; never on a per-frame path.
  */
 final class NativeAllocations {
+    private static final int ENOMEM = -12; // AVERROR(ENOMEM)
     /** The thread a test armed a failure on, or null (always, outside such tests). */
     private static volatile Thread armed;
     /** Allocations left before the failing one; read and written only by the {@link #armed} thread. */
@@ -41,6 +44,19 @@ final class NativeAllocations {
             throw new OutOfMemoryError(what + " failed for " + label);
         }
         return p;
+    }
+
+    /**
+     * Sets an entry of an options dictionary ({@code av_dict_set} allocates the dictionary and the entry); the
+     * caller must check the result, since opening an input with options missing would run without them.
+     *
+     * @param options the dictionary (null inside until the first entry), freed by the caller with av_dict_free
+     * @param key the option
+     * @param value its value
+     * @return av_dict_set's result: negative (an AVERROR) when the entry was not set
+     */
+    static int dictSet(final AVDictionary options, final String key, final String value) {
+        return failNow() ? ENOMEM : avutil.av_dict_set(options, key, value, 0);
     }
 
     /**
