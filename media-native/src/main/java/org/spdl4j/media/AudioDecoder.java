@@ -49,16 +49,21 @@ public final class AudioDecoder {
                     + spec.bytes());
         }
         final StreamDecoder decoder = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_AUDIO, limits);
-        final AVFrame frame = avutil.av_frame_alloc();
-        NativeResourceCounter.allocated(Kind.FRAME);
-        final LongPointer planes = new LongPointer(spec.interleaved() ? 1 : spec.channels());
-        final PointerPointer<Pointer> out = new PointerPointer<>(planes);
-        NativeResourceCounter.allocated(Kind.BUFFER);
-        final AVChannelLayout swrIn = new AVChannelLayout(); // the input layout swr was built for
+        final int planeCount = spec.interleaved() ? 1 : spec.channels();
+        AVFrame frame = null;
+        LongPointer planes = null;
+        AVChannelLayout swrIn = null; // the input layout swr was built for
         SwrContext swr = null;
         int swrFormat = -1;
         int swrRate = -1;
         try {
+            // Allocated inside the try: a failed allocation frees what came before, the opened file included.
+            frame = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc", label);
+            NativeResourceCounter.allocated(Kind.FRAME);
+            planes = NativeAllocations.allocate(() -> new LongPointer(planeCount), "output plane pointers", label);
+            NativeResourceCounter.allocated(Kind.BUFFER);
+            final PointerPointer<Pointer> out = new PointerPointer<>(planes); // a view of planes, not a copy
+            swrIn = NativeAllocations.allocate(AVChannelLayout::new, "AVChannelLayout", label);
             int written = 0;
             while (written < spec.maxSamples() && decoder.receive(frame)) {
                 if (swr != null && (frame.format() != swrFormat || frame.sample_rate() != swrRate
@@ -102,12 +107,18 @@ public final class AudioDecoder {
                 swresample.swr_free(swr);
                 NativeResourceCounter.freed(Kind.RESAMPLER);
             }
-            avutil.av_channel_layout_uninit(swrIn);
-            swrIn.close();
-            planes.close();
-            NativeResourceCounter.freed(Kind.BUFFER);
-            avutil.av_frame_free(frame);
-            NativeResourceCounter.freed(Kind.FRAME);
+            if (swrIn != null) {
+                avutil.av_channel_layout_uninit(swrIn);
+                swrIn.close();
+            }
+            if (planes != null) {
+                planes.close();
+                NativeResourceCounter.freed(Kind.BUFFER);
+            }
+            if (frame != null) {
+                avutil.av_frame_free(frame);
+                NativeResourceCounter.freed(Kind.FRAME);
+            }
             decoder.free();
         }
     }
@@ -142,7 +153,7 @@ public final class AudioDecoder {
      */
     private static SwrContext createResampler(final AVFrame frame, final AudioSpec spec, final String label,
                                               final AVChannelLayout inLayout) {
-        final AVChannelLayout outLayout = new AVChannelLayout();
+        final AVChannelLayout outLayout = NativeAllocations.allocate(AVChannelLayout::new, "AVChannelLayout", label);
         try {
             avutil.av_channel_layout_default(outLayout, spec.channels());
             if (frame.ch_layout().order() == avutil.AV_CHANNEL_ORDER_UNSPEC) {

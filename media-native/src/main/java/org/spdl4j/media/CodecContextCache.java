@@ -7,9 +7,14 @@ import org.bytedeco.ffmpeg.global.avcodec;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * A decoder thread's opened image codec contexts, one per (codec, lowres) pair, kept for the thread's life so that
- * steady-state decoding opens nothing. Contexts are single threaded ({@code thread_count = 1}): parallelism comes
- * from decoding many items on many threads, not from slicing one image.
+ * A decoder thread's opened image codec contexts, one per (codec, lowres, JPEG tables) key, kept for the thread's life
+ * so that steady-state decoding opens nothing. Contexts are single threaded ({@code thread_count = 1}): parallelism
+ * comes from decoding many items on many threads, not from slicing one image.
+ *
+ * <p>A flush does not reset what FFmpeg's mjpeg decoder learnt from earlier images: their Huffman and quantization
+ * tables stay, and an image that leaves a table out (a Motion JPEG frame has no DHT and means the standard tables)
+ * would be decoded with the previous image's. So JPEG contexts are also keyed by the set of tables the image defines
+ * ({@link ImageSniffer#jpegTables}): an image decodes as it would in a new context, whatever the thread decoded before.
  *
  * <p>Not thread safe: owned by one {@link SingleThreadImageDecoder}. {@link #free()} frees every context.
  */
@@ -21,6 +26,7 @@ final class CodecContextCache {
 
     private final int[] codecIds = new int[CAPACITY];
     private final int[] lowres = new int[CAPACITY];
+    private final int[] tables = new int[CAPACITY];
     private final AVCodecContext[] contexts = new AVCodecContext[CAPACITY];
     private final long maxPixels;
     private int size;
@@ -34,12 +40,13 @@ final class CodecContextCache {
      *
      * @param codecId the AVCodecID
      * @param lowresFactor 0..3
+     * @param jpegTables the tables a JPEG defines ({@link ImageSniffer#jpegTables}), 0 for other formats
      * @param label the input, for errors
      * @return an opened context owned by this cache
      */
-    AVCodecContext get(final int codecId, final int lowresFactor, final String label) {
+    AVCodecContext get(final int codecId, final int lowresFactor, final int jpegTables, final String label) {
         for (int i = 0; i < size; i++) {
-            if (codecIds[i] == codecId && lowres[i] == lowresFactor) {
+            if (codecIds[i] == codecId && lowres[i] == lowresFactor && tables[i] == jpegTables) {
                 // Drop any state left by the previous item (including a failed or drained one).
                 avcodec.avcodec_flush_buffers(contexts[i]);
                 return contexts[i];
@@ -51,11 +58,13 @@ final class CodecContextCache {
             free(contexts[0]);
             System.arraycopy(codecIds, 1, codecIds, 0, CAPACITY - 1);
             System.arraycopy(lowres, 1, lowres, 0, CAPACITY - 1);
+            System.arraycopy(tables, 1, tables, 0, CAPACITY - 1);
             System.arraycopy(contexts, 1, contexts, 0, CAPACITY - 1);
             size--;
         }
         codecIds[size] = codecId;
         lowres[size] = lowresFactor;
+        tables[size] = jpegTables;
         contexts[size] = ctx;
         size++;
         return ctx;

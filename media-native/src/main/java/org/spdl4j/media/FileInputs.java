@@ -36,9 +36,10 @@ final class FileInputs {
         final String url = "file:" + path.toAbsolutePath();
         // Local files only: a playlist-like file (HLS, ffconcat) may name other local files, never a network URL.
         final AVDictionary options = new AVDictionary(null);
-        avutil.av_dict_set(options, "protocol_whitelist", "file", 0);
         final int ret;
         try {
+            FFmpeg.check(NativeAllocations.dictSet(options, "protocol_whitelist", "file"), label,
+                    "av_dict_set(protocol_whitelist), without which the file is not opened");
             ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, options);
         } finally {
             avutil.av_dict_free(options);

@@ -31,16 +31,50 @@ final class FrameScaler {
     private static final IntPointer BT601 = swscale.sws_getCoefficients(swscale.SWS_CS_ITU601);
     private static final IntPointer BT709 = swscale.sws_getCoefficients(swscale.SWS_CS_ITU709);
 
-    private final LongPointer srcData = new LongPointer(PLANES);
-    private final IntPointer srcStride = new IntPointer(PLANES);
-    private final LongPointer dstData = new LongPointer(PLANES);
-    private final IntPointer dstStride = new IntPointer(PLANES);
-    private final PointerPointer<Pointer> srcPlanes = new PointerPointer<>(srcData);
-    private final PointerPointer<Pointer> dstPlanes = new PointerPointer<>(dstData);
+    private final LongPointer srcData;
+    private final IntPointer srcStride;
+    private final LongPointer dstData;
+    private final IntPointer dstStride;
+    /** {@code uint8_t **} views of {@link #srcData} and {@link #dstData} for sws_scale (they own no memory). */
+    private final PointerPointer<Pointer> srcPlanes;
+    private final PointerPointer<Pointer> dstPlanes;
     private final ScalerContexts contexts = new ScalerContexts();
 
-    FrameScaler() {
+    /**
+     * Allocates the pointer and stride arrays; when one allocation fails, frees those made before it.
+     *
+     * @param owner names the decoder or input being set up, for the error when an allocation fails
+     * @throws OutOfMemoryError when an allocation fails
+     */
+    FrameScaler(final String owner) {
+        LongPointer sd = null;
+        IntPointer ss = null;
+        LongPointer dd = null;
+        IntPointer ds = null;
+        try {
+            sd = NativeAllocations.allocate(() -> new LongPointer(PLANES), "scaler source planes", owner);
+            ss = NativeAllocations.allocate(() -> new IntPointer(PLANES), "scaler source strides", owner);
+            dd = NativeAllocations.allocate(() -> new LongPointer(PLANES), "scaler destination planes", owner);
+            ds = NativeAllocations.allocate(() -> new IntPointer(PLANES), "scaler destination strides", owner);
+        } catch (final RuntimeException | Error e) {
+            closeAll(sd, ss, dd, ds);
+            throw e;
+        }
+        srcData = sd;
+        srcStride = ss;
+        dstData = dd;
+        dstStride = ds;
+        srcPlanes = new PointerPointer<>(srcData);
+        dstPlanes = new PointerPointer<>(dstData);
         NativeResourceCounter.allocated(Kind.BUFFER);
+    }
+
+    private static void closeAll(final Pointer... pointers) {
+        for (final Pointer p : pointers) {
+            if (p != null) {
+                p.close();
+            }
+        }
     }
 
     /**
@@ -85,13 +119,15 @@ final class FrameScaler {
         final int channels = spec.format().channels();
         dstData.put(0, dstAddress + (long) plan.dstY * rowBytes + (long) plan.dstX * channels);
         dstStride.put(0, rowBytes);
-        if (spec.mode() == ResizeMode.PAD) {
-            fillBorder(plan, spec, dstAddress);
-        }
         final int rows = swscale.sws_scale(sws, srcPlanes, srcStride, 0, plan.srcH, dstPlanes, dstStride);
         if (rows != plan.dstH) {
             throw new MediaException(label, "sws_scale wrote " + rows + " rows, expected " + plan.dstH
                     + (rows < 0 ? ": " + FFmpeg.errorText(rows) : ""), Math.min(rows, 0), null);
+        }
+        if (spec.mode() == ResizeMode.PAD) {
+            // After the scaler, not before: its SIMD row writers may store a few bytes past dstW (into the right
+            // border, or the next row's left border), which the fill then overwrites.
+            fillBorder(plan, spec, dstAddress);
         }
     }
 
@@ -114,7 +150,10 @@ final class FrameScaler {
                 || format == avutil.AV_PIX_FMT_YUVJ411P;
     }
 
-    /** Pad mode: writes the pad value around the scaled rectangle only (the scaler writes the inside). */
+    /**
+     * Pad mode: writes the pad value around the scaled rectangle only (the scaler has written the inside), once the
+     * scaler is done.
+     */
     private static void fillBorder(final ScalePlan plan, final ImageSpec spec, final long dst) {
         final int rowBytes = spec.rowBytes();
         final int channels = spec.format().channels();
@@ -143,10 +182,7 @@ final class FrameScaler {
     /** Frees the scaler contexts and the pointer arrays. */
     void free() {
         contexts.free();
-        srcData.close();
-        srcStride.close();
-        dstData.close();
-        dstStride.close();
+        closeAll(srcData, srcStride, dstData, dstStride);
         NativeResourceCounter.freed(Kind.BUFFER);
     }
 

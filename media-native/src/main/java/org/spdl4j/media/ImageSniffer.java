@@ -55,7 +55,8 @@ final class ImageSniffer {
     }
 
     /**
-     * Reads width and height from a JPEG's first SOFn segment, walking the marker segments by their lengths.
+     * Reads width and height from a JPEG's first SOFn segment, walking the marker segments by their lengths. Stray
+     * bytes between segments (which libjpeg warns about and FFmpeg skips) are skipped up to the next 0xFF.
      *
      * @param address first byte (FF D8)
      * @param length number of bytes
@@ -88,6 +89,80 @@ final class ImageSniffer {
     }
 
     /**
+     * {@return which Huffman and quantization tables a JPEG defines before its first scan, as a bit set: bit
+     * {@code 4 * class + id} for each DHT table (DC 0..3, AC 4..7), bit {@code 8 + id} for each DQT table; 0 when it
+     * defines none}
+     *
+     * <p>FFmpeg's mjpeg decoder keeps the tables of the images it decoded (a flush does not reset them), and an image
+     * that leaves a table out is decoded with what the context holds: the standard Huffman tables in a new context
+     * (Motion JPEG frames carry no DHT), the previous image's otherwise. {@link CodecContextCache} keys contexts by
+     * this set, so a context only ever sees images defining the same tables, and a table an image leaves out is one
+     * no image in that context ever defined: as in a new context, whatever came before. Tables defined only after
+     * the first scan (possible in progressive JPEGs) are not counted.
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static int jpegTables(final long address, final long length) {
+        int tables = 0;
+        long p = 2;
+        while (p + 4 <= length) {
+            if (u8(address + p) != 0xFF) {
+                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
+                continue;
+            }
+            final int marker = u8(address + p + 1);
+            if (marker == 0xFF) {
+                p++; // fill byte
+                continue;
+            }
+            if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+                p += 2; // markers without a length
+                continue;
+            }
+            if (marker == 0xD9 || marker == 0xDA) {
+                return tables; // end of image or first scan
+            }
+            final long end = Math.min(length, p + 2 + ((u8(address + p + 2) << 8) | u8(address + p + 3)));
+            if (marker == 0xC4) {
+                tables |= huffmanTables(address, p + 4, end);
+            } else if (marker == 0xDB) {
+                tables |= quantizationTables(address, p + 4, end);
+            }
+            p = end;
+        }
+        return tables;
+    }
+
+    /** {@return the DHT tables defined in a segment's entries from {@code s} to {@code end}: bit 4 * class + id} */
+    private static int huffmanTables(final long address, final long from, final long end) {
+        int tables = 0;
+        long s = from;
+        while (s + 17 <= end) {
+            final int classAndId = u8(address + s);
+            tables |= 1 << (((classAndId >> 4) & 1) * 4 + (classAndId & 3));
+            int values = 0;
+            for (int i = 1; i <= 16; i++) {
+                values += u8(address + s + i);
+            }
+            s += 17 + values;
+        }
+        return tables;
+    }
+
+    /** {@return the DQT tables defined in a segment's entries from {@code s} to {@code end}: bit 8 + id} */
+    private static int quantizationTables(final long address, final long from, final long end) {
+        int tables = 0;
+        long s = from;
+        while (s < end) {
+            final int precisionAndId = u8(address + s);
+            tables |= 1 << (8 + (precisionAndId & 3));
+            s += 1 + 64L * (((precisionAndId >> 4) & 1) + 1);
+        }
+        return tables;
+    }
+
+    /**
      * {@return the offset of a JPEG's frame header (the FF of its SOF marker: SOF0..SOF15 but DHT, JPG and DAC, or
      * JPEG-LS's SOF55), or -1 when none comes before the first scan inside the bytes}
      */
@@ -95,7 +170,8 @@ final class ImageSniffer {
         long p = 2;
         while (p + 4 <= length) {
             if (u8(address + p) != 0xFF) {
-                return -1;
+                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
+                continue;
             }
             final int marker = u8(address + p + 1);
             if (marker == 0xFF) {

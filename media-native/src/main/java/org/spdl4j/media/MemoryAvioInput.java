@@ -37,12 +37,16 @@ final class MemoryAvioInput {
     private AVFormatContext format;
     private AVIOContext io;
 
-    MemoryAvioInput() {
+    /**
+     * Allocates the descriptor block.
+     *
+     * @param owner names the object being created, for the error when the allocation fails
+     * @throws OutOfMemoryError when the allocation fails
+     */
+    MemoryAvioInput(final String owner) {
         FFmpeg.init();
-        descriptor = avutil.av_mallocz(MemoryInputDescriptor.LENGTH);
-        if (descriptor == null || descriptor.isNull()) {
-            throw new OutOfMemoryError("av_mallocz(" + MemoryInputDescriptor.LENGTH + ") failed");
-        }
+        descriptor = NativeAllocations.allocate(() -> avutil.av_mallocz(MemoryInputDescriptor.LENGTH),
+                "av_mallocz(" + MemoryInputDescriptor.LENGTH + ")", owner);
         NativeResourceCounter.allocated(Kind.BUFFER);
     }
 
@@ -89,7 +93,11 @@ final class MemoryAvioInput {
         // (ffconcat, HLS, ...) would make their demuxer open other files or URLs named inside them, relative to the
         // working directory. One small dictionary per open (native, freed below): nothing next to a decode.
         final AVDictionary options = new AVDictionary(null);
-        avutil.av_dict_set(options, "protocol_whitelist", "none", 0);
+        final int set = NativeAllocations.dictSet(options, "protocol_whitelist", "none");
+        if (set < 0) {
+            avutil.av_dict_free(options); // the I/O and format contexts go in close(), as on every failure here
+            throw FFmpeg.failure(set, label, "av_dict_set(protocol_whitelist), without which the input is not opened");
+        }
         final int ret;
         try {
             ret = avformat.avformat_open_input(format, (String) null, inputFormat, options);

@@ -53,25 +53,26 @@ public final class PerThreadImageDecoders implements AutoCloseable {
 
     /**
      * Creates the (empty) set of per-thread decoders, and warms FFmpeg up now, on the calling thread: its native
-     * libraries are loaded and a tiny JPEG is decoded and scaled once (with a decoder closed straight after), so that
-     * a pipeline's first images do not pay for library loading, the decoder's one-time set-up and the JIT's first
-     * pass (together a few hundred milliseconds) once it starts.
+     * libraries are loaded and a tiny JPEG is decoded and scaled once (with a decoder closed straight after, under
+     * limits that fit that image rather than {@code limits}), so that a pipeline's first images do not pay for library
+     * loading, the decoder's one-time set-up and the JIT's first pass (together a few hundred milliseconds) once it
+     * starts.
      *
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
         this.limits = Objects.requireNonNull(limits, "limits");
         FFmpeg.preload();
-        warmUp(limits);
+        warmUp();
     }
 
-    private static void warmUp(final MediaLimits limits) {
+    private static void warmUp() {
         final byte[] jpeg = WarmUpImage.jpeg();
         final UnsafeBuffer src = new UnsafeBuffer(ByteBuffer.allocateDirect(jpeg.length));
         src.putBytes(0, jpeg);
         final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
         final UnsafeBuffer dst = new UnsafeBuffer(ByteBuffer.allocateDirect(spec.bytes()));
-        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits)) {
+        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(WarmUpImage.LIMITS)) {
             decoder.decode(src, 0, jpeg.length, "warm-up image", spec, dst, 0);
         }
     }
@@ -85,7 +86,9 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      * expire and are replaced would otherwise grow one decoder per thread it ever had, each holding its codec
      * contexts and buffers until close), else creates one. The ended thread's last action happens-before
      * {@code isAlive()} answers false, so its writes to the decoder are visible here; removing the entry is the claim,
-     * so two new threads never take the same decoder.
+     * so two new threads never take the same decoder. Runs only inside a counted call ({@link #borrow},
+     * {@link #current}), so never while {@link #close()} frees the decoders, and a decoder it creates is in
+     * {@link #all} before close() drains it.
      */
     private SingleThreadImageDecoder forPlatformThread() {
         final Thread self = Thread.currentThread();
@@ -110,16 +113,28 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     /**
      * {@return the calling platform thread's decoder, created on first use}
      *
+     * <p>The set-up (creating the decoder, or taking over an ended thread's) is counted like a decode call, so a
+     * concurrent {@link #close()} waits for it and then frees that decoder too, never one in the middle of being
+     * created or taken over; a close that began during the set-up makes this call throw rather than hand out a
+     * decoder about to be freed.
+     *
      * @throws IllegalStateException when closed, or when called on a virtual thread (use the decode methods, which
      *                               lend a decoder for one call)
      */
     public SingleThreadImageDecoder current() {
-        checkOpen();
-        if (Thread.currentThread().isVirtual()) {
-            throw new IllegalStateException("a virtual thread has no decoder of its own (it would live for one task); "
-                    + "call the decode methods of PerThreadImageDecoders, which lend one for the call");
+        inCall.incrementAndGet(); // before the closed check, as in borrow(): close() sees the count or we see the flag
+        try {
+            checkOpen();
+            if (Thread.currentThread().isVirtual()) {
+                throw new IllegalStateException("a virtual thread has no decoder of its own (it would live for one "
+                        + "task); call the decode methods of PerThreadImageDecoders, which lend one for the call");
+            }
+            final SingleThreadImageDecoder decoder = local.get();
+            checkOpen(); // close() began during the set-up: it frees the decoder once this call is counted out
+            return decoder;
+        } finally {
+            inCall.decrementAndGet();
         }
-        return local.get();
     }
 
     private void checkOpen() {
@@ -294,8 +309,8 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     }
 
     /**
-     * Frees every thread's decoder once the decode calls in progress have returned (later calls throw
-     * IllegalStateException). Call it when decoding has stopped; a call still running after
+     * Frees every thread's decoder once the decode calls (and {@link #current()} set-ups) in progress have returned
+     * (later calls throw IllegalStateException). Call it when decoding has stopped; a call still running after
      * {@value #CLOSE_WAIT_MILLIS} ms leaves the decoders allocated (logged) rather than freed under it.
      */
     @Override

@@ -68,10 +68,8 @@ final class ReducedJpegDecoder {
     private int blockPixels;
 
     ReducedJpegDecoder() {
-        frame = avutil.av_frame_alloc();
-        if (frame == null || frame.isNull()) {
-            throw new OutOfMemoryError("av_frame_alloc failed");
-        }
+        frame = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc",
+                "a new reduced-scale JPEG decoder");
         NativeResourceCounter.allocated(Kind.FRAME);
     }
 

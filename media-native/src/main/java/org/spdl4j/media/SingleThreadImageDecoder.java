@@ -40,7 +40,8 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * context is rebuilt when the crop's size changes, i.e. for nearly every image.
  *
  * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec
- * contexts (one per codec and DCT scale) are allocated once and reused for every item. Per item FFmpeg allocates the
+ * contexts (one per codec, DCT scale and, for JPEG, set of tables the image defines: see {@link CodecContextCache})
+ * are allocated once and reused for every item. Per item FFmpeg allocates the
  * demuxer context, the I/O context and the decoded frame's buffers; all are freed before the call returns, on success
  * and on failure.
  *
@@ -54,6 +55,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private static final int EAGAIN = -11; // AVERROR(EAGAIN)
     /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
     private static final int AV_FRAME_FLAG_CORRUPT = 1;
+    /** Names the decoder in the error when one of its allocations fails (it has no input yet). */
+    private static final String NEW_DECODER = "a new image decoder";
 
     /**
      * The one thread allowed to decode. Moved only by {@link #handOffTo}, whose caller publishes the decoder to the
@@ -61,9 +64,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      */
     private Thread owner = Thread.currentThread();
     private final MediaLimits limits;
-    private final MemoryAvioInput input = new MemoryAvioInput();
+    private final MemoryAvioInput input;
     private final CodecContextCache codecs;
-    private final FrameScaler scaler = new FrameScaler();
+    private final FrameScaler scaler;
     private final ScratchBuffer scratch = new ScratchBuffer();
     private final ScalePlan plan = new ScalePlan();
     private final AVPacket packet;
@@ -80,6 +83,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * Creates a decoder owned by the calling thread.
      *
      * @param limits the limits every input is checked against
+     * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
      */
     public SingleThreadImageDecoder(final MediaLimits limits) {
         this(limits, MediaConfiguration.REDUCED_JPEG_DECODE);
@@ -92,23 +96,43 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * @param limits the limits every input is checked against
      * @param reducedJpegDecode true to decode 1/8- and 1/4-scale JPEGs with {@link ReducedJpegDecoder}, false to leave
      *                          them to FFmpeg
+     * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
      */
     SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode) {
         this.limits = limits;
-        this.reducedDecoder = reducedJpegDecode ? new ReducedJpegDecoder() : null;
-        this.codecs = new CodecContextCache(limits.maxPixels());
-        this.packet = avcodec.av_packet_alloc();
-        if (packet == null || packet.isNull()) {
-            throw new OutOfMemoryError("av_packet_alloc failed for a new image decoder");
+        this.codecs = new CodecContextCache(limits.maxPixels()); // allocates nothing until the first image
+        MemoryAvioInput in = null;
+        FrameScaler sc = null;
+        ReducedJpegDecoder reduced = null;
+        AVPacket pkt = null;
+        try {
+            in = new MemoryAvioInput(NEW_DECODER);
+            sc = new FrameScaler(NEW_DECODER);
+            reduced = reducedJpegDecode ? new ReducedJpegDecoder() : null;
+            pkt = NativeAllocations.allocate(avcodec::av_packet_alloc, "av_packet_alloc", NEW_DECODER);
+            NativeResourceCounter.allocated(Kind.PACKET);
+            this.frame = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc", NEW_DECODER);
+            NativeResourceCounter.allocated(Kind.FRAME);
+        } catch (final RuntimeException | Error e) {
+            if (pkt != null) {
+                avcodec.av_packet_free(pkt);
+                NativeResourceCounter.freed(Kind.PACKET);
+            }
+            if (reduced != null) {
+                reduced.free();
+            }
+            if (sc != null) {
+                sc.free();
+            }
+            if (in != null) {
+                in.free();
+            }
+            throw e;
         }
-        NativeResourceCounter.allocated(Kind.PACKET);
-        this.frame = avutil.av_frame_alloc();
-        if (frame == null || frame.isNull()) {
-            avcodec.av_packet_free(packet);
-            NativeResourceCounter.freed(Kind.PACKET);
-            throw new OutOfMemoryError("av_frame_alloc failed for a new image decoder");
-        }
-        NativeResourceCounter.allocated(Kind.FRAME);
+        this.input = in;
+        this.scaler = sc;
+        this.reducedDecoder = reduced;
+        this.packet = pkt;
     }
 
     /**
@@ -254,10 +278,10 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             headerWidth = (int) (size >>> 32);
             headerHeight = (int) (size & 0xFFFF_FFFFL);
             limits.checkPixels(label, headerWidth, headerHeight);
-        } else if (demuxer == ImageSniffer.JPEG) {
-            throw new MediaException(label, "JPEG has no frame header (SOF) in its " + srcLength
-                    + " bytes: truncated or corrupt");
         }
+        // Without a size from the header (a format not parsed here, or a JPEG whose frame header was not found) the
+        // image goes to FFmpeg at full scale, whose verdict is final: max_pixels on the codec context still refuses
+        // an oversized frame before it is allocated.
         final boolean random = spec.mode() == ResizeMode.RANDOM_RESIZED_CROP;
         plan.clearCrop();
         if (random && headerWidth > 0 && headerHeight > 0) {
@@ -265,7 +289,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         }
         MediaException reducedFailure = null;
         if (demuxer == ImageSniffer.JPEG) {
-            lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            if (headerWidth > 0) {
+                lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
+            }
             if (lowres > 0 && ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
                 lowres = 0; // lossless JPEG and JPEG-LS have no DCT to reduce: FFmpeg refuses lowres for them
             }
@@ -294,7 +320,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             if (par.width() > 0 && par.height() > 0) {
                 limits.checkPixels(label, par.width(), par.height());
             }
-            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, label);
+            final int tables = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegTables(srcAddress, srcLength) : 0;
+            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, tables, label);
             receiveFrame(format, codec, label);
             scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);

@@ -36,7 +36,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private final AVFrame frame;
     /** Where the decoder writes; moved into {@link #frame} only when it produced one (a failed receive unrefs it). */
     private final AVFrame next;
-    private final FrameScaler scaler = new FrameScaler();
+    private final FrameScaler scaler;
     private final ScalePlan plan = new ScalePlan();
     private final VideoStreamInfo info;
     private final double timeBase;
@@ -62,11 +62,29 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 declared > 0 ? declared : Math.round(duration * fps),
                 avcodec.avcodec_get_name(decoder.codec.codec_id()).getString(),
                 pixelFormatName(decoder.codec.pix_fmt()));
-        // Last, so nothing above can throw with them allocated (open frees only the decoder on failure).
-        this.frame = avutil.av_frame_alloc();
-        NativeResourceCounter.allocated(Kind.FRAME);
-        this.next = avutil.av_frame_alloc();
-        NativeResourceCounter.allocated(Kind.FRAME);
+        // Last, so nothing above can throw with them allocated; open frees the decoder on failure, this the rest.
+        AVFrame current = null;
+        AVFrame following = null;
+        try {
+            current = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc", decoder.label);
+            NativeResourceCounter.allocated(Kind.FRAME);
+            following = NativeAllocations.allocate(avutil::av_frame_alloc, "av_frame_alloc", decoder.label);
+            NativeResourceCounter.allocated(Kind.FRAME);
+            this.scaler = new FrameScaler(decoder.label);
+        } catch (final RuntimeException | Error e) {
+            freeFrame(following);
+            freeFrame(current);
+            throw e;
+        }
+        this.frame = current;
+        this.next = following;
+    }
+
+    private static void freeFrame(final AVFrame f) {
+        if (f != null) {
+            avutil.av_frame_free(f);
+            NativeResourceCounter.freed(Kind.FRAME);
+        }
     }
 
     /**
@@ -80,7 +98,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         final StreamDecoder decoder = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
         try {
             return new SingleThreadVideoReader(decoder, limits);
-        } catch (final RuntimeException e) {
+        } catch (final RuntimeException | Error e) { // an allocation's OutOfMemoryError too
             decoder.free();
             throw e;
         }
@@ -257,10 +275,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             return;
         }
         closed = true;
-        avutil.av_frame_free(frame);
-        NativeResourceCounter.freed(Kind.FRAME);
-        avutil.av_frame_free(next);
-        NativeResourceCounter.freed(Kind.FRAME);
+        freeFrame(frame);
+        freeFrame(next);
         scaler.free();
         decoder.free();
     }

@@ -77,21 +77,16 @@ final class StreamDecoder {
                 throw new MediaException(label, "no decoder for " + avcodec.avcodec_get_name(par.codec_id()).getString()
                         + " in this FFmpeg build");
             }
-            codec = avcodec.avcodec_alloc_context3(decoder);
-            if (codec == null || codec.isNull()) {
-                codec = null;
-                throw new OutOfMemoryError("avcodec_alloc_context3 failed for " + label);
-            }
+            codec = NativeAllocations.allocate(() -> avcodec.avcodec_alloc_context3(decoder),
+                    "avcodec_alloc_context3", label);
             NativeResourceCounter.allocated(Kind.CODEC_CONTEXT);
             FFmpeg.check(avcodec.avcodec_parameters_to_context(codec, par), label, "avcodec_parameters_to_context");
             codec.thread_count(1); // parallelism comes from many readers on many threads
             codec.max_pixels(limits.maxPixels());
             codec.pkt_timebase(format.streams(index).time_base());
             FFmpeg.check(avcodec.avcodec_open2(codec, decoder, (AVDictionary) null), label, "avcodec_open2");
-            final AVPacket packet = avcodec.av_packet_alloc();
-            if (packet == null || packet.isNull()) {
-                throw new OutOfMemoryError("av_packet_alloc failed for " + label); // the catch frees codec, input
-            }
+            // On failure the catch frees the codec context and the input.
+            final AVPacket packet = NativeAllocations.allocate(avcodec::av_packet_alloc, "av_packet_alloc", label);
             NativeResourceCounter.allocated(Kind.PACKET);
             return new StreamDecoder(label, format, index, codec, packet);
         } catch (final RuntimeException | Error e) {

@@ -22,6 +22,13 @@ final class WarmUpImage {
             + "c5c6c7c8c9cad2d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9faffda000c03010002110311003f00f3"
             + "fb1d0ba7c95d358685d3e4ae96c342e9f2574f63a174f92b4c5e6be62e1fcef6d4ffd9";
 
+    /**
+     * Limits to decode the image under, so that the warm-up does not depend on the caller's limits, which may be
+     * stricter than this image (fewer than 256 pixels, fewer than 659 bytes). Ample rather than tight: FFmpeg checks
+     * {@code max_pixels} against the frame's width padded to its stride alignment (up to 64), not the image's.
+     */
+    static final MediaLimits LIMITS = new MediaLimits(1 << 16, 1, 1, 1 << 16);
+
     private WarmUpImage() {
     }
 

@@ -219,6 +219,24 @@ class ImageFormatsTest {
         assertJpegMatchesImageIo(TestImages.jpeg(TestImages.photo(320, 240, 7), 0.92f, false), 320, 240);
     }
 
+    /**
+     * Bytes between two segments (here two zeros after APP0) are skipped by libjpeg (with a warning) and by FFmpeg;
+     * the header walk that reads the size must skip them too, at full and at reduced scale.
+     */
+    @Test
+    void shouldDecodeAJpegWithStrayBytesBetweenSegmentsLikeTheCleanOne() {
+        final byte[] clean = TestImages.jpeg(TestImages.photo(64, 48, 13), 0.9f, false);
+        final int afterApp0 = 4 + ((clean[4] & 0xFF) << 8 | clean[5] & 0xFF);
+        assertThat(clean[3] & 0xFF).as("APP0 first").isEqualTo(0xE0);
+        final byte[] stray = new byte[clean.length + 2];
+        System.arraycopy(clean, 0, stray, 0, afterApp0);
+        System.arraycopy(clean, afterApp0, stray, afterApp0 + 2, clean.length - afterApp0);
+        for (final ImageSpec spec : new ImageSpec[] {ImageSpec.exact(64, 48, PixelFormat.RGB24),
+                ImageSpec.exact(8, 6, PixelFormat.RGB24)}) {
+            assertThat(decode(stray, spec)).as("%dx%d", spec.width(), spec.height()).isEqualTo(decode(clean, spec));
+        }
+    }
+
     @Test
     void shouldDecodeProgressiveJpegWithinTolerance() {
         final byte[] jpeg = TestImages.jpeg(TestImages.photo(300, 200, 8), 0.92f, true);

@@ -91,6 +91,35 @@ class ImageResizeTest {
         }
     }
 
+    /**
+     * swscale's SIMD row writers for GRAY8 may store a few bytes past the scaled width; those must not survive in
+     * the pad border (the border is filled after scaling).
+     */
+    @Test
+    void shouldWriteOnlyThePadValueOutsideTheScaledImageInGray() {
+        final BufferedImage img = new BufferedImage(64, 100, BufferedImage.TYPE_INT_RGB);
+        for (int y = 0; y < 100; y++) {
+            for (int x = 0; x < 64; x++) {
+                img.setRGB(x, y, 0xC8C8C8);
+            }
+        }
+        final ImageSpec spec = ImageSpec.pad(224, 224, PixelFormat.GRAY8).withPadValue(0);
+        final ScalePlan rect = new ScalePlan();
+        rect.compute(spec, 64, 100, 0, 0);
+        assertThat(rect.dstW).as("scaled width").isEqualTo(143);
+        assertThat(rect.dstH).as("scaled height").isEqualTo(224);
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            final byte[] out = decode(d, TestImages.encode(img, "png"), spec);
+            for (int y = 0; y < 224; y++) {
+                for (int x = 0; x < 224; x++) {
+                    final boolean inside = x >= rect.dstX && x < rect.dstX + rect.dstW && y >= rect.dstY
+                            && y < rect.dstY + rect.dstH;
+                    assertThat(out[y * 224 + x] & 0xFF).as("(%d, %d)", x, y).isEqualTo(inside ? 200 : 0);
+                }
+            }
+        }
+    }
+
     @Test
     void shouldConvertToGrayWithBt601Luma() {
         final BufferedImage img = TestImages.photo(64, 48, 24);

@@ -211,6 +211,90 @@ class PerThreadImageDecodersTest {
         assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
     }
 
+    /**
+     * close() racing threads that are setting up their decoder with current() (a first call creates it, or takes
+     * over an ended thread's): every decoder created is freed, none after close() has returned, and every decoder a
+     * thread got refuses to decode afterwards.
+     */
+    @Test
+    @Timeout(120)
+    void shouldFreeEveryDecoderWhenClosedWhileThreadsSetUpTheirs() throws Exception {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(32, 24, 44), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.exact(16, 12, PixelFormat.RGB24);
+        final int threads = 6;
+        final java.util.Random random = new java.util.Random(44);
+        for (int round = 0; round < 300; round++) {
+            final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);
+            final Thread ended = Thread.ofPlatform().start(() -> decoders.current()); // its decoder is taken over
+            ended.join();
+            final java.util.concurrent.CountDownLatch start = new java.util.concurrent.CountDownLatch(1);
+            final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+            final java.util.concurrent.atomic.AtomicInteger decodedAfterClose =
+                    new java.util.concurrent.atomic.AtomicInteger();
+            final List<Throwable> unexpected = java.util.Collections.synchronizedList(new ArrayList<>());
+            final List<Thread> workers = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                workers.add(Thread.ofPlatform().start(() -> {
+                    final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+                    SingleThreadImageDecoder mine = null;
+                    try {
+                        start.await();
+                        mine = decoders.current();
+                        decoders.decode(src, 0, jpeg.length, "racing", spec, dst, 0);
+                    } catch (final IllegalStateException e) {
+                        // closed first: expected for some threads
+                    } catch (final Throwable e) {
+                        unexpected.add(e);
+                    }
+                    try {
+                        closed.await();
+                        if (mine != null) {
+                            mine.decode(src, 0, jpeg.length, "after close", spec, dst, 0);
+                            decodedAfterClose.incrementAndGet();
+                        }
+                    } catch (final IllegalStateException e) {
+                        // the decoder was freed by close(): expected
+                    } catch (final Throwable e) {
+                        unexpected.add(e);
+                    }
+                }));
+            }
+            start.countDown();
+            final long spinUntil = System.nanoTime() + random.nextInt(400_000);
+            while (System.nanoTime() < spinUntil) {
+                Thread.onSpinWait();
+            }
+            decoders.close();
+            closed.countDown();
+            for (final Thread t : workers) {
+                t.join();
+            }
+            assertThat(unexpected).as("round %d", round).isEmpty();
+            assertThat(decodedAfterClose.get()).as("round %d: decoders still usable after close", round).isZero();
+            assertThat(NativeResourceCounter.outstanding()).as("round %d: %s", round, NativeResourceCounter.describe())
+                    .isZero();
+        }
+    }
+
+    /** The warm-up image (16x16, 659 bytes) is decoded under its own limits: stricter ones still construct. */
+    @Test
+    void shouldConstructUnderLimitsStricterThanTheWarmUpImageAndStillApplyThem() {
+        final byte[] jpeg = TestImages.jpeg(TestImages.photo(16, 16, 3), 0.9f, false);
+        final UnsafeBuffer src = TestImages.offHeap(jpeg);
+        final ImageSpec spec = ImageSpec.exact(8, 8, PixelFormat.RGB24);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(new MediaLimits(200, 10, 10, 1 << 20))) {
+            assertThatThrownBy(() -> decoders.decode(src, 0, jpeg.length, "16x16", spec, dst, 0))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 200 pixels");
+        }
+        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(new MediaLimits(1 << 20, 10, 10, 100))) {
+            assertThatThrownBy(() -> decoders.decode(src, 0, jpeg.length, "16x16", spec, dst, 0))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 100");
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
     @Test
     void shouldRejectUseAfterClose() {
         final PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT);

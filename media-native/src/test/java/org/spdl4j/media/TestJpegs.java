@@ -10,6 +10,7 @@ import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 import javax.imageio.metadata.IIOMetadata;
 import javax.imageio.metadata.IIOMetadataNode;
+import javax.imageio.plugins.jpeg.JPEGImageWriteParam;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
@@ -64,6 +65,45 @@ final class TestJpegs {
             throw new UncheckedIOException(e);
         } finally {
             writer.dispose();
+        }
+        return out.toByteArray();
+    }
+
+    /** {@return a JPEG whose Huffman tables are optimized for its own data (not the standard ones)} */
+    static byte[] optimizedHuffman(final BufferedImage img, final float quality) {
+        final ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
+            final JPEGImageWriteParam p = new JPEGImageWriteParam(null);
+            p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
+            p.setCompressionQuality(quality);
+            p.setOptimizeHuffmanTables(true);
+            writer.setOutput(ios);
+            writer.write(null, new IIOImage(img, null, null), p);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            writer.dispose();
+        }
+        return out.toByteArray();
+    }
+
+    /** {@return the JPEG without its segments of one marker (e.g. 0xC4, DHT) before the first scan} */
+    static byte[] withoutSegments(final byte[] jpeg, final int marker) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(jpeg, 0, 2);
+        int p = 2;
+        while (p < jpeg.length) {
+            final int m = jpeg[p + 1] & 0xFF;
+            if (m == 0xDA) {
+                out.write(jpeg, p, jpeg.length - p);
+                break;
+            }
+            final int length = (jpeg[p + 2] & 0xFF) << 8 | jpeg[p + 3] & 0xFF;
+            if (m != marker) {
+                out.write(jpeg, p, 2 + length);
+            }
+            p += 2 + length;
         }
         return out.toByteArray();
     }
