@@ -151,17 +151,20 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         long sentAt = System.nanoTime();
         CompletableFuture<HttpResponse<ByteBuffer>> call = client.sendAsync(request, handler);
         // the whole attempt, body included, has a deadline; cancelling the client's future aborts the exchange
-        ScheduledFuture<?> deadline = timers.schedule(() -> {
-            if (call.cancel(true)) { // true only when the response was not delivered: we own what the body holds
-                AllocatorBodySubscriber b = body.get();
-                if (b != null) {
-                    b.abort(); // still collecting: releases its buffer
-                    b.getBody().thenAccept(allocator::release); // already collected: nobody else will get it
-                }
-            }
-        }, settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS);
+        // cancelled, the call completes with an error and the handler below gives the body back
+        ScheduledFuture<?> deadline = timers.schedule(() -> call.cancel(true), settings.attemptTimeout().toMillis(),
+                TimeUnit.MILLISECONDS);
         call.whenComplete((response, error) -> {
             deadline.cancel(false); // removed from the queue: it no longer holds the response
+            if (error != null) {
+                // The response was not delivered (deadline, shutdown, network error), so what the body collected is
+                // ours, however far it got: the body may even be complete when the exchange is aborted after it.
+                AllocatorBodySubscriber b = body.get();
+                if (b != null) {
+                    b.abort(); // still collecting: releases its buffer; completed: loses, and the line below frees
+                    b.getBody().thenAccept(allocator::release);
+                }
+            }
             if (error == null && response.statusCode() / 100 == 2) {
                 ByteBuffer bytes = response.body();
                 Sample sample = new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
