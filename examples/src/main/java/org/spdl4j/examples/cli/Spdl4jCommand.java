@@ -8,10 +8,17 @@ import picocli.CommandLine.Command;
  * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}, {@code soak}.
  *
  * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
- * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes.
+ * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes. The
+ * launcher adds 3 (the build failed) and 4 (no JDK 25 found), listed in {@code --help}.
  */
 @Command(name = "spdl4j", mixinStandardHelpOptions = true, version = "spdl4j 0.1.0",
     description = "Scalable and Performant Data Loading for the JVM.",
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:done",
+        "1:the run failed (soak: also when RSS grew 5% or more after warm-up)",
+        "2:bad arguments",
+        "3:./spdl4j: the build failed (run 'mvn -B package -DskipTests' to see why)",
+        "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"},
     subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class, SoakCommand.class})
 public final class Spdl4jCommand implements Runnable {
     /** Exit status for bad arguments. */

@@ -54,6 +54,14 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldListEveryExitStatusInTheHelp() {
+        Run r = run("--help");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Exit status:", "2   bad arguments", "3   ./spdl4j: the build failed",
+            "4   ./spdl4j, bin/spdl4j-java: no JDK 25");
+    }
+
+    @Test
     void shouldRunImagePipelineAndWriteACompleteReport() throws Exception {
         Path report = work.resolve("report");
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2", "--report",

@@ -58,6 +58,15 @@ class LauncherScriptTest {
         assertThat(r.err()).contains("building", "build failed").doesNotContain("launched");
     }
 
+    @Test
+    void shouldExit4WhenSpdl4jJavaHomeIsNotAJdk25() throws Exception {
+        Path notAJdk = Files.createDirectories(tree.resolve("not-a-jdk"));
+        Result r = run(List.of("bash", REPO.resolve("bin/spdl4j-java").toString(), "-version"),
+            Map.of("SPDL4J_JAVA_HOME", notAJdk.toString()));
+        assertThat(r.status()).as(r.err()).isEqualTo(4);
+        assertThat(r.err()).contains("SPDL4J_JAVA_HOME=" + notAJdk, "JDK 25");
+    }
+
     /** A tree as after a build: the real {@code ./spdl4j}, its jar and stamp, stand-ins for mvn and the JVM. */
     private Path builtTree() throws IOException {
         Files.copy(REPO.resolve("spdl4j"), tree.resolve("spdl4j"), StandardCopyOption.COPY_ATTRIBUTES);
