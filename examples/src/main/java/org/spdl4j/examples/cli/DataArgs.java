@@ -13,19 +13,21 @@ import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.SampledSource;
 import org.spdl4j.examples.http.UrlList;
 import org.spdl4j.examples.image.EpochFiles;
+import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.sample.SampleImages;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * Turns {@code --data} into this rank's images for some epochs: a folder (class sub-folders become labels), a list
+ * Turns {@code --data} into this rank's images for some epochs: a folder (class sub-folders become labels; images
+ * directly in it, without sub-folders, are one unlabelled class: {@link ImageFolder}), a list
  * file ({@code .txt}: one path per line, optional tab and label), a URL list (one http(s) URL per line, optional tab
  * and label: fetched by {@link org.spdl4j.examples.http.UrlImageLoader}), or nothing: the built-in sample, generated on first
  * use under {@code ~/.cache/spdl4j}. Ranks and world size come from RANK / WORLD_SIZE when set.
  */
 final class DataArgs {
     /** Image file extensions a folder scan picks up. */
-    static final Set<String> EXTENSIONS = Set.of("jpg", "jpeg", "png", "webp", "bmp");
+    static final Set<String> EXTENSIONS = ImageFolder.EXTENSIONS;
 
     private DataArgs() {
     }
@@ -45,7 +47,7 @@ final class DataArgs {
             try (var files = Files.list(data)) {
                 java.util.List<Path> tars = files.filter(p -> p.getFileName().toString().endsWith(".tar")).sorted()
                     .toList();
-                if (!tars.isEmpty() && FolderDataset.scan(data, EXTENSIONS).size() == 0) {
+                if (!tars.isEmpty() && ImageFolder.scan(data).size() == 0) {
                     return tars;
                 }
             } catch (java.io.IOException e) {
@@ -99,10 +101,10 @@ final class DataArgs {
             return FolderDataset.scan(SampleImages.ensure(dir, sampleImages), EXTENSIONS);
         }
         if (Files.isDirectory(data)) {
-            FolderDataset folder = FolderDataset.scan(data, EXTENSIONS);
+            FolderDataset folder = ImageFolder.scan(data);
             if (folder.size() == 0) {
-                throw new ParameterException(spec.commandLine(), "no images (" + String.join(", ", EXTENSIONS)
-                    + ") under " + data);
+                throw new ParameterException(spec.commandLine(), "--data " + data + ": no images ("
+                    + ImageFolder.extensionList() + ") in it or in class sub-folders (" + data + "/<class>/<image>)");
             }
             return folder;
         }

@@ -53,7 +53,7 @@ final class RunCommand implements Callable<Integer> {
     PipelineArgs pipelineArgs;
 
     @Option(names = "--data", paramLabel = "PATH",
-        description = "a folder of images (class sub-folders = labels), a .txt list of paths or of http(s) URLs (each"
+        description = "a folder of images (class sub-folders = labels, or images directly in it), a .txt list of paths or of http(s) URLs (each"
             + " optionally followed by a tab and a label), or .tar shards (a file or a folder of them); default: built-in"
             + " sample")
     Path data;

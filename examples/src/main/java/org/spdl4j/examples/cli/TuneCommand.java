@@ -33,7 +33,8 @@ final class TuneCommand implements Callable<Integer> {
     @Mixin
     PipelineArgs pipelineArgs;
 
-    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images or a .txt list; default: built-in sample")
+    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images (class sub-folders, or images directly in it) or a .txt list of image paths;"
+        + " default: built-in sample")
     Path data;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "512",

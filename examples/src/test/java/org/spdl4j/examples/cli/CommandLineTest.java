@@ -93,6 +93,23 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldRunOverAFlatFolderOfImagesAsOneClass() throws Exception {
+        Path flat = Files.createDirectories(work.resolve("flat"));
+        try (var files = Files.walk(data)) {
+            for (Path jpg : files.filter(p -> p.toString().endsWith(".jpg")).limit(12).toList()) {
+                Files.copy(jpg, flat.resolve(jpg.getParent().getFileName() + "-" + jpg.getFileName()));
+            }
+        }
+        Run r = run("run", "--data", flat.toString(), "--batch-size", "4", "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("throughput: 12 images in 3 batches", "0 failed to read or decode");
+
+        Run empty = run("run", "--data", Files.createDirectories(work.resolve("empty")).toString());
+        assertThat(empty.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(empty.err()).contains("no images (bmp, jpeg, jpg, png, webp) in it or in class sub-folders");
+    }
+
+    @Test
     void shouldKeepInputOrderWhenAskedAndCountEveryEpoch() {
         // epochs run back to back as one stream: 80 images make 5 batches of 16
         Run r = run("run", "--data", data.toString(), "--batch-size", "16", "--order", "input", "--epochs", "2",
