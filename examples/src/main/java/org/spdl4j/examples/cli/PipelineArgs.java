@@ -15,15 +15,17 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The image pipeline's options shared by {@code run}, {@code profile}, {@code tune} and {@code soak}, and the pipeline
- * config file ({@code --config}, Java properties, as {@code tune} writes it). Options given on the command line win
- * over the file; the file wins over the machine's defaults.
+ * The image pipeline's options shared by {@code run} and {@code tune} (mixed into both), and the pipeline config file
+ * ({@code --config}, Java properties, as {@code tune} writes it). Options given on the command line win over the
+ * file; the file wins over the machine's defaults. {@code profile} measures each stage alone at its own
+ * concurrencies, and {@code soak} runs the default pipeline: neither takes these options.
  */
 final class PipelineArgs {
     @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32)")
     Integer batchSize;
 
-    @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads in flight (default 4 x cores)")
+    @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads, or URL fetches, in flight (default"
+        + " 4 x cores; tar shards are read member by member)")
     Integer readConcurrency;
 
     @Option(names = "--decode-threads", paramLabel = "N", description = "decode threads (default: cores)")

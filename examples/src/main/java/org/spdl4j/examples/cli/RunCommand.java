@@ -66,10 +66,12 @@ final class RunCommand implements Callable<Integer> {
     int epochs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
-        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE})")
+        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE}); not used with tar"
+            + " shards or a URL list, which are read in order")
     long seed;
 
-    @Option(names = "--no-shuffle", description = "keep the folder's order")
+    @Option(names = "--no-shuffle", description = "keep the folder's or path list's order (tar shards and URL lists are"
+        + " always read in order: shard by shard, or the list's)")
     boolean noShuffle;
 
     @Option(names = "--report", paramLabel = "DIR", description = "write an HTML report with plots, .hlog and trace")

@@ -197,7 +197,7 @@ class CommandLineTest {
     @Test
     void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() throws Exception {
         Path flat = Files.createDirectories(work.resolve("flat-photos"));
-        Files.write(flat.resolve("loose.jpg"), new byte[] {1, 2, 3}); // no class sub-folders
+        Files.write(flat.resolve("loose.txt"), new byte[] {1, 2, 3}); // no images, flat or in class sub-folders
         Path badConfig = Files.writeString(work.resolve("bad.properties"), "batch.size=abc\n");
         for (String[] args : List.of(
                 new String[] {"soak", "--data", flat.toString(), "--minutes", "0.01"},
@@ -222,6 +222,25 @@ class CommandLineTest {
         assertThat(Files.exists(work.resolve("typo"))).isFalse();
         assertThat(run("run", "--data", data.toString(), "--config", badConfig.toString()).err())
             .contains("batch.size=abc is not a whole number");
+    }
+
+    @Test
+    void shouldSoakOverTheImageFormatsRunReads() throws Exception {
+        Path bmps = Files.createDirectories(work.resolve("bmps/cls"));
+        try (var files = Files.walk(data)) {
+            int n = 0;
+            for (Path jpg : files.filter(p -> p.toString().endsWith(".jpg")).limit(4).toList()) {
+                assertThat(ImageIO.write(ImageIO.read(jpg.toFile()), "bmp", bmps.resolve(n++ + ".bmp").toFile()))
+                    .isTrue();
+            }
+        }
+        Run r = run("soak", "--data", bmps.getParent().toString(), "--minutes", "0.005", "--out",
+            work.resolve("soak").toString());
+        assertThat(r.status()).as(r.err()).isNotEqualTo(Spdl4jCommand.EXIT_USAGE); // 1: too short to measure growth
+        assertThat(r.out()).contains("spdl4j soak: 4 images from " + bmps.getParent());
+        try (var left = Files.list(bmps)) {
+            assertThat(left.toList()).as("soak wrote nothing into the user's folder").hasSize(4);
+        }
     }
 
     @Test
