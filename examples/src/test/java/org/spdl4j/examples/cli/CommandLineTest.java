@@ -244,6 +244,36 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldRejectAConfigFileWithAnUnknownKeyOrABadValueNamingTheFileAndKey() throws Exception {
+        record Case(String config, String message) {
+        }
+        for (Case c : List.of(
+                new Case("batch_size=8\n", ": unknown key 'batch_size'; the keys are batch.size, read.concurrency,"
+                    + " decode.threads, order, wait, augment"),
+                new Case("augment=yes\n", ": augment=yes: use true or false"),
+                new Case("wait=busy_spin\n", ": wait=busy_spin: use backoff, busy-spin, yielding or blocking"),
+                new Case("order=random\n", ": order=random: use completion or input"),
+                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"))) {
+            Path file = Files.writeString(work.resolve("bad.properties"), c.config());
+            Run r = run("run", "--data", data.toString(), "--config", file.toString(), "--no-progress");
+            assertThat(r.status()).as(c.config()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(r.err()).as(c.config()).startsWith("spdl4j: " + file + c.message());
+        }
+        Run cli = run("run", "--data", data.toString(), "--wait", "busy_spin");
+        assertThat(cli.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(cli.err()).startsWith("spdl4j: --wait busy_spin: use backoff");
+
+        Path good = Files.writeString(work.resolve("good.properties"), "augment=TRUE\nwait=yielding\nbatch.size=8\n");
+        Run r = run("run", "--data", data.toString(), "--config", good.toString(), "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("batch 8", "wait YIELDING", "augmented", "throughput: 40 images in 5 batches");
+        for (String command : List.of("run", "tune")) {
+            assertThat(run(command, "--help").out()).as(command).contains("Config file keys", "  batch.size ",
+                "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
+        }
+    }
+
+    @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
         try (var files = Files.walk(data)) {
