@@ -58,14 +58,23 @@ final class DataArgs {
     }
 
     /**
-     * The URLs {@code data} lists when it is a URL list (first non-empty line an http(s) URL), repeated for
-     * {@code epochs}; else an empty list.
+     * This process's rank from RANK / WORLD_SIZE ({@link RankInfo#SINGLE} when neither is set).
+     *
+     * @throws ParameterException naming the variables when they are bad: a bad environment is a bad argument
      */
-    static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data) {
-        return urls(spec, data, RankInfo.fromEnvironment());
+    static RankInfo rank(CommandSpec spec) {
+        try {
+            return RankInfo.fromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), e.getMessage() + " (as torchrun sets them; unset both"
+                + " to read all the data in one process)");
+        }
     }
 
-    /** This rank's URLs of a list: entry {@code i} goes to rank {@code i % worldSize}, in list order. */
+    /**
+     * This rank's URLs of a list when {@code data} is one (first non-empty line an http(s) URL), entry {@code i} to
+     * rank {@code i % worldSize}, in list order; else an empty list.
+     */
     static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data, RankInfo rank) {
         if (data == null || !UrlList.isUrlList(data)) {
             return java.util.List.of();
@@ -119,14 +128,13 @@ final class DataArgs {
     }
 
     /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch, with their epochs} */
-    static EpochFiles epochs(IndexedDataset<FileItem> dataset, long seed, boolean shuffle, int epochs) {
-        SampledSource<FileItem> source = SampledSource.of(dataset, RankInfo.fromEnvironment(), seed, shuffle,
-            RemainderPolicy.DROP);
+    static EpochFiles epochs(IndexedDataset<FileItem> dataset, RankInfo rank, long seed, boolean shuffle, int epochs) {
+        SampledSource<FileItem> source = SampledSource.of(dataset, rank, seed, shuffle, RemainderPolicy.DROP);
         return EpochFiles.continuous(EpochIterable.of(source), epochs);
     }
 
     /** {@return how many items this rank gets per epoch} */
-    static long perEpoch(IndexedDataset<FileItem> dataset, long seed) {
-        return SampledSource.of(dataset, RankInfo.fromEnvironment(), seed, true, RemainderPolicy.DROP).epochLength();
+    static long perEpoch(IndexedDataset<FileItem> dataset, RankInfo rank, long seed) {
+        return SampledSource.of(dataset, rank, seed, true, RemainderPolicy.DROP).epochLength();
     }
 }

@@ -95,12 +95,13 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--epochs and --images must be >= 1 and --interval-ms >= 10");
         }
         ImageLoaderOptions options = PipelineArgs.seeded(pipelineArgs.resolve(spec), seed);
+        RankInfo rank = DataArgs.rank(spec);
         List<Path> shards = DataArgs.shards(data);
         if (!shards.isEmpty() && epochs != 1) {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
                 + "in one pass; run once per epoch");
         }
-        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data) : List.of();
+        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data, rank) : List.of();
         if ((!shards.isEmpty() || !urls.isEmpty()) && device != DeviceOption.cpu) {
             throw new ParameterException(spec.commandLine(), "--device " + device + " with tar shards or a URL list: "
                 + "the copy stage runs on the image-folder loader only; use --device cpu");
@@ -110,12 +111,12 @@ final class RunCommand implements Callable<Integer> {
                 + "transform runs on the image-folder and list loader only; drop --augment or use a folder or .txt list");
         }
         try (Device target = device.open()) { // null for cpu: no device, no copy stage
-            return run(options, shards, urls, target);
+            return run(options, rank, shards, urls, target);
         }
     }
 
-    private int run(ImageLoaderOptions options, List<Path> shards, List<UrlList.Entry> urls, Device target)
-        throws Exception {
+    private int run(ImageLoaderOptions options, RankInfo rank, List<Path> shards, List<UrlList.Entry> urls,
+                    Device target) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         if (report != null) {
@@ -136,8 +137,8 @@ final class RunCommand implements Callable<Integer> {
                 + " at a time (no per-task trace for URLs)");
         } else if (shards.isEmpty()) {
             IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
-            total = DataArgs.perEpoch(dataset, seed) * epochs;
-            Iterable<FileItem> files = DataArgs.epochs(dataset, seed, !noShuffle, epochs);
+            total = DataArgs.perEpoch(dataset, rank, seed) * epochs;
+            Iterable<FileItem> files = DataArgs.epochs(dataset, rank, seed, !noShuffle, epochs);
             if (target == null) {
                 built = Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE, trace));
             } else {
@@ -149,7 +150,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
             built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
-                options.batchSize(), slotOptions(options), RankInfo.fromEnvironment()));
+                options.batchSize(), slotOptions(options), rank));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
         try (Running loader = built) {

@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.EncodableHistogram;
@@ -270,6 +273,29 @@ class CommandLineTest {
         for (String command : List.of("run", "tune")) {
             assertThat(run(command, "--help").out()).as(command).contains("Config file keys", "  batch.size ",
                 "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
+        }
+    }
+
+    /** RANK / WORLD_SIZE are read from the real environment: each case runs the command in a child JVM. */
+    @Test
+    void shouldRejectABadRankEnvironmentAsABadArgumentNamingTheVariables() throws Exception {
+        for (Map<String, String> env : List.of(Map.of("RANK", "3", "WORLD_SIZE", "2"),
+                Map.of("RANK", "abc", "WORLD_SIZE", "2"), Map.of("RANK", "0"))) {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Spdl4jCommand.class.getName(),
+                "run", "--data", data.toString(), "--no-progress"));
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().remove("RANK");
+            pb.environment().remove("WORLD_SIZE");
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(env + ": " + output).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(output.strip().lines().count()).as(output).isEqualTo(1);
+            assertThat(output).as(env.toString()).startsWith("spdl4j: environment variables RANK=")
+                .contains("WORLD_SIZE=").doesNotContain("failed", "Exception");
         }
     }
 
