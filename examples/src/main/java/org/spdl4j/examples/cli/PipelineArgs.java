@@ -9,6 +9,7 @@ import java.util.Locale;
 import java.util.Properties;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.examples.IoMessages;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.media.RandomResizedCrop;
 import picocli.CommandLine.Command;
@@ -109,7 +110,9 @@ final class PipelineArgs {
         }
         try (Reader r = Files.newBufferedReader(config)) {
             file.load(r);
-        } catch (IOException | IllegalArgumentException e) { // IllegalArgumentException: a malformed unicode escape
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--config " + config + ": " + IoMessages.reason(e));
+        } catch (IllegalArgumentException e) { // a malformed unicode escape
             throw new ParameterException(spec.commandLine(), "--config " + config + ": " + e.getMessage());
         }
         for (String key : new java.util.TreeSet<>(file.stringPropertyNames())) {

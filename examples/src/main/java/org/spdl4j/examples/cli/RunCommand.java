@@ -1,5 +1,6 @@
 package org.spdl4j.examples.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,6 +20,7 @@ import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
+import org.spdl4j.examples.IoMessages;
 import org.spdl4j.examples.classify.ShardImageLoader;
 import org.spdl4j.examples.http.UrlImageLoader;
 import org.spdl4j.examples.http.UrlList;
@@ -96,6 +98,9 @@ final class RunCommand implements Callable<Integer> {
         }
         ImageLoaderOptions options = PipelineArgs.seeded(pipelineArgs.resolve(spec), seed);
         RankInfo rank = DataArgs.rank(spec);
+        if (report != null) {
+            reportDirectory();
+        }
         List<Path> shards = DataArgs.shards(data);
         if (!shards.isEmpty() && epochs != 1) {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
@@ -119,9 +124,6 @@ final class RunCommand implements Callable<Integer> {
                     Device target) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (report != null) {
-            Files.createDirectories(report);
-        }
         // Only the folder/list loaders record task spans: a URL or shard run's report has no trace.json.
         TaskTrace trace = report != null && urls.isEmpty() && shards.isEmpty() ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
@@ -193,6 +195,19 @@ final class RunCommand implements Callable<Integer> {
             out.flush();
         }
         return 0;
+    }
+
+    /** Creates the {@code --report} folder before anything runs; a path that cannot be one is a bad argument. */
+    private void reportDirectory() {
+        if (Files.exists(report) && !Files.isDirectory(report)) {
+            throw new ParameterException(spec.commandLine(), "--report " + report
+                + ": not a directory (a file is in the way)");
+        }
+        try {
+            Files.createDirectories(report);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--report " + report + ": " + IoMessages.describe(e));
+        }
     }
 
     /** The slot loaders' options (shards, URL lists) from the image pipeline's: decode threads and wait policy. */

@@ -1,6 +1,7 @@
 package org.spdl4j.examples.cli;
 
 import java.io.PrintWriter;
+import org.spdl4j.examples.IoMessages;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -76,16 +77,24 @@ public final class Spdl4jCommand implements Runnable {
     }
 
     private static String describe(Throwable t) {
-        StringBuilder b = new StringBuilder(String.valueOf(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage()));
+        StringBuilder b = new StringBuilder(message(t));
         Throwable c = t.getCause();
         while (c != null && c != t) {
-            if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
-                b.append(": ").append(c.getMessage());
+            if (c.getMessage() != null && !b.toString().contains(message(c))) {
+                b.append(": ").append(message(c));
             }
             t = c;
             c = c.getCause();
         }
         return b.toString();
+    }
+
+    /** A throwable's message; a file exception whose message is only its path is described by its type. */
+    private static String message(Throwable t) {
+        if (t instanceof java.nio.file.FileSystemException fs) {
+            return IoMessages.describe(fs);
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     /**

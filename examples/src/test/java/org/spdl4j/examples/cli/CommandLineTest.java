@@ -300,6 +300,20 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldSayWhatIsWrongWithAPathNotJustThePath() throws Exception {
+        Path file = Files.writeString(work.resolve("in-the-way"), "x");
+        Run report = run("run", "--data", data.toString(), "--report", file.toString(), "--no-progress");
+        assertThat(report.status()).as(report.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(report.err()).startsWith("spdl4j: --report " + file + ": not a directory (a file is in the way)");
+        assertThat(report.out()).doesNotContain("throughput");
+
+        Path missing = work.resolve("missing.properties");
+        Run config = run("run", "--data", data.toString(), "--config", missing.toString());
+        assertThat(config.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(config.err()).startsWith("spdl4j: --config " + missing + ": no such file");
+    }
+
+    @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
         try (var files = Files.walk(data)) {
