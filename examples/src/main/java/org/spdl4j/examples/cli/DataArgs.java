@@ -118,7 +118,12 @@ final class DataArgs {
             return folder;
         }
         if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
-            return FileListDataset.read(data);
+            FileListDataset list = FileListDataset.read(data);
+            if (list.size() == 0) {
+                throw new ParameterException(spec.commandLine(), "--data " + data + ": no images in it (a .txt list"
+                    + " has one image path or http(s) URL per line, optionally followed by a tab and a label)");
+            }
+            return list;
         }
         if (!Files.exists(data)) {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
@@ -193,8 +194,27 @@ final class RunCommand implements Callable<Integer> {
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
+            if (metrics.images() == 0) { // the table above shows where it went; the run still failed
+                long failed = loader.failedImages().getAsLong();
+                throw new IllegalStateException(failed > 0
+                    ? "no image could be read or decoded (" + failed + " failed); first failure: "
+                        + failureText(loader.firstFailure().get())
+                    : "no image was delivered: this process's share of --data held none");
+            }
         }
         return 0;
+    }
+
+    /** A task failure's message; the cause of a wrapper a future completed with (the message names the image). */
+    private static String failureText(Throwable t) {
+        while ((t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t == null) {
+            return "not recorded";
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     /** Creates the {@code --report} folder before anything runs; a path that cannot be one is a bad argument. */
@@ -227,13 +247,14 @@ final class RunCommand implements Callable<Integer> {
      *
      * @param stats        its stages' statistics
      * @param failedImages images dropped so far
+     * @param firstFailure why the first dropped image was dropped, or null
      * @param drain        the consumer loop
      * @param closer       closes the loader
      */
-    private record Running(List<StageStats> stats, LongSupplier failedImages, Drain drain, Runnable closer)
-            implements AutoCloseable {
+    private record Running(List<StageStats> stats, LongSupplier failedImages, Supplier<Throwable> firstFailure,
+                           Drain drain, Runnable closer) implements AutoCloseable {
         static Running of(BatchLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
                 try (b) {
                     return b.size();
                 }
@@ -241,7 +262,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         static Running of(DeviceImageLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
                 try (b) {
                     b.awaitReady(); // a training step would make its stream wait on the ready event instead
                     return b.spec().dim(0);

@@ -314,6 +314,32 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldFailARunThatDeliveredNoImageNamingTheFirstFailure() throws Exception {
+        Path empty = Files.writeString(work.resolve("empty.txt"), "# nothing listed\n");
+        Run e = run("run", "--data", empty.toString(), "--no-progress");
+        assertThat(e.status()).as(e.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(e.err()).startsWith("spdl4j: --data " + empty + ": no images in it");
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Run r = run("run", "--data", missing.toString(), "--no-progress");
+        assertThat(r.status()).as(r.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(r.out()).contains("throughput: 0 images in 0 batches", "; no batch;", "2 failed to read or decode")
+            .doesNotContain("NaN");
+        assertThat(r.err()).containsPattern("spdl4j: run failed: no image could be read or decoded \\(2 failed\\); "
+            + "first failure: read \\S*gone/[ab]\\.jpg: no such file");
+
+        try (ImageFileServer server = new ImageFileServer(data, 0)) {
+            Path urls = Files.writeString(work.resolve("urls.txt"), server.url("no/such/a.jpg") + "\n"
+                + server.url("no/such/b.jpg") + "\n");
+            Run u = run("run", "--data", urls.toString(), "--no-progress");
+            assertThat(u.status()).as(u.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+            assertThat(u.out()).contains("throughput: 0 images in 0 batches", "; no batch;").doesNotContain("NaN");
+            assertThat(u.err()).contains("spdl4j: run failed: no image could be read or decoded (2 failed); "
+                + "first failure: cannot fetch http");
+        }
+    }
+
+    @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
         try (var files = Files.walk(data)) {
