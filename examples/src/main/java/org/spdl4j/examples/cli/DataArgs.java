@@ -100,7 +100,36 @@ final class DataArgs {
         return Path.of(System.getProperty("user.home"), ".cache", "spdl4j", "sample-" + images);
     }
 
-    static IndexedDataset<FileItem> dataset(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err) {
+    /** What {@code run} reads, for the message when {@code --data} is none of it. */
+    static final String RUN_ACCEPTS = "a folder of images, a .txt list of image paths or http(s) URLs, or WebDataset"
+        + " .tar shards (a file or a folder of them)";
+    /** What {@code tune} and {@code profile} read: image files, through the folder/list loader they measure. */
+    static final String FILES_ACCEPT = "a folder of images or a .txt list of image paths";
+
+    /**
+     * The image files {@code tune} and {@code profile} measure: a folder or a list of paths. Tar shards and URL lists
+     * run through other loaders, which these commands do not measure: refused as bad arguments.
+     */
+    static IndexedDataset<FileItem> imageFiles(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err) {
+        String command = spec.name();
+        if (data != null && !shards(data).isEmpty()) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
+                + FILES_ACCEPT + ", not WebDataset .tar shards (spdl4j run reads those)");
+        }
+        if (data != null && UrlList.isUrlList(data)) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
+                + FILES_ACCEPT + ", not a URL list (spdl4j run fetches those)");
+        }
+        return dataset(spec, data, sampleImages, err, FILES_ACCEPT);
+    }
+
+    /**
+     * The images of a folder or a list of paths, or the built-in sample.
+     *
+     * @param accepts what the command reads, for the message when {@code data} is something else
+     */
+    static IndexedDataset<FileItem> dataset(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err,
+                                            String accepts) {
         if (data == null) {
             Path dir = samplePath(sampleImages);
             if (!Files.exists(dir.resolve(".complete"))) {
@@ -128,8 +157,7 @@ final class DataArgs {
         if (!Files.exists(data)) {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
         }
-        throw new ParameterException(spec.commandLine(), "--data " + data
-            + ": expected a folder of images, a .txt list of image paths, or WebDataset .tar shards");
+        throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + accepts);
     }
 
     /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch, with their epochs} */

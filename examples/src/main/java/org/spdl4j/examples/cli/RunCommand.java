@@ -139,7 +139,7 @@ final class RunCommand implements Callable<Integer> {
             out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
                 + " at a time (no per-task trace for URLs)");
         } else if (shards.isEmpty()) {
-            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
+            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err, DataArgs.RUN_ACCEPTS);
             total = DataArgs.perEpoch(dataset, rank, seed) * epochs;
             Iterable<FileItem> files = DataArgs.epochs(dataset, rank, seed, !noShuffle, epochs);
             if (target == null) {

@@ -340,6 +340,38 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldRefuseShardsAndUrlListsInTuneAndProfileAndNeverWriteAFailedTuning() throws Exception {
+        Path shards = Files.createDirectories(work.resolve("shards"));
+        org.spdl4j.examples.classify.TarShardWriter.write(
+            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Path oneShard;
+        try (var tars = Files.list(shards)) {
+            oneShard = tars.filter(p -> p.toString().endsWith(".tar")).findFirst().orElseThrow();
+        }
+        Path urls = Files.writeString(work.resolve("urls.txt"), "http://127.0.0.1:9/a.jpg\n");
+        for (String command : List.of("tune", "profile")) {
+            for (Path d : List.of(shards, oneShard, urls)) {
+                Run r = run(command, "--data", d.toString(), "--images", "4", "--out", work.resolve("out-" + command)
+                    .toString());
+                assertThat(r.status()).as(command + " " + d + ": " + r.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+                assertThat(r.err()).startsWith("spdl4j: --data " + d + ": " + command
+                    + " reads a folder of images or a .txt list of image paths, not ");
+                assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+            }
+        }
+        assertThat(work.resolve("out-tune")).doesNotExist();
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Path config = work.resolve("tuned.properties");
+        Run t = run("tune", "--data", missing.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+            config.toString());
+        assertThat(t.status()).as(t.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(t.err()).contains("spdl4j: tune failed: no image could be read or decoded (2 of 2 failed); first"
+            + " failure: read ", ": no such file; nothing written to " + config);
+        assertThat(config).doesNotExist();
+    }
+
+    @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
         try (var files = Files.walk(data)) {
