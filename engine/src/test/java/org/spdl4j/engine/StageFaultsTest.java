@@ -57,6 +57,26 @@ class StageFaultsTest {
     }
 
     @Test
+    void shouldKeepTheCauseOfEachStagesFirstFailedTask() {
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 100).boxed().toList())
+                .named("first-failure")
+                .pipe("odd-fails", (Integer i) -> {
+                    if (i % 2 == 1) {
+                        throw new IllegalStateException("odd item " + i);
+                    }
+                    return i;
+                }, StageOptions.defaults()) // one worker: the first failure is item 1's
+                .pipe("never-fails", (Integer i) -> i, StageOptions.defaults())
+                .build()) {
+            p.forEach(i -> { });
+            assertThat(p.stats().get(1).failures()).isEqualTo(50);
+            assertThat(p.stats().get(1).firstFailure()).isInstanceOf(IllegalStateException.class)
+                    .hasMessage("odd item 1");
+            assertThat(p.stats().get(2).firstFailure()).isNull();
+        }
+    }
+
+    @Test
     void shouldInterruptAHangingTaskAtItsTimeoutAndKeepTheWorkerGoing() {
         AtomicInteger hung = new AtomicInteger();
         List<Integer> out = new ArrayList<>();

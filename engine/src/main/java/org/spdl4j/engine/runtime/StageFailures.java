@@ -8,8 +8,9 @@ import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
- * Counts a stage's failed tasks against its budget: each failure is counted in the worker's stats, logged with the
- * stage and the item, and the failure that exceeds the budget fails the pipeline.
+ * Counts a stage's failed tasks against its budget: each failure is counted in the worker's stats (the first one's
+ * cause kept there: {@link StageStats#firstFailure()}), logged with the stage and the item, and the failure that
+ * exceeds the budget fails the pipeline.
  *
  * <p><b>Threading:</b> any of the stage's workers; an {@link AtomicLong} counts (failure path only, not hot).
  */
@@ -50,6 +51,7 @@ public final class StageFailures {
             return;
         }
         worker.onFailure();
+        stats.recordFailure(cause);
         long n = failures.incrementAndGet();
         if (LOG.isWarnEnabled()) {
             LOG.warn("pipeline '{}', stage '{}': task failed on item {} (failure {}, budget {}): {}",

@@ -12,12 +12,13 @@ import java.util.stream.Stream;
 
 /**
  * A folder of class sub-folders, ImageNet style: {@code root/<class>/**&#47;<file>}; each sub-folder is a class,
- * labelled by its rank in the sorted folder names (0, 1, ...).
+ * labelled by its rank in the sorted folder names (0, 1, ...). Or, from {@link #scanFlat}, a flat folder: the files
+ * directly in {@code root}, one unlabelled class ({@link Sample#NO_LABEL}, no class names).
  *
  * <p>The walk is deterministic: class folders sorted by name, files within a class sorted by relative path (by
  * {@link String#compareTo}, so the order does not depend on the file system or locale). Hidden entries (names
- * starting with {@code .}) and files directly under the root are skipped. An optional set of extensions keeps only
- * matching files (case-insensitive).
+ * starting with {@code .}) and, in {@link #scan}, files directly under the root are skipped. An optional set of
+ * extensions keeps only matching files (case-insensitive).
  *
  * <p><b>Cost:</b> the walk happens once, in {@link #scan}, and blocks on the file system. The dataset keeps one
  * relative path string and one label per file (about 100 bytes per file; 1.3 M ImageNet files take ~130 MB).
@@ -76,6 +77,32 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);
     }
 
+    /**
+     * Lists a flat folder: the files directly in {@code root} (sub-folders are not entered), sorted by name, each
+     * keyed by its name and unlabelled ({@link Sample#NO_LABEL}); {@link #classNames()} is empty.
+     *
+     * @param root       the folder holding the files
+     * @param extensions file extensions to keep, without dots; empty keeps every file
+     * @return the dataset
+     * @throws UncheckedIOException when the folder cannot be read; the message names the path
+     */
+    public static FolderDataset scanFlat(Path root, Set<String> extensions) {
+        Set<String> exts = extensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(
+                java.util.stream.Collectors.toUnmodifiableSet());
+        String[] names;
+        try (Stream<Path> top = Files.list(root)) {
+            names = top.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
+                    .filter(n -> keep(n, exts)).sorted().toArray(String[]::new);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot list dataset folder " + root + ": " + e.getMessage(), e);
+        } catch (UncheckedIOException e) {
+            throw new UncheckedIOException("cannot list dataset folder " + root + ": " + e.getCause(), e.getCause());
+        }
+        int[] labels = new int[names.length];
+        java.util.Arrays.fill(labels, Sample.NO_LABEL);
+        return new FolderDataset(root, List.of(), names, labels);
+    }
+
     private static String relative(Path root, Path p) {
         return root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
     }
@@ -93,7 +120,7 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         return dot >= 0 && exts.contains(rel.substring(dot + 1).toLowerCase(Locale.ROOT));
     }
 
-    /** {@return the class names, index = label} */
+    /** {@return the class names, index = label; empty for a flat folder} */
     public List<String> classNames() {
         return classNames;
     }

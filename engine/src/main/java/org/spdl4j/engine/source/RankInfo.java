@@ -43,7 +43,8 @@ public record RankInfo(int rank, int worldSize) {
      *
      * @param env the environment
      * @return the rank, or {@link #SINGLE} when neither variable is set
-     * @throws IllegalArgumentException when only one is set or either is not a valid number
+     * @throws IllegalArgumentException when only one is set, either is not a whole number, or the rank is not below
+     *                                  the world size; the message names both variables and their values
      */
     public static RankInfo fromEnvironment(Map<String, String> env) {
         String r = env.get(RANK_ENV);
@@ -51,14 +52,23 @@ public record RankInfo(int rank, int worldSize) {
         if (r == null && w == null) {
             return SINGLE;
         }
+        String got = "environment variables " + RANK_ENV + "=" + (r == null ? "(unset)" : r) + " "
+                + WORLD_SIZE_ENV + "=" + (w == null ? "(unset)" : w);
         if (r == null || w == null) {
-            throw new IllegalArgumentException("set both " + RANK_ENV + " and " + WORLD_SIZE_ENV + " or neither; got "
-                    + RANK_ENV + "=" + r + " " + WORLD_SIZE_ENV + "=" + w);
+            throw new IllegalArgumentException(got + ": set both or neither");
         }
+        final int rank;
+        final int worldSize;
         try {
-            return new RankInfo(Integer.parseInt(r.trim()), Integer.parseInt(w.trim()));
+            rank = Integer.parseInt(r.trim());
+            worldSize = Integer.parseInt(w.trim());
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("bad " + RANK_ENV + "=" + r + " or " + WORLD_SIZE_ENV + "=" + w, e);
+            throw new IllegalArgumentException(got + ": both must be whole numbers", e);
         }
+        if (worldSize < 1 || rank < 0 || rank >= worldSize) {
+            throw new IllegalArgumentException(got + ": need " + WORLD_SIZE_ENV + " >= 1 and 0 <= " + RANK_ENV + " < "
+                    + WORLD_SIZE_ENV);
+        }
+        return new RankInfo(rank, worldSize);
     }
 }

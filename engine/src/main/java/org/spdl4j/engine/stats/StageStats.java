@@ -1,5 +1,6 @@
 package org.spdl4j.engine.stats;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongSupplier;
 import org.HdrHistogram.Histogram;
 
@@ -8,7 +9,8 @@ import org.HdrHistogram.Histogram;
  * occupancy of the stage's input ring.
  *
  * <p><b>Threading:</b> the engine creates it before the workers start; workers write only their own
- * {@link #worker(int)}; readers (reporters, snapshots) may call the read methods from any thread. Taking interval
+ * {@link #worker(int)}, and on the failure path the stage's {@link #recordFailure first failure} (a CAS); readers
+ * (reporters, snapshots) may call the read methods from any thread. Taking interval
  * histograms is serialised by a reader-side lock that writers never touch.
  *
  * <p><b>Ownership:</b> normally one {@link PipelineStats} reads it; that object is the only caller of
@@ -29,6 +31,8 @@ public final class StageStats {
     private final int inputCapacity;
     private final String tag;
     private final int taskSlots;
+    /** The stage's first failed task's cause; set once, on the failure path. */
+    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
 
     /**
      * Creates the statistics of a stage whose tasks run on its workers (one task per worker at a time).
@@ -151,6 +155,21 @@ public final class StageStats {
     /** {@return failed tasks so far} */
     public long failures() {
         return sum(WorkerStats.FAILED);
+    }
+
+    /**
+     * Keeps the cause of the stage's first failed task; later ones are ignored (the count is in {@link #failures()}).
+     * Called on the failure path only, by any worker.
+     *
+     * @param cause what the failed task threw
+     */
+    public void recordFailure(Throwable cause) {
+        firstFailure.compareAndSet(null, cause);
+    }
+
+    /** {@return the cause of the stage's first failed task, or {@code null} when none has failed} */
+    public Throwable firstFailure() {
+        return firstFailure.get();
     }
 
     /** {@return nanoseconds all workers together spent waiting for input} */

@@ -126,6 +126,9 @@ class DistributedSamplerTest {
         assertThat(RankInfo.fromEnvironment(Map.of())).isEqualTo(RankInfo.SINGLE);
         assertThatThrownBy(() -> RankInfo.fromEnvironment(Map.of("RANK", "1"))).hasMessageContaining("WORLD_SIZE");
         assertThatThrownBy(() -> RankInfo.fromEnvironment(Map.of("RANK", "4", "WORLD_SIZE", "4")))
-                .isInstanceOf(IllegalArgumentException.class);
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("environment variables RANK=4 WORLD_SIZE=4: need WORLD_SIZE >= 1 and 0 <= RANK < WORLD_SIZE");
+        assertThatThrownBy(() -> RankInfo.fromEnvironment(Map.of("RANK", "abc", "WORLD_SIZE", "2")))
+                .hasMessage("environment variables RANK=abc WORLD_SIZE=2: both must be whole numbers");
     }
 }

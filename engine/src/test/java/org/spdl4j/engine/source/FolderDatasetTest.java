@@ -48,6 +48,21 @@ class FolderDatasetTest {
         assertThat(FolderDataset.scan(root, Set.of()).size()).isEqualTo(5); // notes.txt too
     }
 
+    @Test
+    void shouldListAFlatFolderAsOneUnlabelledClassSortedByName() throws IOException {
+        write("b.JPG", "b");
+        write("a.jpg", "a");
+        write(".hidden.jpg", "no");
+        write("notes.txt", "no");
+        write("sub/c.jpg", "no: a flat folder's sub-folders are not entered");
+        FolderDataset d = FolderDataset.scanFlat(root, Set.of("jpg"));
+        assertThat(d.classNames()).isEmpty();
+        assertThat(d.size()).isEqualTo(2);
+        assertThat(d.get(0)).isEqualTo(new FileItem(root.resolve("a.jpg"), "a.jpg", Sample.NO_LABEL));
+        assertThat(d.get(1)).isEqualTo(new FileItem(root.resolve("b.JPG"), "b.JPG", Sample.NO_LABEL));
+        assertThat(FolderDataset.scan(root, Set.of("jpg")).size()).as("scan: class sub-folders only").isEqualTo(1);
+    }
+
     /**
      * A subset built of links (`ln -s /imagenet/train/n01440764 subset/`) keeps its files: class folders that are
      * symbolic links, and linked folders inside a class, are walked like real ones.

@@ -137,6 +137,11 @@ public final class ShardImageLoader implements BatchLoader {
     }
 
     @Override
+    public Throwable firstFailure() {
+        return loader.firstFailure();
+    }
+
+    @Override
     public List<StageStats> stats() {
         return loader.stats();
     }

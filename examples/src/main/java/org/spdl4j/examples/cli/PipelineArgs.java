@@ -4,26 +4,38 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.examples.IoMessages;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.media.RandomResizedCrop;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The image pipeline's options shared by {@code run}, {@code profile}, {@code tune} and {@code soak}, and the pipeline
- * config file ({@code --config}, Java properties, as {@code tune} writes it). Options given on the command line win
- * over the file; the file wins over the machine's defaults.
+ * The image pipeline's options shared by {@code run} and {@code tune} (mixed into both), and the pipeline config file
+ * ({@code --config}, Java properties, as {@code tune} writes it). Options given on the command line win over the
+ * file; the file wins over the machine's defaults. {@code profile} measures each stage alone at its own
+ * concurrencies, and {@code soak} runs the default pipeline: neither takes these options.
  */
+@Command(footer = {"%nConfig file keys (--config FILE; one key=value per line):",
+    "  batch.size        whole number >= 1         (--batch-size)",
+    "  read.concurrency  whole number >= 1         (--read-concurrency)",
+    "  decode.threads    whole number >= 1         (--decode-threads)",
+    "  order             completion or input       (--order)",
+    "  wait              backoff, busy-spin, yielding or blocking (--wait)",
+    "  augment           true or false             (--augment)"})
 final class PipelineArgs {
     @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32)")
     Integer batchSize;
 
-    @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads in flight (default 4 x cores)")
+    @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads, or URL fetches, in flight (default"
+        + " 4 x cores; tar shards are read member by member)")
     Integer readConcurrency;
 
     @Option(names = "--decode-threads", paramLabel = "N", description = "decode threads (default: cores)")
@@ -40,7 +52,8 @@ final class PipelineArgs {
         + " drawn from --seed, the epoch and the image's key")
     Boolean augment;
 
-    @Option(names = "--config", paramLabel = "FILE", description = "a pipeline config file (see: spdl4j tune)")
+    @Option(names = "--config", paramLabel = "FILE", description = "a pipeline config file (Java properties, as"
+        + " spdl4j tune writes it; the keys are listed below); options given on the command line win over it")
     Path config;
 
     /** Config keys. */
@@ -50,39 +63,79 @@ final class PipelineArgs {
     static final String ORDER = "order";
     static final String WAIT = "wait";
     static final String AUGMENT = "augment";
+    /** Every key a config file may hold, in the order {@link #write} writes them. */
+    static final List<String> KEYS = List.of(BATCH, READ, DECODE, ORDER, WAIT, AUGMENT);
 
     ImageLoaderOptions resolve(CommandSpec spec) {
-        Properties file = new Properties();
-        if (config != null) {
-            try (Reader r = Files.newBufferedReader(config)) {
-                file.load(r);
-            } catch (IOException e) {
-                throw new ParameterException(spec.commandLine(), "--config " + config + ": " + e.getMessage());
-            }
-        }
+        Properties file = load(spec);
         ImageLoaderOptions o = ImageLoaderOptions.defaults();
-        o = o.withBatchSize(positive(spec, "--batch-size", pick(spec, batchSize, file, BATCH, o.batchSize())));
-        o = o.withReadConcurrency(positive(spec, "--read-concurrency", pick(spec, readConcurrency, file, READ,
-            o.readConcurrency())));
-        o = o.withDecodeConcurrency(positive(spec, "--decode-threads", pick(spec, decodeThreads, file, DECODE,
-            o.decodeConcurrency())));
-        String ord = (order != null ? order : file.getProperty(ORDER, "completion")).trim();
+        o = o.withBatchSize(number(spec, "--batch-size", batchSize, file, BATCH, o.batchSize()));
+        o = o.withReadConcurrency(number(spec, "--read-concurrency", readConcurrency, file, READ,
+            o.readConcurrency()));
+        o = o.withDecodeConcurrency(number(spec, "--decode-threads", decodeThreads, file, DECODE,
+            o.decodeConcurrency()));
+        String ord = text(order, file, ORDER, "completion");
         o = o.withOrder(switch (ord.toLowerCase(Locale.ROOT)) {
             case "completion" -> OutputOrder.COMPLETION;
             case "input" -> OutputOrder.INPUT;
-            default -> throw new ParameterException(spec.commandLine(), "--order " + ord + ": use completion or input");
+            default -> throw bad(spec, "--order", order, ORDER, ord, ": use completion or input");
         });
-        String wait = (waitPolicy != null ? waitPolicy : file.getProperty(WAIT, "backoff")).trim();
+        String wait = text(waitPolicy, file, WAIT, "backoff");
         o = o.withWaitPolicy(switch (wait.toLowerCase(Locale.ROOT)) {
             case "backoff" -> WaitPolicy.BACKOFF;
             case "busy-spin" -> WaitPolicy.BUSY_SPIN;
             case "yielding" -> WaitPolicy.YIELDING;
             case "blocking" -> WaitPolicy.BLOCKING;
-            default -> throw new ParameterException(spec.commandLine(), "--wait " + wait
-                + ": use backoff, busy-spin, yielding or blocking");
+            default -> throw bad(spec, "--wait", waitPolicy, WAIT, wait, ": use backoff, busy-spin, yielding or blocking");
         });
-        boolean training = augment != null ? augment : Boolean.parseBoolean(file.getProperty(AUGMENT, "false").trim());
+        boolean training;
+        if (augment != null) {
+            training = augment;
+        } else {
+            String a = text(null, file, AUGMENT, "false");
+            training = switch (a.toLowerCase(Locale.ROOT)) {
+                case "true" -> true;
+                case "false" -> false;
+                default -> throw bad(spec, "--augment", null, AUGMENT, a, ": use true or false");
+            };
+        }
         return o.withAugmentation(training ? RandomResizedCrop.imagenet() : null, 0); // the run sets the seed
+    }
+
+    /** The config file's settings (none without {@code --config}); a key it does not know is a bad argument. */
+    private Properties load(CommandSpec spec) {
+        Properties file = new Properties();
+        if (config == null) {
+            return file;
+        }
+        try (Reader r = Files.newBufferedReader(config)) {
+            file.load(r);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--config " + config + ": " + IoMessages.reason(e));
+        } catch (IllegalArgumentException e) { // a malformed unicode escape
+            throw new ParameterException(spec.commandLine(), "--config " + config + ": " + e.getMessage());
+        }
+        for (String key : new java.util.TreeSet<>(file.stringPropertyNames())) {
+            if (!KEYS.contains(key)) {
+                throw new ParameterException(spec.commandLine(), config + ": unknown key '" + key + "'; the keys are "
+                    + String.join(", ", KEYS));
+            }
+        }
+        return file;
+    }
+
+    /** {@return the option's value if given, else the file's, else {@code def}; trimmed} */
+    private static String text(String cli, Properties file, String key, String def) {
+        return (cli != null ? cli : file.getProperty(key, def)).trim();
+    }
+
+    /**
+     * {@return a bad value's error, named where it came from: {@code --wait X: ...} for an option,
+     * {@code FILE: wait=X: ...} for the config file}
+     */
+    private ParameterException bad(CommandSpec spec, String option, Object cli, String key, String value, String why) {
+        return new ParameterException(spec.commandLine(), (cli != null ? option + " " + value
+            : config + ": " + key + "=" + value) + why);
     }
 
     /**
@@ -112,25 +165,23 @@ final class PipelineArgs {
         Files.writeString(file, text);
     }
 
-    private int pick(CommandSpec spec, Integer cli, Properties file, String key, int def) {
+    private int number(CommandSpec spec, String option, Integer cli, Properties file, String key, int def) {
+        int v;
         if (cli != null) {
-            return cli;
+            v = cli;
+        } else {
+            String text = file.getProperty(key);
+            if (text == null) {
+                return def;
+            }
+            try {
+                v = Integer.parseInt(text.trim());
+            } catch (NumberFormatException e) {
+                throw bad(spec, option, null, key, text.trim(), " is not a whole number");
+            }
         }
-        String v = file.getProperty(key);
-        if (v == null) {
-            return def;
-        }
-        try {
-            return Integer.parseInt(v.trim());
-        } catch (NumberFormatException e) {
-            throw new ParameterException(spec.commandLine(), "--config " + config + ": " + key + "=" + v.trim()
-                + " is not a whole number");
-        }
-    }
-
-    private static int positive(CommandSpec spec, String name, int v) {
         if (v < 1) {
-            throw new ParameterException(spec.commandLine(), name + " must be at least 1, got " + v);
+            throw bad(spec, option, cli, key, Integer.toString(v), ": must be at least 1");
         }
         return v;
     }

@@ -29,7 +29,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j profile}: each stage of the image pipeline alone at concurrency 1, 2, 4, ... (as SPDL's
  * profile_pipeline): read (file bytes, virtual threads) and decode (FFmpeg + scale to 224, from bytes in memory).
- * Prints a table and writes {@code profile.png}.
+ * Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
+ * and URL lists are refused as bad arguments.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
     description = "Measure each stage alone at increasing concurrency.")
@@ -37,7 +38,9 @@ final class ProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images or a .txt list; default: built-in sample")
+    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images (class sub-folders, or images"
+        + " directly in it) or a .txt list of image paths; not tar shards or URL lists (spdl4j run reads those);"
+        + " default: built-in sample")
     Path data;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "256",
@@ -58,7 +61,8 @@ final class ProfileCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--images and --max-concurrency must be >= 1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, Math.max(images, 256), spec.commandLine().getErr());
+        IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
+            spec.commandLine().getErr());
         List<FileItem> items = new ArrayList<>();
         for (long i = 0; i < Math.min(images, dataset.size()); i++) {
             items.add(dataset.get(i));

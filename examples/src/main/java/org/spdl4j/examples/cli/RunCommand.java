@@ -1,5 +1,6 @@
 package org.spdl4j.examples.cli;
 
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -7,6 +8,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.LongSupplier;
+import java.util.function.Supplier;
 import java.util.function.ToIntFunction;
 import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
@@ -19,6 +21,7 @@ import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
+import org.spdl4j.examples.IoMessages;
 import org.spdl4j.examples.classify.ShardImageLoader;
 import org.spdl4j.examples.http.UrlImageLoader;
 import org.spdl4j.examples.http.UrlList;
@@ -53,7 +56,7 @@ final class RunCommand implements Callable<Integer> {
     PipelineArgs pipelineArgs;
 
     @Option(names = "--data", paramLabel = "PATH",
-        description = "a folder of images (class sub-folders = labels), a .txt list of paths or of http(s) URLs (each"
+        description = "a folder of images (class sub-folders = labels, or images directly in it), a .txt list of paths or of http(s) URLs (each"
             + " optionally followed by a tab and a label), or .tar shards (a file or a folder of them); default: built-in"
             + " sample")
     Path data;
@@ -66,10 +69,12 @@ final class RunCommand implements Callable<Integer> {
     int epochs;
 
     @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
-        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE})")
+        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE}); not used with tar"
+            + " shards or a URL list, which are read in order")
     long seed;
 
-    @Option(names = "--no-shuffle", description = "keep the folder's order")
+    @Option(names = "--no-shuffle", description = "keep the folder's or path list's order (tar shards and URL lists are"
+        + " always read in order: shard by shard, or the list's)")
     boolean noShuffle;
 
     @Option(names = "--report", paramLabel = "DIR", description = "write an HTML report with plots, .hlog and trace")
@@ -93,12 +98,16 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--epochs and --images must be >= 1 and --interval-ms >= 10");
         }
         ImageLoaderOptions options = PipelineArgs.seeded(pipelineArgs.resolve(spec), seed);
+        RankInfo rank = DataArgs.rank(spec);
+        if (report != null) {
+            reportDirectory();
+        }
         List<Path> shards = DataArgs.shards(data);
         if (!shards.isEmpty() && epochs != 1) {
             throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
                 + "in one pass; run once per epoch");
         }
-        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data) : List.of();
+        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data, rank) : List.of();
         if ((!shards.isEmpty() || !urls.isEmpty()) && device != DeviceOption.cpu) {
             throw new ParameterException(spec.commandLine(), "--device " + device + " with tar shards or a URL list: "
                 + "the copy stage runs on the image-folder loader only; use --device cpu");
@@ -108,17 +117,14 @@ final class RunCommand implements Callable<Integer> {
                 + "transform runs on the image-folder and list loader only; drop --augment or use a folder or .txt list");
         }
         try (Device target = device.open()) { // null for cpu: no device, no copy stage
-            return run(options, shards, urls, target);
+            return run(options, rank, shards, urls, target);
         }
     }
 
-    private int run(ImageLoaderOptions options, List<Path> shards, List<UrlList.Entry> urls, Device target)
-        throws Exception {
+    private int run(ImageLoaderOptions options, RankInfo rank, List<Path> shards, List<UrlList.Entry> urls,
+                    Device target) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        if (report != null) {
-            Files.createDirectories(report);
-        }
         // Only the folder/list loaders record task spans: a URL or shard run's report has no trace.json.
         TaskTrace trace = report != null && urls.isEmpty() && shards.isEmpty() ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
@@ -133,9 +139,9 @@ final class RunCommand implements Callable<Integer> {
             out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
                 + " at a time (no per-task trace for URLs)");
         } else if (shards.isEmpty()) {
-            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err);
-            total = DataArgs.perEpoch(dataset, seed) * epochs;
-            Iterable<FileItem> files = DataArgs.epochs(dataset, seed, !noShuffle, epochs);
+            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err, DataArgs.RUN_ACCEPTS);
+            total = DataArgs.perEpoch(dataset, rank, seed) * epochs;
+            Iterable<FileItem> files = DataArgs.epochs(dataset, rank, seed, !noShuffle, epochs);
             if (target == null) {
                 built = Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE, trace));
             } else {
@@ -147,7 +153,7 @@ final class RunCommand implements Callable<Integer> {
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
             built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
-                options.batchSize(), slotOptions(options), RankInfo.fromEnvironment()));
+                options.batchSize(), slotOptions(options), rank));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
         try (Running loader = built) {
@@ -188,8 +194,40 @@ final class RunCommand implements Callable<Integer> {
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
+            if (metrics.images() == 0) { // the table above shows where it went; the run still failed
+                long failed = loader.failedImages().getAsLong();
+                throw new IllegalStateException(failed > 0
+                    ? "no image could be read or decoded (" + failed + " failed); first failure: "
+                        + failureText(loader.firstFailure().get())
+                    : "no image was delivered: this process's share of --data held none");
+            }
         }
         return 0;
+    }
+
+    /** A task failure's message; the cause of a wrapper a future completed with (the message names the image). */
+    private static String failureText(Throwable t) {
+        while ((t instanceof java.util.concurrent.CompletionException
+                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
+            t = t.getCause();
+        }
+        if (t == null) {
+            return "not recorded";
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
+    }
+
+    /** Creates the {@code --report} folder before anything runs; a path that cannot be one is a bad argument. */
+    private void reportDirectory() {
+        if (Files.exists(report) && !Files.isDirectory(report)) {
+            throw new ParameterException(spec.commandLine(), "--report " + report
+                + ": not a directory (a file is in the way)");
+        }
+        try {
+            Files.createDirectories(report);
+        } catch (IOException e) {
+            throw new ParameterException(spec.commandLine(), "--report " + report + ": " + IoMessages.describe(e));
+        }
     }
 
     /** The slot loaders' options (shards, URL lists) from the image pipeline's: decode threads and wait policy. */
@@ -209,13 +247,14 @@ final class RunCommand implements Callable<Integer> {
      *
      * @param stats        its stages' statistics
      * @param failedImages images dropped so far
+     * @param firstFailure why the first dropped image was dropped, or null
      * @param drain        the consumer loop
      * @param closer       closes the loader
      */
-    private record Running(List<StageStats> stats, LongSupplier failedImages, Drain drain, Runnable closer)
-            implements AutoCloseable {
+    private record Running(List<StageStats> stats, LongSupplier failedImages, Supplier<Throwable> firstFailure,
+                           Drain drain, Runnable closer) implements AutoCloseable {
         static Running of(BatchLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
                 try (b) {
                     return b.size();
                 }
@@ -223,7 +262,7 @@ final class RunCommand implements Callable<Integer> {
         }
 
         static Running of(DeviceImageLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, m -> drain(loader, b -> {
+            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
                 try (b) {
                     b.awaitReady(); // a training step would make its stream wait on the ready event instead
                     return b.spec().dim(0);

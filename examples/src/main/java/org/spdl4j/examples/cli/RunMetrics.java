@@ -48,15 +48,24 @@ final class RunMetrics {
         return (nowNanos - startNanos) / 1e9;
     }
 
+    /**
+     * The summary's two lines; a run that delivered no batch says so ({@code no batch}) rather than timing one.
+     *
+     * @param decodeFailures images that could not be read or decoded
+     * @return the lines
+     */
     String describe(long decodeFailures) {
         double wall = seconds();
         double cpu = endCpu - startCpu;
         int cores = Runtime.getRuntime().availableProcessors();
+        String firstBatch = firstBatchNanos < 0 ? "no batch"
+            : String.format(Locale.ROOT, "first batch after %.3f s", (firstBatchNanos - startNanos) / 1e9);
+        String perImage = images == 0 ? "no images"
+            : String.format(Locale.ROOT, "%.2f cpu-s per 1,000 images", cpu / images * 1000);
         return String.format(Locale.ROOT,
-            "throughput: %d images in %d batches, %.2f s, %.1f img/s; first batch after %.3f s; %d failed to read or decode%n"
-                + "cpu: %.2f s = %.0f%% of one core, %.0f%% of %d cores; %.2f cpu-s per 1,000 images; peak RSS %.0f MiB",
-            images, batches, wall, images / wall, firstBatchNanos < 0 ? Double.NaN : (firstBatchNanos - startNanos) / 1e9,
-            decodeFailures, cpu, 100 * cpu / wall, 100 * cpu / wall / cores, cores, images == 0 ? 0 : cpu / images * 1000,
-            ProcessMetrics.peakRssMiB());
+            "throughput: %d images in %d batches, %.2f s, %.1f img/s; %s; %d failed to read or decode%n"
+                + "cpu: %.2f s = %.0f%% of one core, %.0f%% of %d cores; %s; peak RSS %.0f MiB",
+            images, batches, wall, images / wall, firstBatch, decodeFailures, cpu, 100 * cpu / wall,
+            100 * cpu / wall / cores, cores, perImage, ProcessMetrics.peakRssMiB());
     }
 }

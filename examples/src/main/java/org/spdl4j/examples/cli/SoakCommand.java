@@ -3,6 +3,7 @@ package org.spdl4j.examples.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
+import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.soak.SoakRunner;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -23,7 +24,8 @@ final class SoakCommand implements Callable<Integer> {
     @Option(names = "--minutes", paramLabel = "N", defaultValue = "10", description = "how long (default ${DEFAULT-VALUE})")
     double minutes;
 
-    @Option(names = "--data", paramLabel = "DIR", description = "a folder of images; default: a generated sample")
+    @Option(names = "--data", paramLabel = "DIR", description = "a folder of images (class sub-folders, or images"
+        + " directly in it), as run reads it; default: a generated sample")
     Path data;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "spdl4j-soak",
@@ -39,9 +41,10 @@ final class SoakCommand implements Callable<Integer> {
             if (!java.nio.file.Files.isDirectory(data)) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": not a folder");
             }
-            if (org.spdl4j.engine.source.FolderDataset.scan(data, java.util.Set.of("jpg", "jpeg", "png")).size() == 0) {
-                throw new ParameterException(spec.commandLine(), "--data " + data + ": no .jpg/.jpeg/.png images in "
-                    + "class sub-folders (DIR/<class>/<image>); omit --data to soak on a generated sample");
+            if (ImageFolder.scan(data).size() == 0) {
+                throw new ParameterException(spec.commandLine(), "--data " + data + ": no images ("
+                    + ImageFolder.extensionList() + ") in it or in class sub-folders (" + data + "/<class>/<image>);"
+                    + " omit --data to soak on a generated sample");
             }
         }
         Path images = data != null ? data : DataArgs.samplePath(SoakRunner.SAMPLE_IMAGES);

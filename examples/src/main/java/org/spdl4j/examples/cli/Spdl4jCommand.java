@@ -1,6 +1,7 @@
 package org.spdl4j.examples.cli;
 
 import java.io.PrintWriter;
+import org.spdl4j.examples.IoMessages;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -8,10 +9,17 @@ import picocli.CommandLine.Command;
  * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}, {@code soak}.
  *
  * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
- * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes.
+ * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes. The
+ * launcher adds 3 (the build failed) and 4 (no JDK 25 found), listed in {@code --help}.
  */
 @Command(name = "spdl4j", mixinStandardHelpOptions = true, version = "spdl4j 0.1.0",
     description = "Scalable and Performant Data Loading for the JVM.",
+    exitCodeListHeading = "%nExit status:%n",
+    exitCodeList = {"0:done",
+        "1:the run failed (soak: also when RSS grew 5% or more after warm-up)",
+        "2:bad arguments",
+        "3:./spdl4j: the build failed (run 'mvn -B package -DskipTests' to see why)",
+        "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"},
     subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class, SoakCommand.class})
 public final class Spdl4jCommand implements Runnable {
     /** Exit status for bad arguments. */
@@ -69,16 +77,24 @@ public final class Spdl4jCommand implements Runnable {
     }
 
     private static String describe(Throwable t) {
-        StringBuilder b = new StringBuilder(String.valueOf(t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage()));
+        StringBuilder b = new StringBuilder(message(t));
         Throwable c = t.getCause();
         while (c != null && c != t) {
-            if (c.getMessage() != null && !b.toString().contains(c.getMessage())) {
-                b.append(": ").append(c.getMessage());
+            if (c.getMessage() != null && !b.toString().contains(message(c))) {
+                b.append(": ").append(message(c));
             }
             t = c;
             c = c.getCause();
         }
         return b.toString();
+    }
+
+    /** A throwable's message; a file exception whose message is only its path is described by its type. */
+    private static String message(Throwable t) {
+        if (t instanceof java.nio.file.FileSystemException fs) {
+            return IoMessages.describe(fs);
+        }
+        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
     /**

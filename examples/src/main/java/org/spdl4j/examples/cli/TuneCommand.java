@@ -22,7 +22,9 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j tune}: searches per-stage concurrency for the best throughput of the whole image pipeline within a
  * CPU budget (decode threads at most the budget), one stage at a time (decode threads first, they dominate; then
- * reads in flight), and writes the winner as a config file that {@code run --config} reads.
+ * reads in flight), and writes the winner as a config file that {@code run --config} reads. It measures the loader of
+ * image files (a folder, or a .txt list of paths); tar shards and URL lists are refused as bad arguments. When no image
+ * can be read or decoded it fails and writes nothing.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
     description = "Search stage concurrency for the best throughput; write a pipeline config.")
@@ -33,7 +35,9 @@ final class TuneCommand implements Callable<Integer> {
     @Mixin
     PipelineArgs pipelineArgs;
 
-    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images or a .txt list; default: built-in sample")
+    @Option(names = "--data", paramLabel = "PATH", description = "a folder of images (class sub-folders, or images"
+        + " directly in it) or a .txt list of image paths; not tar shards or URL lists (spdl4j run reads those);"
+        + " default: built-in sample")
     Path data;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "512",
@@ -54,13 +58,19 @@ final class TuneCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--images and --cpu-budget must be >= 1");
         }
         PrintWriter out = spec.commandLine().getOut();
-        IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, Math.max(images, 256), spec.commandLine().getErr());
+        IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
+            spec.commandLine().getErr());
         List<FileItem> items = new ArrayList<>();
         for (long i = 0; i < Math.min(images, dataset.size()); i++) {
             items.add(dataset.get(i));
         }
         ImageLoaderOptions best = pipelineArgs.resolve(spec);
-        trial(items, best); // warm-up: JIT, page cache, FFmpeg contexts
+        Trial warmUp = trial(items, best); // warm-up: JIT, page cache, FFmpeg contexts
+        if (warmUp.images() == 0) { // every trial would measure failures: nothing to tune, nothing to write
+            throw new IllegalStateException("no image could be read or decoded (" + warmUp.failed() + " of "
+                + items.size() + " failed); first failure: " + failureText(warmUp.firstFailure()) + "; nothing written"
+                + " to " + outFile);
+        }
         double bestRate = 0;
         out.printf(Locale.ROOT, "%-28s %10s%n", "trial", "img/s");
         List<Integer> decodeLevels = new ArrayList<>();
@@ -73,7 +83,7 @@ final class TuneCommand implements Callable<Integer> {
         ImageLoaderOptions base = best;
         for (int d : decodeLevels) {
             ImageLoaderOptions o = base.withDecodeConcurrency(d);
-            double rate = trial(items, o);
+            double rate = trial(items, o).imagesPerSecond();
             out.printf(Locale.ROOT, "decode threads %-13d %10.1f%n", d, rate);
             out.flush();
             if (rate > bestRate * 1.03) { // prefer fewer threads unless more are clearly faster
@@ -84,13 +94,16 @@ final class TuneCommand implements Callable<Integer> {
         base = best;
         for (int r : new int[] {Math.max(1, budget), 4 * budget, 16 * budget}) {
             ImageLoaderOptions o = base.withReadConcurrency(r);
-            double rate = trial(items, o);
+            double rate = trial(items, o).imagesPerSecond();
             out.printf(Locale.ROOT, "reads in flight %-12d %10.1f%n", r, rate);
             out.flush();
             if (rate > bestRate * 1.03) {
                 bestRate = rate;
                 best = o;
             }
+        }
+        if (bestRate == 0) {
+            throw new IllegalStateException("every trial delivered 0 images; nothing written to " + outFile);
         }
         PipelineArgs.write(best, outFile, String.format(Locale.ROOT, "tuned on %d images, cpu budget %d: %.1f img/s",
             items.size(), budget, bestRate));
@@ -100,7 +113,18 @@ final class TuneCommand implements Callable<Integer> {
         return 0;
     }
 
-    private static double trial(List<FileItem> items, ImageLoaderOptions options) {
+    /**
+     * One trial's outcome.
+     *
+     * @param imagesPerSecond images delivered per second of the whole trial
+     * @param images          images delivered
+     * @param failed          images that could not be read or decoded
+     * @param firstFailure    why the first of them failed, or {@code null}
+     */
+    private record Trial(double imagesPerSecond, long images, long failed, Throwable firstFailure) {
+    }
+
+    private static Trial trial(List<FileItem> items, ImageLoaderOptions options) {
         long t0 = System.nanoTime();
         long n = 0;
         try (ImageBatchLoader loader = ImageBatchLoader.of("tune", items, options)) {
@@ -108,7 +132,11 @@ final class TuneCommand implements Callable<Integer> {
                 n += b.size();
                 b.close();
             }
+            return new Trial(n / ((System.nanoTime() - t0) / 1e9), n, loader.failedImages(), loader.firstFailure());
         }
-        return n / ((System.nanoTime() - t0) / 1e9);
+    }
+
+    private static String failureText(Throwable t) {
+        return t == null ? "not recorded" : t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 }

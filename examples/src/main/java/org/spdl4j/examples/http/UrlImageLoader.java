@@ -157,6 +157,11 @@ public final class UrlImageLoader implements BatchLoader {
     }
 
     @Override
+    public Throwable firstFailure() {
+        return loader.firstFailure();
+    }
+
+    @Override
     public List<StageStats> stats() {
         return loader.stats();
     }

@@ -16,6 +16,12 @@ public interface BatchLoader extends Iterable<Batch>, AutoCloseable {
     long failedImages();
 
     /**
+     * {@return why an image could not be read or decoded: the first failure of the earliest stage that had one (its
+     * message names the image), or {@code null} when none failed}
+     */
+    Throwable firstFailure();
+
+    /**
      * The label of sample {@code i} of a batch this loader produced (valid until the batch is closed).
      *
      * @param batch the batch

@@ -110,6 +110,14 @@ public final class DeviceImageLoader implements Iterable<DeviceBatch>, AutoClose
         return stages.failedImages(pipeline.stats());
     }
 
+    /**
+     * {@return why an image could not be read or decoded: the read stage's first failure, else the decode stage's
+     * (naming the image), or {@code null} when none failed}
+     */
+    public Throwable firstFailure() {
+        return stages.firstFailure(pipeline.stats());
+    }
+
     /** {@return the device the batches go to} */
     public Device device() {
         return device;

@@ -91,6 +91,11 @@ public final class ImageBatchLoader implements BatchLoader {
         return stages.failedImages(pipeline.stats());
     }
 
+    @Override
+    public Throwable firstFailure() {
+        return stages.firstFailure(pipeline.stats());
+    }
+
     /** {@return the options it runs with} */
     public ImageLoaderOptions options() {
         return options;

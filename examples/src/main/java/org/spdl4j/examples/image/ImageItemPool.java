@@ -9,7 +9,7 @@ import org.jctools.queues.MpmcArrayQueue;
  * only when the pipeline is full anyway, which is back-pressure, not a stall.
  *
  * <p><b>Threading:</b> any threads take and give (JCTools MPMC queue, lock-free). <b>Allocation:</b> none after
- * construction.
+ * construction, but one item per {@link #retire} (an unreadable file).
  */
 final class ImageItemPool {
     private static final long PARK_NANOS = 50_000;
@@ -52,6 +52,22 @@ final class ImageItemPool {
             item.bytes.release();
         }
         give(item);
+    }
+
+    /**
+     * Takes an item out of circulation, untouched, and puts a new one in its place (allocates: failure path only).
+     * For an item that someone may still read after its stage has finished with it: the engine logs a failed task
+     * with its item after the stage function threw.
+     *
+     * @param item an item taken from this pool, not given back yet, holding no bytes
+     */
+    void retire(ImageItem item) {
+        if (item.bytes != null) {
+            throw new IllegalStateException("a retired item must hold no bytes: release them first");
+        }
+        if (!free.offer(new ImageItem())) {
+            throw new IllegalStateException("image item pool over-full: an item was given back twice");
+        }
     }
 
     void give(ImageItem item) {

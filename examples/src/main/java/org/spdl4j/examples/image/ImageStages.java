@@ -155,6 +155,22 @@ final class ImageStages implements AutoCloseable {
     }
 
     /**
+     * The first failure of the earliest stage that had one: an unreadable file (read stage), else an undecodable
+     * image.
+     *
+     * @param stats the pipeline's stage statistics
+     * @return its cause, naming the file, or {@code null} when none failed
+     */
+    Throwable firstFailure(Iterable<StageStats> stats) {
+        for (StageStats s : stats) {
+            if (s.stage().equals(READ_STAGE) && s.firstFailure() != null) {
+                return s.firstFailure();
+            }
+        }
+        return slots.firstFillFailure();
+    }
+
+    /**
      * The label of sample {@code i} of a batch (valid until the batch is closed).
      *
      * @param batch the batch

@@ -7,6 +7,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
 import java.util.function.Function;
 import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.examples.IoMessages;
 import org.spdl4j.media.MediaException;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
@@ -16,9 +17,10 @@ import org.spdl4j.offheap.Lease;
  *
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
  * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
- * <b>Failure:</b> an unreadable file throws (the engine counts the failure and drops the item) after giving back the
- * item (to its pool) and the lease, so nothing leaks: an I/O error as {@link UncheckedIOException}, an empty file or one larger than
- * the pool's largest buffer as a {@link MediaException} naming the file.
+ * <b>Failure:</b> an unreadable file throws (the engine counts the failure, logs it with the item and drops it)
+ * after giving back the lease and retiring the item ({@link ImageItemPool#retire}: it keeps its file, so the engine's
+ * log line names it), so nothing leaks: an I/O error as {@link UncheckedIOException} ({@code read FILE: no such file}),
+ * an empty file or one larger than the pool's largest buffer as a {@link MediaException} naming the file.
  */
 final class ReadStage implements Function<ImageItem, ImageItem> {
     private final BufferPool bytesPool;
@@ -54,9 +56,11 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
             if (lease != null) {
                 lease.release();
             }
-            items.give(item);
+            // Retired, not given back: the engine logs the failure with this item after we throw, and a pooled item
+            // could already carry another image by then. A fresh one takes its place in the pool.
+            items.retire(item);
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("read " + file.path() + ": " + io.getMessage(), io);
+                throw new UncheckedIOException("read " + file.path() + ": " + IoMessages.reason(io), io);
             }
             throw (RuntimeException) e;
         }

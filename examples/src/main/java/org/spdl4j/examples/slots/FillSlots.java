@@ -1,5 +1,6 @@
 package org.spdl4j.examples.slots;
 
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Consumer;
 import java.util.function.Function;
@@ -13,8 +14,8 @@ import org.spdl4j.offheap.batch.Slot;
  * the sample into the slot, releases the item, and completes the slot. Returns the batch when this slot was its last
  * missing sample, else {@code null} (the engine then passes nothing on).
  *
- * <p><b>Bad input:</b> a writer that throws (an Error included) fails only its slot: counted, logged with the item,
- * and the batch is published without it. The slot is settled before the item is released, so a release that throws
+ * <p><b>Bad input:</b> a writer that throws (an Error included) fails only its slot: counted (the first cause kept),
+ * logged with the item, and the batch is published without it. The slot is settled before the item is released, so a release that throws
  * (logged) cannot leave a batch unpublished. <b>Allocation:</b> none on the success path beyond the writer's own.
  *
  * @param <I> the item type
@@ -26,6 +27,7 @@ final class FillSlots<I> implements Function<Object, Batch> {
     private final SlotWriter<? super I> writer;
     private final Consumer<? super I> release;
     private final LongAdder failures = new LongAdder();
+    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
 
     FillSlots(String stage, InFlightTable<I> table, SlotWriter<? super I> writer, Consumer<? super I> release) {
         this.stage = stage;
@@ -54,6 +56,7 @@ final class FillSlots<I> implements Function<Object, Batch> {
             done = slot.complete();
         } else {
             failures.increment();
+            firstFailure.compareAndSet(null, error);
             if (error instanceof Error) { // fails this sample only, like any other: its batch and the run go on
                 LOG.error("{}: dropped sample {} ({})", stage, slot.sequence(), item, error);
             } else {
@@ -71,5 +74,10 @@ final class FillSlots<I> implements Function<Object, Batch> {
 
     long failures() {
         return failures.sum();
+    }
+
+    /** {@return what the first failed write threw, or {@code null} when none failed} */
+    Throwable firstFailure() {
+        return firstFailure.get();
     }
 }

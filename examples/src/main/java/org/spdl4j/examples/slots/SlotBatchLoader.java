@@ -131,6 +131,15 @@ public final class SlotBatchLoader<I> implements Iterable<Batch>, AutoCloseable 
         return slots.fillFailures();
     }
 
+    /**
+     * {@return the cause of the first failed fetch, else of the first failed write, or {@code null} when nothing
+     * failed}
+     */
+    public Throwable firstFailure() {
+        Throwable fetchFailure = fetchStats == null ? null : fetchStats.firstFailure();
+        return fetchFailure != null ? fetchFailure : slots.firstFillFailure();
+    }
+
     /** {@return inputs whose fetch failed (each skipped) so far; 0 without a fetch stage} */
     public long fetchFailures() {
         return fetchStats == null ? 0 : fetchStats.failures();

@@ -117,6 +117,11 @@ public final class SlotStages<I> implements AutoCloseable {
         return fill.failures();
     }
 
+    /** {@return what the first failed write threw (it names the sample), or {@code null} when none failed} */
+    public Throwable firstFillFailure() {
+        return fill.firstFailure();
+    }
+
     /**
      * Releases the items still parked at their slots and frees the assembler and the batch pool. Call only once
      * every stage thread has stopped (after the pipeline closed, {@link org.spdl4j.examples.StoppedPipelines}).

@@ -10,7 +10,6 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.examples.image.ImageBatchLoader;
+import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.sample.SampleImages;
 import org.spdl4j.offheap.batch.Batch;
@@ -73,7 +73,8 @@ public final class SoakRunner {
     /**
      * Runs a soak with the configured sample interval.
      *
-     * @param data     a folder of images in class sub-folders; the built-in sample is generated there if it has none
+     * @param data     a folder of images ({@link ImageFolder}: class sub-folders, or images directly in it); the
+     *                 built-in sample is generated there if it has none
      * @param duration how long to run
      * @param outDir   where {@code soak.csv} and {@code soak.png} go
      * @param out      where the summary is printed
@@ -86,7 +87,8 @@ public final class SoakRunner {
     /**
      * Runs a soak.
      *
-     * @param data     a folder of images in class sub-folders; the built-in sample is generated there if it has none
+     * @param data     a folder of images ({@link ImageFolder}: class sub-folders, or images directly in it); the
+     *                 built-in sample is generated there if it has none
      * @param duration how long to run
      * @param interval time between samples
      * @param outDir   where {@code soak.csv} and {@code soak.png} go
@@ -174,11 +176,10 @@ public final class SoakRunner {
     }
 
     private static List<FileItem> images(Path data) {
-        Set<String> extensions = Set.of("jpg", "jpeg", "png");
-        FolderDataset dataset = Files.isDirectory(data) ? FolderDataset.scan(data, extensions) : null;
+        FolderDataset dataset = Files.isDirectory(data) ? ImageFolder.scan(data) : null;
         if (dataset == null || dataset.size() == 0) {
             SampleImages.ensure(data, SAMPLE_IMAGES);
-            dataset = FolderDataset.scan(data, extensions);
+            dataset = ImageFolder.scan(data);
         }
         List<FileItem> files = new ArrayList<>((int) dataset.size());
         for (long i = 0; i < dataset.size(); i++) {

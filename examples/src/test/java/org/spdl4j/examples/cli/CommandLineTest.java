@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.EncodableHistogram;
@@ -54,6 +57,14 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldListEveryExitStatusInTheHelp() {
+        Run r = run("--help");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("Exit status:", "2   bad arguments", "3   ./spdl4j: the build failed",
+            "4   ./spdl4j, bin/spdl4j-java: no JDK 25");
+    }
+
+    @Test
     void shouldRunImagePipelineAndWriteACompleteReport() throws Exception {
         Path report = work.resolve("report");
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2", "--report",
@@ -82,6 +93,23 @@ class CommandLineTest {
             decodeSpans += "decode".equals(e.get("name").asText()) ? 1 : 0;
         }
         assertThat(decodeSpans).isEqualTo(40);
+    }
+
+    @Test
+    void shouldRunOverAFlatFolderOfImagesAsOneClass() throws Exception {
+        Path flat = Files.createDirectories(work.resolve("flat"));
+        try (var files = Files.walk(data)) {
+            for (Path jpg : files.filter(p -> p.toString().endsWith(".jpg")).limit(12).toList()) {
+                Files.copy(jpg, flat.resolve(jpg.getParent().getFileName() + "-" + jpg.getFileName()));
+            }
+        }
+        Run r = run("run", "--data", flat.toString(), "--batch-size", "4", "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("throughput: 12 images in 3 batches", "0 failed to read or decode");
+
+        Run empty = run("run", "--data", Files.createDirectories(work.resolve("empty")).toString());
+        assertThat(empty.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(empty.err()).contains("no images (bmp, jpeg, jpg, png, webp) in it or in class sub-folders");
     }
 
     @Test
@@ -172,7 +200,7 @@ class CommandLineTest {
     @Test
     void shouldRejectBadArgumentsWithOneLineAndNoStackTrace() throws Exception {
         Path flat = Files.createDirectories(work.resolve("flat-photos"));
-        Files.write(flat.resolve("loose.jpg"), new byte[] {1, 2, 3}); // no class sub-folders
+        Files.write(flat.resolve("loose.txt"), new byte[] {1, 2, 3}); // no images, flat or in class sub-folders
         Path badConfig = Files.writeString(work.resolve("bad.properties"), "batch.size=abc\n");
         for (String[] args : List.of(
                 new String[] {"soak", "--data", flat.toString(), "--minutes", "0.01"},
@@ -197,6 +225,150 @@ class CommandLineTest {
         assertThat(Files.exists(work.resolve("typo"))).isFalse();
         assertThat(run("run", "--data", data.toString(), "--config", badConfig.toString()).err())
             .contains("batch.size=abc is not a whole number");
+    }
+
+    @Test
+    void shouldSoakOverTheImageFormatsRunReads() throws Exception {
+        Path bmps = Files.createDirectories(work.resolve("bmps/cls"));
+        try (var files = Files.walk(data)) {
+            int n = 0;
+            for (Path jpg : files.filter(p -> p.toString().endsWith(".jpg")).limit(4).toList()) {
+                assertThat(ImageIO.write(ImageIO.read(jpg.toFile()), "bmp", bmps.resolve(n++ + ".bmp").toFile()))
+                    .isTrue();
+            }
+        }
+        Run r = run("soak", "--data", bmps.getParent().toString(), "--minutes", "0.005", "--out",
+            work.resolve("soak").toString());
+        assertThat(r.status()).as(r.err()).isNotEqualTo(Spdl4jCommand.EXIT_USAGE); // 1: too short to measure growth
+        assertThat(r.out()).contains("spdl4j soak: 4 images from " + bmps.getParent());
+        try (var left = Files.list(bmps)) {
+            assertThat(left.toList()).as("soak wrote nothing into the user's folder").hasSize(4);
+        }
+    }
+
+    @Test
+    void shouldRejectAConfigFileWithAnUnknownKeyOrABadValueNamingTheFileAndKey() throws Exception {
+        record Case(String config, String message) {
+        }
+        for (Case c : List.of(
+                new Case("batch_size=8\n", ": unknown key 'batch_size'; the keys are batch.size, read.concurrency,"
+                    + " decode.threads, order, wait, augment"),
+                new Case("augment=yes\n", ": augment=yes: use true or false"),
+                new Case("wait=busy_spin\n", ": wait=busy_spin: use backoff, busy-spin, yielding or blocking"),
+                new Case("order=random\n", ": order=random: use completion or input"),
+                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"))) {
+            Path file = Files.writeString(work.resolve("bad.properties"), c.config());
+            Run r = run("run", "--data", data.toString(), "--config", file.toString(), "--no-progress");
+            assertThat(r.status()).as(c.config()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(r.err()).as(c.config()).startsWith("spdl4j: " + file + c.message());
+        }
+        Run cli = run("run", "--data", data.toString(), "--wait", "busy_spin");
+        assertThat(cli.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(cli.err()).startsWith("spdl4j: --wait busy_spin: use backoff");
+
+        Path good = Files.writeString(work.resolve("good.properties"), "augment=TRUE\nwait=yielding\nbatch.size=8\n");
+        Run r = run("run", "--data", data.toString(), "--config", good.toString(), "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("batch 8", "wait YIELDING", "augmented", "throughput: 40 images in 5 batches");
+        for (String command : List.of("run", "tune")) {
+            assertThat(run(command, "--help").out()).as(command).contains("Config file keys", "  batch.size ",
+                "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
+        }
+    }
+
+    /** RANK / WORLD_SIZE are read from the real environment: each case runs the command in a child JVM. */
+    @Test
+    void shouldRejectABadRankEnvironmentAsABadArgumentNamingTheVariables() throws Exception {
+        for (Map<String, String> env : List.of(Map.of("RANK", "3", "WORLD_SIZE", "2"),
+                Map.of("RANK", "abc", "WORLD_SIZE", "2"), Map.of("RANK", "0"))) {
+            List<String> command = new ArrayList<>();
+            command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+            command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+            command.addAll(List.of("-cp", System.getProperty("java.class.path"), Spdl4jCommand.class.getName(),
+                "run", "--data", data.toString(), "--no-progress"));
+            ProcessBuilder pb = new ProcessBuilder(command).redirectErrorStream(true);
+            pb.environment().remove("RANK");
+            pb.environment().remove("WORLD_SIZE");
+            pb.environment().putAll(env);
+            Process p = pb.start();
+            String output = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(p.waitFor()).as(env + ": " + output).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(output.strip().lines().count()).as(output).isEqualTo(1);
+            assertThat(output).as(env.toString()).startsWith("spdl4j: environment variables RANK=")
+                .contains("WORLD_SIZE=").doesNotContain("failed", "Exception");
+        }
+    }
+
+    @Test
+    void shouldSayWhatIsWrongWithAPathNotJustThePath() throws Exception {
+        Path file = Files.writeString(work.resolve("in-the-way"), "x");
+        Run report = run("run", "--data", data.toString(), "--report", file.toString(), "--no-progress");
+        assertThat(report.status()).as(report.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(report.err()).startsWith("spdl4j: --report " + file + ": not a directory (a file is in the way)");
+        assertThat(report.out()).doesNotContain("throughput");
+
+        Path missing = work.resolve("missing.properties");
+        Run config = run("run", "--data", data.toString(), "--config", missing.toString());
+        assertThat(config.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(config.err()).startsWith("spdl4j: --config " + missing + ": no such file");
+    }
+
+    @Test
+    void shouldFailARunThatDeliveredNoImageNamingTheFirstFailure() throws Exception {
+        Path empty = Files.writeString(work.resolve("empty.txt"), "# nothing listed\n");
+        Run e = run("run", "--data", empty.toString(), "--no-progress");
+        assertThat(e.status()).as(e.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(e.err()).startsWith("spdl4j: --data " + empty + ": no images in it");
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Run r = run("run", "--data", missing.toString(), "--no-progress");
+        assertThat(r.status()).as(r.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(r.out()).contains("throughput: 0 images in 0 batches", "; no batch;", "2 failed to read or decode")
+            .doesNotContain("NaN");
+        assertThat(r.err()).containsPattern("spdl4j: run failed: no image could be read or decoded \\(2 failed\\); "
+            + "first failure: read \\S*gone/[ab]\\.jpg: no such file");
+
+        try (ImageFileServer server = new ImageFileServer(data, 0)) {
+            Path urls = Files.writeString(work.resolve("urls.txt"), server.url("no/such/a.jpg") + "\n"
+                + server.url("no/such/b.jpg") + "\n");
+            Run u = run("run", "--data", urls.toString(), "--no-progress");
+            assertThat(u.status()).as(u.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+            assertThat(u.out()).contains("throughput: 0 images in 0 batches", "; no batch;").doesNotContain("NaN");
+            assertThat(u.err()).contains("spdl4j: run failed: no image could be read or decoded (2 failed); "
+                + "first failure: cannot fetch http");
+        }
+    }
+
+    @Test
+    void shouldRefuseShardsAndUrlListsInTuneAndProfileAndNeverWriteAFailedTuning() throws Exception {
+        Path shards = Files.createDirectories(work.resolve("shards"));
+        org.spdl4j.examples.classify.TarShardWriter.write(
+            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Path oneShard;
+        try (var tars = Files.list(shards)) {
+            oneShard = tars.filter(p -> p.toString().endsWith(".tar")).findFirst().orElseThrow();
+        }
+        Path urls = Files.writeString(work.resolve("urls.txt"), "http://127.0.0.1:9/a.jpg\n");
+        for (String command : List.of("tune", "profile")) {
+            for (Path d : List.of(shards, oneShard, urls)) {
+                Run r = run(command, "--data", d.toString(), "--images", "4", "--out", work.resolve("out-" + command)
+                    .toString());
+                assertThat(r.status()).as(command + " " + d + ": " + r.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+                assertThat(r.err()).startsWith("spdl4j: --data " + d + ": " + command
+                    + " reads a folder of images or a .txt list of image paths, not ");
+                assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+            }
+        }
+        assertThat(work.resolve("out-tune")).doesNotExist();
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Path config = work.resolve("tuned.properties");
+        Run t = run("tune", "--data", missing.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+            config.toString());
+        assertThat(t.status()).as(t.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(t.err()).contains("spdl4j: tune failed: no image could be read or decoded (2 of 2 failed); first"
+            + " failure: read ", ": no such file; nothing written to " + config);
+        assertThat(config).doesNotExist();
     }
 
     @Test

@@ -71,6 +71,9 @@ class BadMediaThroughLoaderTest {
             assertThat(loader.pipeline().isEnded()).as("the epoch ran to its end").isTrue();
             assertThat(loader.failedImages()).isEqualTo(bad.size());
             assertThat(loader.decodeFailures()).isEqualTo(bad.stream().filter(b -> !b.rejectedByRead()).count());
+            Throwable first = loader.firstFailure();
+            assertThat(first).as("the first failure is kept").isNotNull();
+            assertThat(bad).as(first.getMessage()).anyMatch(b -> first.getMessage().contains(b.path().toString()));
         }
         assertThat(duplicates).isEmpty();
         assertThat(delivered).hasSize(good.size() + 1).doesNotContain(-1);
