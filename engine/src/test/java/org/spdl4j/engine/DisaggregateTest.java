@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.stats.StageStats;
 
 /**
- * The disaggregate stage's contract beyond the happy path: an iterable whose own code throws is a task failure
+ * The disaggregate stage's contract beyond the happy path (and an aggregate stage's failing last aggregate): an iterable whose own code throws is a task failure
  * within the stage's budget (not an engine failure), an item that is not iterable goes to the discard hook (no stage
  * function owns it), and time blocked on a full output is back-pressure, not work.
  */
@@ -101,5 +101,39 @@ class DisaggregateTest {
             assertThat(blockedMs).as("back-pressured ms").isGreaterThan(200);
             assertThat(busyMs).as("busy ms (back-pressured %d ms)", blockedMs).isLessThan(blockedMs / 4);
         }
+    }
+
+    /** A custom aggregator whose last aggregate fails: a counted task failure; the stream still ends. */
+    @Test
+    void shouldCountAFailingFlushAsATaskFailureAndStillEndTheStream() throws Exception {
+        List<List<Integer>> out = new ArrayList<>();
+        try (Pipeline<List<Integer>> p = PipelineBuilder.fromIterable(List.of(0, 1, 2, 3, 4))
+                .named("bad-flush")
+                .aggregate("pairs", () -> new Aggregator<Integer, List<Integer>>() {
+                    private final List<Integer> held = new ArrayList<>();
+
+                    @Override
+                    public List<Integer> add(Integer item) {
+                        held.add(item);
+                        if (held.size() < 2) {
+                            return null;
+                        }
+                        List<Integer> pair = List.copyOf(held);
+                        held.clear();
+                        return pair;
+                    }
+
+                    @Override
+                    public List<Integer> flush() {
+                        throw new IllegalStateException("cannot finish the last pair (test)");
+                    }
+                }, StageOptions.defaults())
+                .build()) {
+            for (List<Integer> pair; (pair = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(pair);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly(List.of(0, 1), List.of(2, 3));
     }
 }

@@ -85,7 +85,16 @@ final class AggregateWorker extends StageWorker {
             }
         }
         flushed = true;
-        Object last = aggregator.flush();
+        Object last;
+        try {
+            last = aggregator.flush();
+        } catch (RuntimeException e) {
+            // A custom aggregator's last aggregate failed: a task failure like a failing add, counted against the
+            // budget; the end of stream still goes downstream (else the consumer would wait for it forever).
+            last = null;
+            failures.onFailure(stats, "the last aggregate (flush at end of stream)", e);
+        }
+        clearTaskInterrupt();
         discarder.discard(aggregator.takeUndelivered()); // what flush dropped (a dropLast batch's items)
         if (last != null) {
             if (!out.publish(last, lastEpoch)) {
