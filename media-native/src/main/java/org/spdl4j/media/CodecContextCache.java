@@ -22,7 +22,12 @@ final class CodecContextCache {
     /** Errors a decoder must report rather than conceal: corrupt data becomes a MediaException, not a gray image. */
     static final int ERROR_RECOGNITION = avcodec.AV_EF_EXPLODE | avcodec.AV_EF_CRCCHECK | avcodec.AV_EF_BITSTREAM
             | avcodec.AV_EF_BUFFER;
-    private static final int CAPACITY = 8;
+    /**
+     * Contexts kept: codecs x DCT scales x JPEG table sets (baseline and progressive, colour and grey, at up to four
+     * scales, plus PNG and WebP) outnumber 8 in an ordinary web-image mix, which then reopened contexts on about one
+     * image in eight; 16, kept least recently used, misses almost never.
+     */
+    private static final int CAPACITY = 16;
 
     private final int[] codecIds = new int[CAPACITY];
     private final int[] lowres = new int[CAPACITY];
@@ -47,14 +52,25 @@ final class CodecContextCache {
     AVCodecContext get(final int codecId, final int lowresFactor, final int jpegTables, final String label) {
         for (int i = 0; i < size; i++) {
             if (codecIds[i] == codecId && lowres[i] == lowresFactor && tables[i] == jpegTables) {
+                final AVCodecContext hit = contexts[i];
+                if (i != size - 1) { // most recently used last: eviction takes the entry unused longest
+                    System.arraycopy(codecIds, i + 1, codecIds, i, size - 1 - i);
+                    System.arraycopy(lowres, i + 1, lowres, i, size - 1 - i);
+                    System.arraycopy(tables, i + 1, tables, i, size - 1 - i);
+                    System.arraycopy(contexts, i + 1, contexts, i, size - 1 - i);
+                    codecIds[size - 1] = codecId;
+                    lowres[size - 1] = lowresFactor;
+                    tables[size - 1] = jpegTables;
+                    contexts[size - 1] = hit;
+                }
                 // Drop any state left by the previous item (including a failed or drained one).
-                avcodec.avcodec_flush_buffers(contexts[i]);
-                return contexts[i];
+                avcodec.avcodec_flush_buffers(hit);
+                return hit;
             }
         }
         final AVCodecContext ctx = open(codecId, lowresFactor, label);
         if (size == CAPACITY) {
-            // Evict the oldest entry: an unusual mix of formats; keeps the cache bounded.
+            // Evict the least recently used entry: an unusual mix of formats; keeps the cache bounded.
             free(contexts[0]);
             System.arraycopy(codecIds, 1, codecIds, 0, CAPACITY - 1);
             System.arraycopy(lowres, 1, lowres, 0, CAPACITY - 1);

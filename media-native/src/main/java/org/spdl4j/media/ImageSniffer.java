@@ -116,7 +116,11 @@ final class ImageSniffer {
                 p++; // fill byte
                 continue;
             }
-            if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+            if (marker < 0xC0) {
+                p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
+                continue;
+            }
+            if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) {
                 p += 2; // markers without a length
                 continue;
             }
@@ -178,7 +182,11 @@ final class ImageSniffer {
                 p++; // fill byte
                 continue;
             }
-            if (marker == 0xD8 || marker == 0x01 || (marker >= 0xD0 && marker <= 0xD7)) {
+            if (marker < 0xC0) {
+                p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
+                continue;
+            }
+            if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) {
                 p += 2; // markers without a length
                 continue;
             }

@@ -35,6 +35,39 @@ class CodecContextCacheTest {
         }
     }
 
+    /**
+     * {@code FF 02} is not a marker to FFmpeg (it takes FF C0..FE only) but stray bytes, so FFmpeg reads the DHT
+     * that follows. A sniffer that took it for a segment and jumped by its "length" would miss that DHT, key the image
+     * as one without Huffman tables, and let its tables reach the next DHT-less JPEG on the thread.
+     */
+    @Test
+    void shouldSeeTheTablesFfmpegSeesBehindBytesThatOnlyLookLikeASegment() {
+        final byte[] optimized = TestJpegs.optimizedHuffman(TestImages.photo(64, 48, 13), 0.9f);
+        final int dht = TestJpegs.find(optimized, 0xC4, 2);
+        final int sos = TestJpegs.find(optimized, 0xDA, 2);
+        assertThat(dht).isPositive();
+        assertThat(sos).isGreaterThan(dht);
+        final int fakeLength = sos + 2 - dht; // from the fake marker to the start of scan, once shifted by 4
+        final byte[] trap = new byte[optimized.length + 4];
+        System.arraycopy(optimized, 0, trap, 0, dht);
+        trap[dht] = (byte) 0xFF;
+        trap[dht + 1] = 0x02;
+        trap[dht + 2] = (byte) (fakeLength >> 8);
+        trap[dht + 3] = (byte) fakeLength;
+        System.arraycopy(optimized, dht, trap, dht + 4, optimized.length - dht);
+        final byte[] standardTables = TestJpegs.withoutSegments(
+                TestImages.jpeg(TestImages.photo(64, 48, 14), 0.9f, false), 0xC4);
+        final byte[] alone;
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            alone = decode(d, standardTables);
+            assertThat(decode(d, trap)).as("FFmpeg skips the stray bytes").isEqualTo(decode(d, optimized));
+        }
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            decode(d, trap);
+            assertThat(decode(d, standardTables)).as("after the JPEG with stray FF 02 bytes").isEqualTo(alone);
+        }
+    }
+
     private static byte[] decode(final SingleThreadImageDecoder d, final byte[] jpeg) {
         final UnsafeBuffer dst = TestImages.nativeBuffer(SPEC.bytes());
         d.decode(TestImages.offHeap(jpeg), 0, jpeg.length, "test.jpg", SPEC, dst, 0);
