@@ -68,6 +68,11 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     private volatile boolean closed;
     /** Objects started and not yet completed, with their URIs: what {@link #close()} fails. */
     private final ConcurrentHashMap<CompletableFuture<Sample>, URI> inProgress = new ConcurrentHashMap<>();
+    /**
+     * Exchanges whose completion handler has not finished: the handler owns (delivers or releases) what the body
+     * collected, and runs on the client's executor (the common pool), so {@link #close()} waits for these too.
+     */
+    private final java.util.Set<CompletableFuture<?>> openCalls = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates a fetcher with its own HTTP/1.1 client.
@@ -150,12 +155,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         };
         long sentAt = System.nanoTime();
         CompletableFuture<HttpResponse<ByteBuffer>> call = client.sendAsync(request, handler);
-        // the whole attempt, body included, has a deadline; cancelling the client's future aborts the exchange
-        // cancelled, the call completes with an error and the handler below gives the body back
-        ScheduledFuture<?> deadline = timers.schedule(() -> call.cancel(true), settings.attemptTimeout().toMillis(),
-                TimeUnit.MILLISECONDS);
-        call.whenComplete((response, error) -> {
-            deadline.cancel(false); // removed from the queue: it no longer holds the response
+        // The handler is attached before anything else can fail (a deadline refused by a closing timer), so every
+        // exchange passes through it; close() waits until it has run.
+        CompletableFuture<?> handled = call.whenComplete((response, error) -> {
             if (error != null) {
                 // The response was not delivered (deadline, shutdown, network error), so what the body collected is
                 // ours, however far it got: the body may even be complete when the exchange is aborted after it.
@@ -203,6 +205,17 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                 result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
             }
         });
+        openCalls.add(handled);
+        handled.whenComplete((ignored, error) -> openCalls.remove(handled));
+        // The whole attempt, body included, has a deadline. Cancelling the client's future aborts the exchange; the
+        // call then completes with an error and the handler above gives the body back.
+        try {
+            ScheduledFuture<?> deadline = timers.schedule(() -> call.cancel(true),
+                    settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS);
+            call.whenComplete((response, error) -> deadline.cancel(false)); // it no longer holds the response
+        } catch (RejectedExecutionException closing) { // closed since attempt() looked: abort, the handler frees
+            call.cancel(true);
+        }
     }
 
     private long backoffMillis(int attempt) {
@@ -248,8 +261,20 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         try {
             // Bodies still arriving on the client's threads release their buffers as the client winds down: wait
             // (bounded) so that the owner can close the buffers' pool right after this returns.
+            long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
             if (!client.awaitTermination(CLOSE_WAIT)) {
                 LOG.warn("HTTP fetcher: the client's threads were still running {} after close", CLOSE_WAIT);
+            }
+            // The completion handlers run on the common pool, after the client's own threads: a body aborted after
+            // its last byte is released there. Wait for them too.
+            CompletableFuture<?>[] calls = openCalls.toArray(CompletableFuture<?>[]::new);
+            try {
+                CompletableFuture.allOf(calls).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (ExecutionException failedCalls) {
+                // expected: aborted exchanges complete exceptionally; their handlers ran
+            } catch (java.util.concurrent.TimeoutException e) {
+                LOG.warn("HTTP fetcher: {} exchange(s) not settled {} after close; their bodies may be released "
+                        + "late", openCalls.size(), CLOSE_WAIT);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -153,6 +153,40 @@ class HttpObjectFetcherTest {
         }
     }
 
+    /**
+     * When close() returns, every body an exchange collected is either in a delivered sample or back with the
+     * allocator, so the owner may close the pool at once. Completion handlers run on the client's executor (the common
+     * pool), after the client's own threads have ended: close waits for them too. Several rounds, closed mid-flight.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldHaveEveryBodyDeliveredOrReleasedWhenCloseReturns() throws Exception {
+        try (FaultyObjectServer server = new FaultyObjectServer(20_000, 0)) {
+            for (int round = 0; round < 8; round++) {
+                CountingAllocator alloc = new CountingAllocator();
+                HttpObjectFetcher fetcher = new HttpObjectFetcher(HttpFetchSettings.defaults().withMaxInFlight(16),
+                        alloc);
+                List<CompletableFuture<Sample>> all = new ArrayList<>();
+                for (int i = 0; i < 200; i += 6) { // i % 6 == 0: answered at once, half of them chunked
+                    for (int copy = 0; copy < 6; copy++) {
+                        all.add(fetcher.apply(server.uri(i)).toCompletableFuture());
+                    }
+                }
+                Thread.sleep(round * 3L); // close at a different point of the exchanges each round
+                fetcher.close();
+                int delivered = 0;
+                for (CompletableFuture<Sample> f : all) {
+                    if (f.isDone() && !f.isCompletedExceptionally()) {
+                        f.join().close(); // a delivered sample is ours to close
+                        delivered++;
+                    }
+                }
+                assertThat(alloc.outstanding()).as("round %d: bodies neither delivered (%d) nor released", round,
+                        delivered).isZero();
+            }
+        }
+    }
+
     /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */
     @Test
     void shouldRefuseTimeoutsThatAreNotPositive() {
