@@ -244,4 +244,44 @@ class CloseTest {
         }
         assertThat(p.isTerminated()).as("ends once next() returns").isTrue();
     }
+
+    /**
+     * A virtual-thread task that timed out and returns after close has begun has its result discarded on its own
+     * thread; a discard hook there that calls close() must not wait for the first close, which is waiting for that
+     * very thread.
+     */
+    @Test
+    void shouldNotMakeALateTaskWaitWhenItsDiscardHookCallsClose() throws Exception {
+        CountDownLatch running = new CountDownLatch(1);
+        AtomicLong hookCloseNanos = new AtomicLong(-1);
+        Pipeline<?>[] self = new Pipeline<?>[1];
+        Pipeline<Integer> p = PipelineBuilder.fromIterable(java.util.List.of(1, 2))
+                .named("late-hook")
+                .onDiscard(item -> {
+                    long t0 = System.nanoTime();
+                    self[0].close();
+                    hookCloseNanos.compareAndSet(-1, System.nanoTime() - t0);
+                })
+                .pipeVirtual("io", (Integer i) -> {
+                    running.countDown();
+                    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(200);
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait(); // deaf to close's interrupt; returns (late) after close began
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(1).withTaskTimeout(Duration.ofMillis(20)))
+                .build();
+        self[0] = p;
+        p.start();
+        assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread.sleep(60); // the task timed out: its result, when it comes, is discarded on its own thread
+        p.close();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (hookCloseNanos.get() < 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(hookCloseNanos.get()).as("the hook's close() ran").isNotNegative();
+        assertThat(Duration.ofNanos(hookCloseNanos.get())).as("close() from the hook on the late task's thread")
+                .isLessThan(Duration.ofMillis(500));
+    }
 }

@@ -19,6 +19,8 @@ final class Discarder {
     private final String pipeline;
     private final Consumer<Object> hook;
     private final LongAdder discarded = new LongAdder();
+    /** Set while this thread runs a discard hook (any pipeline's): a close() called from a hook must not wait. */
+    private static final ThreadLocal<Boolean> IN_HOOK = new ThreadLocal<>();
 
     Discarder(String pipeline, Consumer<Object> hook) {
         this.pipeline = pipeline;
@@ -35,12 +37,21 @@ final class Discarder {
             return;
         }
         discarded.increment();
+        Boolean outer = IN_HOOK.get();
+        IN_HOOK.set(Boolean.TRUE);
         try {
             hook.accept(item);
         } catch (RuntimeException e) {
             LOG.warn("pipeline '{}': the discard hook threw on {}; what the item holds may be lost", pipeline,
                     item.getClass().getName(), e);
+        } finally {
+            IN_HOOK.set(outer);
         }
+    }
+
+    /** {@return whether the calling thread is inside a discard hook} */
+    static boolean inHook() {
+        return IN_HOOK.get() != null;
     }
 
     /** {@return items discarded so far} */

@@ -311,20 +311,32 @@ public final class PipelineRuntime implements AutoCloseable {
 
     private void awaitFirstClose() {
         Thread self = Thread.currentThread();
-        if (closingThread == self) {
-            return; // called back from the close in progress (a discard hook): it is this thread's own close
+        if (closingThread == self || Discarder.inHook()) {
+            // Called back from the close in progress, or from a discard hook on any thread (a late async or
+            // virtual-thread result discarded on its own thread): the first close may be waiting for this thread.
+            return;
         }
         synchronized (threads) {
             if (threads.contains(self)) {
                 return; // a stage function or discard hook on an engine thread: the first close is waiting for it
             }
         }
+        // The first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps; the bound guards against a caller the
+        // checks above do not recognize (a stage function calling close, holding what the sweep needs).
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
+                + TimeUnit.SECONDS.toNanos(10);
         boolean interrupted = false;
-        for (;;) {
-            try {
-                // Bounded in practice: the first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps.
-                closeFinished.await();
+        boolean finished = false;
+        while (!finished) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                LOG.warn("pipeline '{}': close() called while another thread closes it did not wait for that close "
+                        + "to finish ({} ms); what the pipeline's discard hook returns may still be in use",
+                        control.pipeline(), EngineConfiguration.CLOSE_TIMEOUT_MILLIS + 10_000);
                 break;
+            }
+            try {
+                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
