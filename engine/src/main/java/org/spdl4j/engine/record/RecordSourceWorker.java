@@ -90,6 +90,7 @@ final class RecordSourceWorker implements Runnable {
             boolean more;
             try {
                 more = source.next(record);
+                control.clearTaskInterrupt();
             } catch (Exception e) {
                 if (!control.running().isRunning()) {
                     return;

@@ -108,6 +108,7 @@ final class RecordStageWorker implements Runnable {
             failures.onFailure(stats, "record at sequence " + s, e);
         }
         timer.stop(start);
+        control.clearTaskInterrupt();
         if (keep) {
             stats.onItemOut();
         } else {

@@ -114,6 +114,7 @@ final class RecordTransferWorker implements Runnable {
             failures.onFailure(stats, "record at sequence " + s, e);
         }
         timer.stop(start);
+        control.clearTaskInterrupt();
         out.kind(t, keep ? RecordDescriptor.KIND_RECORD : RecordDescriptor.KIND_DROPPED);
         out.sequencer().publish(t); // release: the output bytes and kind are visible before the sequence
         if (keep) {

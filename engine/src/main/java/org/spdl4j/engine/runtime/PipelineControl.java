@@ -103,4 +103,16 @@ public final class PipelineControl {
             barrier.alert();
         }
     }
+
+    /**
+     * Called by an engine thread after a stage function returned: clears an interrupt the function left on the thread
+     * (the catch-and-restore idiom), which would otherwise make the thread's next wait fail or spin. Close's interrupt
+     * is kept: close stops the pipeline before it interrupts, and the interrupt seen here happens-before what follows,
+     * so a stopped pipeline is seen and the flag set again. A volatile read when no interrupt is pending.
+     */
+    public void clearTaskInterrupt() {
+        if (Thread.interrupted() && !running.isRunning()) {
+            Thread.currentThread().interrupt();
+        }
+    }
 }

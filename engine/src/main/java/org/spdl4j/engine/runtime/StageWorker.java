@@ -64,9 +64,7 @@ abstract class StageWorker implements Runnable {
      * A volatile read when no interrupt is pending.
      */
     final void clearTaskInterrupt() {
-        if (Thread.interrupted() && !control.running().isRunning()) {
-            Thread.currentThread().interrupt();
-        }
+        control.clearTaskInterrupt();
     }
 
     /** Records back-pressure time gathered by the publisher since the last call. */
