@@ -300,10 +300,12 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
 
     /** Waits for one slot's copy and hands its resources back (the completion thread, in submission order). */
     private void complete(TransferSlot slot) {
-        RuntimeException failure = null;
+        Throwable failure = null;
         try {
             slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
+            // An Error too: the slot must still be disarmed, its host batch released and its permit returned, or a
+            // lane is lost for good and every later submit waits for a permit that never comes.
             failure = e;
         }
         HostBatch host = slot.host;

@@ -34,6 +34,9 @@ class TransferBackPressureTest {
         volatile boolean failCopies;
         /** Whether closing a device buffer throws, after the buffer went back to the pool. */
         volatile boolean failBufferCloses;
+        /** How many of the next event waits on the completion thread throw an {@link Error} (a driver gone bad). */
+        final java.util.concurrent.atomic.AtomicInteger failCompletionWaits =
+                new java.util.concurrent.atomic.AtomicInteger();
         /** How many of the next event closes throw, after destroying the event. */
         final java.util.concurrent.atomic.AtomicInteger failEventCloses = new java.util.concurrent.atomic.AtomicInteger();
 
@@ -56,6 +59,10 @@ class TransferBackPressureTest {
 
                 @Override
                 public void synchronize() {
+                    if (Thread.currentThread().getName().startsWith("spdl4j-h2d-")
+                            && failCompletionWaits.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                        throw new AssertionError("event wait failed on the completion thread (test)");
+                    }
                     boolean interrupted = false;
                     try {
                         while (true) {
@@ -253,6 +260,31 @@ class TransferBackPressureTest {
             device.failBufferCloses = false;
             device.gate.countDown();
             DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // needs the one lane back
+            next.awaitReady();
+            next.close();
+        }
+        assertThat(batches.released).as("every host batch released exactly once").hasValue(2);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+    }
+
+    /**
+     * An {@link Error} from the completion thread's wait for a copy must still give the slot's lane and host batch
+     * back and fail that copy's future: with K = 1 the next submit needs the permit.
+     */
+    @Test
+    void shouldGiveTheLaneBackWhenTheCompletionWaitThrowsAnError() throws Exception {
+        GatedDevice device = new GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        TensorSpec spec = TensorSpec.of(DType.U8, 1024);
+        device.gate.countDown();
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000)) {
+            device.failCompletionWaits.set(1);
+            java.util.concurrent.CompletableFuture<DeviceBatch> first =
+                    transfer.applyAsync(batches.random(spec, 0, null)).toCompletableFuture();
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> first.get(10, TimeUnit.SECONDS))
+                    .hasRootCauseMessage("event wait failed on the completion thread (test)");
+            DeviceBatch next = transfer.apply(batches.random(spec, 1, null)); // K = 1: needs the first permit back
             next.awaitReady();
             next.close();
         }
