@@ -5,6 +5,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Consumer;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.stats.StageStats;
@@ -17,17 +19,25 @@ import org.spdl4j.engine.stats.StageStats;
  * {@link DataLoaderTimeoutException} that names the busiest stage per task slot and every stage's counts (a stage
  * holding items it has not passed on shows there), so a stalled loader never hangs a training job silently.
  * <b>Threading:</b> iterate from one thread; {@link #close()} from any. <b>Ownership:</b> batches belong to the
- * consumer once returned.
+ * consumer once returned. {@link #iterator()} returns the loader's one iterator (as a {@link Pipeline} does), so a
+ * batch {@code hasNext()} took is not lost to a second iterator; a batch it took that {@code next()} has not returned
+ * when the loader closes goes to the discard hook, like the batches still inside the pipeline.
  *
  * @param <B> the batch type
  */
 public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
     private final Pipeline<B> pipeline;
     private final Duration timeout;
+    private final Consumer<Object> onDiscard;
+    /** The batch hasNext() took and next() has not returned; taken by next() or, after close, by the hook. */
+    private final AtomicReference<B> pending = new AtomicReference<>();
+    private final Iterator<B> iterator = new BatchIterator();
+    private volatile boolean closed;
 
-    DataLoader(Pipeline<B> pipeline, Duration timeout) {
+    DataLoader(Pipeline<B> pipeline, Duration timeout, Consumer<Object> onDiscard) {
         this.pipeline = pipeline;
         this.timeout = timeout;
+        this.onDiscard = onDiscard;
     }
 
     /**
@@ -64,42 +74,67 @@ public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
         return pipeline.stats();
     }
 
-    /** {@return the iterator; each wait is bounded by the loader's timeout} */
+    /** {@return the loader's iterator (one per loader, whoever asks); each wait is bounded by the loader's timeout} */
     @Override
     public Iterator<B> iterator() {
-        return new Iterator<>() {
-            private B pending;
-
-            @Override
-            public boolean hasNext() {
-                if (pending == null) {
-                    try {
-                        pending = pipeline.next(timeout);
-                    } catch (TimeoutException e) {
-                        throw new DataLoaderTimeoutException(timeout, pipeline.stats());
-                    } catch (InterruptedException e) {
-                        Thread.currentThread().interrupt();
-                        throw new IllegalStateException("interrupted while waiting for the next batch", e);
-                    }
-                }
-                return pending != null;
-            }
-
-            @Override
-            public B next() {
-                if (!hasNext()) {
-                    throw new NoSuchElementException("data loader '" + pipeline.spec().name() + "' has ended");
-                }
-                B b = pending;
-                pending = null;
-                return b;
-            }
-        };
+        return iterator;
     }
 
-    /** Stops every stage and joins its threads (bounded); idempotent. */
+    /** The loader's one iterator: state shared by every caller of {@link #iterator()}. */
+    private final class BatchIterator implements Iterator<B> {
+        @Override
+        public boolean hasNext() {
+            if (pending.get() != null) {
+                return true;
+            }
+            B b;
+            try {
+                b = pipeline.next(timeout);
+            } catch (TimeoutException e) {
+                throw new DataLoaderTimeoutException(timeout, pipeline.stats());
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while waiting for the next batch", e);
+            }
+            if (b == null) {
+                return false;
+            }
+            pending.set(b);
+            if (closed) {
+                discardPending(); // close ran while this call took the batch: nobody will return it
+                return false;
+            }
+            return true;
+        }
+
+        @Override
+        public B next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException("data loader '" + pipeline.spec().name() + "' has ended");
+            }
+            B b = pending.getAndSet(null);
+            if (b == null) { // close took it between hasNext() and here
+                throw new NoSuchElementException("data loader '" + pipeline.spec().name() + "' was closed");
+            }
+            return b;
+        }
+    }
+
+    private void discardPending() {
+        B b = pending.getAndSet(null);
+        if (b != null) {
+            onDiscard.accept(b);
+        }
+    }
+
+    /**
+     * Stops every stage and joins its threads (bounded); what the pipeline will not deliver, and a batch
+     * {@code hasNext()} took that was not returned, go to the discard hook. Idempotent.
+     */
     @Override
     public void close() {
+        closed = true;
         pipeline.close();
+        discardPending();
     }
 }

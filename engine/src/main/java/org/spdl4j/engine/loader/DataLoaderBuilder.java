@@ -269,6 +269,6 @@ public final class DataLoaderBuilder<T> {
             b = (PipelineBuilder<Object>) step.addTo(b, base);
         }
         return new DataLoader<>((org.spdl4j.engine.Pipeline<T>) (Object) b.sink(bufferSize, waitPolicy).build(),
-            timeout);
+            timeout, onDiscard);
     }
 }

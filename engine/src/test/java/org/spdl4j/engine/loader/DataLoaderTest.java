@@ -153,4 +153,41 @@ class DataLoaderTest {
         assertThat(delivered).isEqualTo(16);
         assertThat(closes.get()).as("closed of %d created", created.get()).isEqualTo(created.get() - delivered);
     }
+
+    /** A batch hasNext() took and next() never returned goes to the discard hook at close, not lost. */
+    @Test
+    void shouldCloseTheItemsOfABatchHasNextTookWhenClosed() {
+        java.util.concurrent.atomic.AtomicInteger created = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        Iterable<Token> tokens = () -> IntStream.range(0, 64).mapToObj(i -> {
+            created.incrementAndGet();
+            return new Token(closes);
+        }).iterator();
+        int delivered = 0;
+        try (DataLoader<List<Token>> loader = DataLoader.from(tokens).batch(4, false).named("peeked").build()) {
+            java.util.Iterator<List<Token>> it = loader.iterator();
+            int n = 0;
+            while (it.hasNext() && n < 2) { // the third hasNext() takes a batch nobody will get
+                delivered += it.next().size();
+                n++;
+            }
+        }
+        assertThat(delivered).isEqualTo(8);
+        assertThat(closes.get()).as("closed of %d created", created.get()).isEqualTo(created.get() - delivered);
+    }
+
+    /** Every iterator() call is the loader's one iterator: a batch one caller's hasNext() took is not lost. */
+    @Test
+    void shouldNotLoseABatchTakenByAnotherIteratorsHasNext() {
+        try (DataLoader<List<Integer>> loader = DataLoader.from(IntStream.range(0, 20).boxed().toList())
+                .batch(4, false).named("two-iterators").build()) {
+            assertThat(loader.iterator().hasNext()).isTrue();
+            List<List<Integer>> batches = new java.util.ArrayList<>();
+            for (List<Integer> b : loader) {
+                batches.add(b);
+            }
+            assertThat(batches).hasSize(5);
+            assertThat(batches.get(0)).containsExactly(0, 1, 2, 3);
+        }
+    }
 }
