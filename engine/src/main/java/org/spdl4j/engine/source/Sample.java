@@ -119,15 +119,43 @@ public final class Sample implements AutoCloseable {
         return new String(field(name).toByteArray(), StandardCharsets.UTF_8).trim();
     }
 
-    /** Returns every field buffer to the allocator. Idempotent; not thread-safe (one owner closes). */
+    /**
+     * Returns every field buffer to the allocator, each one even when an earlier release throws (the first failure is
+     * rethrown once all were tried, the others suppressed on it). Idempotent; not thread-safe (one owner closes).
+     */
     @Override
     public void close() {
         if (closed) {
             return;
         }
         closed = true;
+        releaseAll(allocator, fields);
+    }
+
+    /**
+     * Releases every field's buffer, going on past a release that throws; rethrows the first failure afterwards.
+     *
+     * @param allocator where the buffers came from
+     * @param fields    the fields, may be {@code null}
+     */
+    public static void releaseAll(SampleAllocator allocator, List<SampleField> fields) {
+        if (fields == null) {
+            return;
+        }
+        RuntimeException first = null;
         for (SampleField f : fields) {
-            allocator.release(f.bytes());
+            try {
+                allocator.release(f.bytes());
+            } catch (RuntimeException e) {
+                if (first == null) {
+                    first = e;
+                } else {
+                    first.addSuppressed(e);
+                }
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -193,11 +193,7 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     }
 
     private void release(List<SampleField> fields) {
-        if (fields != null) {
-            for (SampleField f : fields) {
-                allocator.release(f.bytes());
-            }
-        }
+        Sample.releaseAll(allocator, fields); // each one, even past a release that throws
     }
 
     /** Closes the shard. Idempotent; an undelivered look-ahead sample is released. */
