@@ -17,8 +17,9 @@ public enum WaitPolicy {
      */
     BACKOFF,
     /**
-     * Consumers sleep on a lock and condition and producers signal them (Disruptor's blocking strategy); producers
-     * waiting for room back off and park, as nothing signals them.
+     * Consumers sleep on a lock and condition and producers signal them (as Disruptor's blocking strategy); a record
+     * ring's stage waiting for the stage before it, and producers waiting for room, back off and park, as nothing
+     * signals them ({@link org.spdl4j.engine.ring.BlockingThenBackoffWaitStrategy}).
      */
     BLOCKING
 }

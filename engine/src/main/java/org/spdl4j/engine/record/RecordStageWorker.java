@@ -77,8 +77,8 @@ final class RecordStageWorker implements Runnable {
             }
             int kind = ring.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
+                timer.settle(); // before the marker is released: whoever sees the end may read exact counts
                 in.releaseThroughCurrent(); // the run may go on past the marker
-                timer.settle(); // before the stage's end: whoever sees it may read exact counts
                 if (end.workerFinished(s, ring.endOrdinal(s), idle, control.running()) && done != null) {
                     done.countDown();
                 }

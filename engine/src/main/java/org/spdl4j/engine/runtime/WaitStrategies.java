@@ -1,6 +1,5 @@
 package org.spdl4j.engine.runtime;
 
-import com.lmax.disruptor.BlockingWaitStrategy;
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import com.lmax.disruptor.WaitStrategy;
 import com.lmax.disruptor.YieldingWaitStrategy;
@@ -11,6 +10,7 @@ import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.ring.BackoffIdle;
 import org.spdl4j.engine.ring.BackoffPolicy;
 import org.spdl4j.engine.ring.BackoffWaitStrategy;
+import org.spdl4j.engine.ring.BlockingThenBackoffWaitStrategy;
 
 /**
  * Maps a {@link WaitPolicy} onto the two kinds of wait in the engine. Consumers wait on a Disruptor
@@ -31,7 +31,7 @@ public final class WaitStrategies {
             case BUSY_SPIN -> new BusySpinWaitStrategy();
             case YIELDING -> new YieldingWaitStrategy();
             case BACKOFF -> new BackoffWaitStrategy(BackoffPolicy.configured());
-            case BLOCKING -> new BlockingWaitStrategy();
+            case BLOCKING -> new BlockingThenBackoffWaitStrategy(BackoffPolicy.configured());
         };
     }
 

@@ -253,6 +253,38 @@ class RecordPipelineTest {
         }
     }
 
+    /** BLOCKING: the consumer behind a slow in-place stage sleeps too (nothing signals a released sequence). */
+    @Test
+    void shouldNotSpinWhileASlowInPlaceStageWorksOnARecord() throws Exception {
+        long[] next = {0};
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        try (RecordPipeline p = RecordPipelineBuilder.named("rec-slow-stage").recordLength(8).ringCapacity(16)
+                .waitPolicy(org.spdl4j.engine.WaitPolicy.BLOCKING)
+                .source(rec -> {
+                    rec.putLong(0, next[0]);
+                    return next[0]++ < 16;
+                })
+                .stage("slow", rec -> {
+                    java.util.concurrent.locks.LockSupport.parkNanos(50_000_000L); // a slow in-place step
+                    return true;
+                }, 1)
+                .consumer(rec -> { })
+                .build().start()) {
+            Thread.sleep(100);
+            Thread consumer = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals("spdl4j-rec-slow-stage-" + RecordPipeline.CONSUMER + "-0"))
+                    .findFirst().orElseThrow();
+            long cpu0 = mx.getThreadCpuTime(consumer.threadId());
+            long wall0 = System.nanoTime();
+            Thread.sleep(400);
+            long cpu = mx.getThreadCpuTime(consumer.threadId()) - cpu0;
+            long wall = System.nanoTime() - wall0;
+            assertThat(p.awaitCompletion(Duration.ofSeconds(20))).isTrue();
+            assertThat((double) cpu / wall).as("the consumer's CPU share while it waits on a slow stage")
+                    .isLessThan(0.25);
+        }
+    }
+
     /** A failure stops a record pipeline's threads, as close would: none waits (or spins) on until close. */
     @Test
     void shouldStopEveryThreadWhenAStageFailsWithoutWaitingForClose() throws Exception {
