@@ -150,9 +150,18 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                 : Skipped.INSTANCE;
     }
 
+    /**
+     * The key a rejected member's raw name would have once cleaned as accepted names are ({@code ./} and leading
+     * slashes off), so that {@code /0001.cls} after {@code 0001.jpg} counts as the same sample's (which is then
+     * incomplete), not as a later one's.
+     */
     private static String keyOf(String name) {
-        int dot = MemberNames.keyEnd(name);
-        return dot < 0 ? name : name.substring(0, dot);
+        String n = name;
+        while (n.startsWith("./") || n.startsWith("/") || n.startsWith("\\")) {
+            n = n.substring(n.startsWith("./") ? 2 : 1);
+        }
+        int dot = MemberNames.keyEnd(n);
+        return dot < 0 ? n : n.substring(0, dot);
     }
 
     private SampleField readField(TarMember m, String ext, List<SampleField> fields) {

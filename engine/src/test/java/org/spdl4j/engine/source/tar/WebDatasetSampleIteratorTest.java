@@ -121,6 +121,20 @@ class WebDatasetSampleIteratorTest {
                 .isInstanceOf(TarFormatException.class).hasMessageContaining("escapes");
     }
 
+    /** A rejected member of the same sample (its key once cleaned) leaves the sample incomplete: not delivered. */
+    @Test
+    void shouldNotDeliverASampleWhoseOwnMemberWasRejected() {
+        for (String bad : new String[] {"/0001.cls", ".//0001.cls"}) {
+            byte[] tar = new TestTarWriter().add("0001.jpg", payload(1, 10)).add(bad, "1".getBytes(
+                    StandardCharsets.US_ASCII)).finish();
+            CountingAllocator alloc = new CountingAllocator();
+            WebDatasetSampleIterator it = openStream("own.tar", tar, alloc);
+            assertThatThrownBy(it::hasNext).as(bad).isInstanceOf(TarFormatException.class)
+                    .hasMessageContaining("0001").hasMessageContaining("not delivered");
+            assertThat(alloc.outstanding()).as(bad).isZero();
+        }
+    }
+
     @Test
     void shouldReportATruncatedShardWithItsOffsetAndKeepTheSamplesBefore() throws IOException {
         TestTarWriter w = new TestTarWriter();
