@@ -175,7 +175,14 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
             throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name() + "' of " + m.size()
                     + " bytes is too large for one sample field");
         }
-        ByteBuffer buffer = allocator.allocate((int) m.size());
+        ByteBuffer buffer;
+        try {
+            buffer = allocator.allocate((int) m.size());
+        } catch (RuntimeException e) { // a pool too small or exhausted: say where in which shard, keep the cause
+            throw new IllegalStateException("tar shard '" + reader.shard() + "', member '" + m.name() + "' ("
+                    + m.size() + " B, header at offset " + m.headerOffset() + "): no buffer for it: " + e.getMessage(),
+                    e);
+        }
         try {
             buffer.limit((int) m.size());
             reader.readData(buffer);

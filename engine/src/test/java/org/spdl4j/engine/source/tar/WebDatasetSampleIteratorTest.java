@@ -121,6 +121,32 @@ class WebDatasetSampleIteratorTest {
                 .isInstanceOf(TarFormatException.class).hasMessageContaining("escapes");
     }
 
+    /** A member no buffer can be had for fails naming the shard and the member, with the allocator's reason. */
+    @Test
+    void shouldNameTheShardAndMemberWhenNoBufferFitsAMember() {
+        byte[] tar = new TestTarWriter().add("k0.jpg", payload(0, 100)).add("k1.jpg", payload(1, 10_000)).finish();
+        CountingAllocator alloc = new CountingAllocator();
+        SampleAllocator small = new SampleAllocator() {
+            @Override
+            public java.nio.ByteBuffer allocate(int size) {
+                if (size > 4096) {
+                    throw new IllegalArgumentException("pool 'p': " + size + " B is larger than its largest slab");
+                }
+                return alloc.allocate(size);
+            }
+
+            @Override
+            public void release(java.nio.ByteBuffer buffer) {
+                alloc.release(buffer);
+            }
+        };
+        WebDatasetSampleIterator it = openStream("shard-7.tar", tar, small);
+        it.next().close();
+        assertThatThrownBy(it::hasNext).hasMessageContaining("shard-7.tar").hasMessageContaining("k1.jpg")
+                .hasMessageContaining("larger than its largest slab");
+        assertThat(alloc.outstanding()).isZero();
+    }
+
     /** A rejected member of the same sample (its key once cleaned) leaves the sample incomplete: not delivered. */
     @Test
     void shouldNotDeliverASampleWhoseOwnMemberWasRejected() {
