@@ -67,6 +67,30 @@ class LauncherScriptTest {
         assertThat(r.err()).contains("SPDL4J_JAVA_HOME=" + notAJdk, "JDK 25");
     }
 
+    /** The version check of SPDL4J_JAVA_HOME does not read a variable of the caller's environment. */
+    @Test
+    void shouldNotTakeTheVersionFromAnInheritedVariable() throws Exception {
+        Path notAJdk = Files.createDirectories(tree.resolve("not-a-jdk"));
+        Result r = run(List.of("bash", REPO.resolve("bin/spdl4j-java").toString(), "-version"),
+            Map.of("SPDL4J_JAVA_HOME", notAJdk.toString(), "v", "30", "home_v", "30"));
+        assertThat(r.status()).as(r.err()).isEqualTo(4);
+    }
+
+    /** Without a JDK 25 the launcher says so (4) before it tries a build that would fail for the same reason (3). */
+    @Test
+    void shouldExit4BeforeBuildingWhenThereIsNoJdk25() throws Exception {
+        Path stamp = builtTree();
+        executable(tree.resolve("bin/spdl4j-java"), "#!/usr/bin/env bash\n"
+            + "if [ \"$1\" = -version ]; then echo 'spdl4j: no JDK 25 or newer found (stand-in)' >&2; exit 4; fi\n"
+            + "echo launched\n");
+        Path source = write(tree.resolve("engine/src/main/java/Foo.java"), "class F {}");
+        newerThan(stamp, source);
+
+        Result r = launch();
+        assertThat(r.status()).as(r.err()).isEqualTo(4);
+        assertThat(r.err()).contains("no JDK 25").doesNotContain("building");
+    }
+
     /** A tree as after a build: the real {@code ./spdl4j}, its jar and stamp, stand-ins for mvn and the JVM. */
     private Path builtTree() throws IOException {
         Files.copy(REPO.resolve("spdl4j"), tree.resolve("spdl4j"), StandardCopyOption.COPY_ATTRIBUTES);
