@@ -110,6 +110,16 @@ final class ProfileCommand implements Callable<Integer> {
         chart.writePng(outDir.resolve("profile.png"));
         out.println("plot: " + outDir.resolve("profile.png"));
         out.flush();
+        for (StageProfile p : profiles) {
+            if (p.points().stream().allMatch(pt -> pt.failures() >= items.size())) {
+                // every task of the stage failed at every concurrency: its items/s measure failures, not work
+                spec.commandLine().getErr().println("spdl4j: profile failed: no image could be "
+                    + (p.stage().equals("read") ? "read" : "decoded") + " (" + items.size() + " of " + items.size()
+                    + " failed at every concurrency); the figures above time failures. Check --data.");
+                spec.commandLine().getErr().flush();
+                return 1;
+            }
+        }
         return 0;
     }
 }

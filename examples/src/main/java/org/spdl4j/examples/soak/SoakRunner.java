@@ -163,6 +163,12 @@ public final class SoakRunner {
         }
         out.printf("wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
         out.flush();
+        if (images == 0) { // a soak that decoded nothing measured the memory of failures: not a pass
+            out.println("soak failed: no image was delivered in " + String.format(Locale.ROOT, "%.1f", seconds)
+                    + " s (every read or decode failed?); check --data");
+            out.flush();
+            return 1;
+        }
         return exitStatus(growth, MAX_GROWTH);
     }
 

@@ -410,4 +410,17 @@ class CommandLineTest {
             .map(l -> l.trim().split("\\s+")[1]).distinct().sorted().toList()).containsExactly("1", "2");
         assertThat(Files.exists(work.resolve("profile.png"))).isTrue();
     }
+
+    /** A profile whose decode failed on every image at every concurrency says so and fails (its figures time errors). */
+    @Test
+    void shouldFailAProfileInWhichNoImageDecodes() throws Exception {
+        Path bad = Files.createDirectories(work.resolve("corrupt/cls"));
+        for (int i = 0; i < 4; i++) {
+            Files.write(bad.resolve(i + ".jpg"), new byte[] {(byte) 0xFF, (byte) 0xD8, 1, 2, 3, (byte) i});
+        }
+        Run r = run("profile", "--data", work.resolve("corrupt").toString(), "--images", "4", "--max-concurrency",
+            "1", "--out", work.resolve("out-corrupt").toString());
+        assertThat(r.status()).as(r.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(r.err()).contains("profile failed: no image could be decoded (4 of 4 failed");
+    }
 }

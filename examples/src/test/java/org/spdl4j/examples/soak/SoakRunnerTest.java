@@ -70,6 +70,19 @@ class SoakRunnerTest {
         assertThat(SoakRunner.exitStatus(7.0, 10.0)).isZero();
     }
 
+    @Test
+    void shouldFailASoakThatDeliveredNoImage() throws Exception {
+        Path bad = Files.createDirectories(dir.resolve("corrupt/cls"));
+        for (int i = 0; i < 4; i++) {
+            Files.write(bad.resolve(i + ".jpg"), new byte[] {(byte) 0xFF, (byte) 0xD8, 1, 2, 3, (byte) i});
+        }
+        StringWriter text = new StringWriter();
+        int code = SoakRunner.run(dir.resolve("corrupt"), Duration.ofSeconds(2), Duration.ofSeconds(1),
+                dir.resolve("out-corrupt"), new PrintWriter(text));
+        assertThat(code).as(text.toString()).isEqualTo(1);
+        assertThat(text.toString()).contains("no image was delivered");
+    }
+
     private static MemorySample sample(double seconds, long rssKiB) {
         return new MemorySample(seconds, rssKiB, 0, 0, 0, 0, 0, 10, 0, 0);
     }
