@@ -67,4 +67,30 @@ class AsyncStageStatsTest {
         }
         assertThat(out).containsExactly(0, 1, 2, 3, 4, 5, 6, 7);
     }
+
+    /**
+     * Per task slot, busy, starved and back-pressured time cannot add up to more than the time there was: a slot
+     * running a task while the dispatcher waits to publish another's result is busy, not also back-pressured.
+     */
+    @Test
+    void shouldNotCountARunningTaskAsBackPressuredToo() throws Exception {
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 16).boxed().toList())
+                .named("async-backpressure")
+                .pipeAsync("a", (Integer i) -> i % 2 == 0 ? CompletableFuture.completedFuture(i)
+                                : CompletableFuture.supplyAsync(() -> i,
+                                        CompletableFuture.delayedExecutor(60, TimeUnit.MILLISECONDS)),
+                        StageOptions.defaults().withConcurrency(2))
+                .sink(1)
+                .build()) {
+            PipelineStats stats = PipelineStats.of(p.stats());
+            while (p.next(Duration.ofSeconds(10)) != null) {
+                Thread.sleep(60); // a slow consumer: the dispatcher waits for room while the other slot's task runs
+            }
+            var a = stats.snapshot().stage("a");
+            assertThat(a.busyPercent() + a.starvedPercent() + a.backPressuredPercent())
+                    .as("busy %.1f + starved %.1f + back-pressured %.1f", a.busyPercent(), a.starvedPercent(),
+                            a.backPressuredPercent())
+                    .isLessThanOrEqualTo(110.0);
+        }
+    }
 }

@@ -102,12 +102,8 @@ final class AsyncDispatcher extends StageWorker {
                 return;
             }
             // The stage's shares are per task slot (PipelineStats divides by the concurrency), and this one thread
-            // waits for all of them: a wait counts once for every slot it leaves idle. While the dispatcher is blocked
-            // publishing, no free slot can take a task (at least the one being published is held).
-            long blocked = out.takeWaitNanos();
-            if (blocked > 0) {
-                recordBackPressure(blocked * Math.max(1, concurrency - inFlight));
-            }
+            // waits for all of them: a wait counts once for every slot it leaves idle (back-pressure: in finishTask,
+            // at each publish).
             if (progress) {
                 idle.reset();
             } else if (waitingForInput) {
@@ -212,7 +208,14 @@ final class AsyncDispatcher extends StageWorker {
         if (error != null) {
             failures.onFailure(stats, item, error);
         } else if (result != null) {
-            if (out.publish(result, epoch)) {
+            boolean published = out.publish(result, epoch);
+            long blocked = out.takeWaitNanos();
+            if (blocked > 0) {
+                // While this publish waited for room, no free slot could take a task, and the slot of the result
+                // being published was held: weighted by the slots idle during the wait, tasks still running are busy.
+                recordBackPressure(blocked * (concurrency - inFlight));
+            }
+            if (published) {
                 stats.onItemOut();
             } else {
                 discarder.discard(result);
