@@ -64,13 +64,20 @@ final class DeviceBufferPool implements AutoCloseable {
             try {
                 trimmed = trim();
             } catch (RuntimeException | Error trimFailure) {
+                // One free failed, but trim frees the others first: try once more all the same, and keep the
+                // failure with the out-of-memory error if that does not do.
                 e.addSuppressed(trimFailure);
-                throw e;
+                trimmed = -1;
             }
             if (trimmed == 0) {
                 throw e;
             }
-            address = raw.allocate(capacity); // once more, now that the cached blocks are back with the driver
+            try {
+                address = raw.allocate(capacity); // once more, now that the cached blocks are back with the driver
+            } catch (CudaDriverException again) {
+                again.addSuppressed(e);
+                throw again;
+            }
         }
         counters.deviceAllocated(capacity, +1);
         return new PooledDeviceBuffer(this, address, capacity, index);

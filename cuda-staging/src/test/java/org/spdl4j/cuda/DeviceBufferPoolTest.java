@@ -116,6 +116,23 @@ class DeviceBufferPoolTest {
         }
     }
 
+    /** Out of memory, and the trim that would make room frees all but one block: the allocation is tried again. */
+    @Test
+    void shouldRetryTheAllocationAfterATrimThatPartlyFailed() {
+        FakeMemory memory = new FakeMemory(3L << 20);
+        LiveResourceCounters counters = new LiveResourceCounters();
+        try (DeviceBufferPool pool = new DeviceBufferPool("test", memory, counters, 1L << 30)) {
+            DeviceBuffer a = pool.acquire(1 << 20);
+            DeviceBuffer b = pool.acquire(1 << 20);
+            a.close();
+            b.close(); // 2 MiB cached, 1 MiB free
+            memory.failFrees = 1; // the trim frees one cached block, the other's free fails
+            try (DeviceBuffer big = pool.acquire(2 << 20)) {
+                assertThat(big.capacity()).isGreaterThanOrEqualTo(2L << 20);
+            }
+        }
+    }
+
     @Test
     void shouldFreeBuffersReturnedAfterClose() {
         FakeMemory memory = new FakeMemory(1L << 30);
