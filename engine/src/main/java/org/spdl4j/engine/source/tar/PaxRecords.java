@@ -39,7 +39,14 @@ record PaxRecords(String path, long size) {
             if (eq > 0) {
                 String key = record.substring(0, eq);
                 String value = record.substring(eq + 1);
-                if (key.equals("path")) {
+                if (value.isEmpty()) {
+                    // POSIX: an empty value deletes the keyword, so the ustar header's own field applies
+                    if (key.equals("path")) {
+                        path = null;
+                    } else if (key.equals("size")) {
+                        size = -1;
+                    }
+                } else if (key.equals("path")) {
                     path = value;
                 } else if (key.equals("size")) {
                     try {

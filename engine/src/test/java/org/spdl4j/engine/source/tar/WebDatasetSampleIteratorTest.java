@@ -235,6 +235,20 @@ class WebDatasetSampleIteratorTest {
                 .hasMessageContaining("offset 0");
     }
 
+    /** An empty PAX value deletes the keyword (POSIX): the member keeps its ustar name. */
+    @Test
+    void shouldReadAnEmptyPaxPathAsNoPath() {
+        String record = "8 path=\n"; // 8 bytes: "8 path=" and the newline
+        byte[] tar = new TestTarWriter().add("PaxHeaders/k", record.getBytes(StandardCharsets.US_ASCII), (byte) 'x')
+                .add("k.jpg", payload(1, 10)).finish();
+        WebDatasetSampleIterator it = openStream("empty-pax.tar", tar, SampleAllocator.HEAP);
+        try (Sample s = it.next()) {
+            assertThat(s.key()).isEqualTo("k");
+            assertThat(s.field("jpg").toByteArray()).isEqualTo(payload(1, 10));
+        }
+        assertThat(it.hasNext()).isFalse();
+    }
+
     /**
      * Crafted PAX headers fail as {@link TarFormatException}s naming the shard: a record whose length leaves no room
      * for its own text, and a size so large that size + padding (and every offset after it) would wrap.
