@@ -89,6 +89,16 @@ final class ImageSniffer {
     }
 
     /**
+     * {@return whether FFmpeg's mjpeg decoder reads a segment after this marker by its length (and so never scans its
+     * contents for markers)}: the frame headers (SOF0..SOF15 but JPG and DAC, JPEG-LS SOF55), DHT, DQT, DRI, APPn and
+     * COM. Past any other marker it moves on by the marker's two bytes.
+     */
+    private static boolean hasLengthFfmpegReads(final int marker) {
+        return (marker >= 0xC0 && marker <= 0xCF && marker != 0xC8 && marker != 0xCC) || marker == 0xDB
+                || marker == 0xDD || (marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE || marker == 0xF7;
+    }
+
+    /**
      * {@return which Huffman and quantization tables a JPEG defines before its first scan, as a bit set: bit
      * {@code 4 * class + id} for each DHT table (DC 0..3, AC 4..7), bit {@code 8 + id} for each DQT table; 0 when it
      * defines none}
@@ -120,8 +130,10 @@ final class ImageSniffer {
                 p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
                 continue;
             }
-            if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) {
-                p += 2; // markers without a length
+            if (!hasLengthFfmpegReads(marker)) {
+                // SOI, RSTn, and markers FFmpeg finds but does not parse (JPG, DAC, DNL, JPGn...): it steps over the
+                // two marker bytes only and scans the "segment" for markers, so a DHT hidden there is read.
+                p += 2;
                 continue;
             }
             if (marker == 0xD9 || marker == 0xDA) {
@@ -186,8 +198,10 @@ final class ImageSniffer {
                 p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
                 continue;
             }
-            if (marker == 0xD8 || (marker >= 0xD0 && marker <= 0xD7)) {
-                p += 2; // markers without a length
+            if (!hasLengthFfmpegReads(marker)) {
+                // SOI, RSTn, and markers FFmpeg finds but does not parse (JPG, DAC, DNL, JPGn...): it steps over the
+                // two marker bytes only and scans the "segment" for markers, so a DHT hidden there is read.
+                p += 2;
                 continue;
             }
             if (marker == 0xD9 || marker == 0xDA) {
