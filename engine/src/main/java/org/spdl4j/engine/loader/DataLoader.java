@@ -5,11 +5,17 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.stats.StageStats;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Batches from a source, preprocessed on many threads, for a training loop: {@code for (B batch : loader)}.
@@ -26,13 +32,15 @@ import org.spdl4j.engine.stats.StageStats;
  * @param <B> the batch type
  */
 public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(DataLoader.class);
     private final Pipeline<B> pipeline;
     private final Duration timeout;
     private final Consumer<Object> onDiscard;
     /** The batch hasNext() took and next() has not returned; taken by next() or, after close, by the hook. */
     private final AtomicReference<B> pending = new AtomicReference<>();
     private final Iterator<B> iterator = new BatchIterator();
-    private volatile boolean closed;
+    /** Iterating calls between asking the pipeline for a batch and parking it in {@link #pending}: close waits. */
+    private final AtomicInteger taking = new AtomicInteger();
 
     DataLoader(Pipeline<B> pipeline, Duration timeout, Consumer<Object> onDiscard) {
         this.pipeline = pipeline;
@@ -88,21 +96,22 @@ public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
                 return true;
             }
             B b;
+            taking.incrementAndGet(); // close() waits until the batch taken here is parked where it can find it
             try {
-                b = pipeline.next(timeout);
-            } catch (TimeoutException e) {
-                throw new DataLoaderTimeoutException(timeout, pipeline.stats());
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while waiting for the next batch", e);
-            }
-            if (b == null) {
-                return false;
-            }
-            pending.set(b);
-            if (closed) {
-                discardPending(); // close ran while this call took the batch: nobody will return it
-                return false;
+                try {
+                    b = pipeline.next(timeout);
+                } catch (TimeoutException e) {
+                    throw new DataLoaderTimeoutException(timeout, pipeline.stats());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException("interrupted while waiting for the next batch", e);
+                }
+                if (b == null) {
+                    return false;
+                }
+                pending.set(b); // close(), if it runs now, discards it once this call is out
+            } finally {
+                taking.decrementAndGet();
             }
             return true;
         }
@@ -122,8 +131,14 @@ public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
 
     private void discardPending() {
         B b = pending.getAndSet(null);
-        if (b != null) {
+        if (b == null) {
+            return;
+        }
+        try {
             onDiscard.accept(b);
+        } catch (RuntimeException e) { // as the engine treats its discard hook: logged, the close goes on
+            LOG.warn("data loader '{}': the discard hook threw on the batch taken before close; what it holds may "
+                    + "be lost", pipeline.spec().name(), e);
         }
     }
 
@@ -133,8 +148,13 @@ public final class DataLoader<B> implements Iterable<B>, AutoCloseable {
      */
     @Override
     public void close() {
-        closed = true;
         pipeline.close();
+        // An iterating call that took a batch just before the close parks it in `pending` right after; the closed
+        // pipeline makes any later call fail, so this wait is short (bounded all the same).
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+        while (taking.get() != 0 && System.nanoTime() < deadline) {
+            LockSupport.parkNanos(100_000);
+        }
         discardPending();
     }
 }

@@ -190,4 +190,17 @@ class DataLoaderTest {
             assertThat(batches.get(0)).containsExactly(0, 1, 2, 3);
         }
     }
+
+    /** A discard hook that throws on the batch hasNext() took is logged, as the engine does, and close completes. */
+    @Test
+    void shouldNotThrowFromCloseWhenTheHookFailsOnTheBatchHasNextTook() {
+        DataLoader<List<Integer>> loader = DataLoader.from(IntStream.range(0, 64).boxed().toList()).batch(4, false)
+                .onDiscard(item -> {
+                    throw new IllegalStateException("hook failed (test)");
+                })
+                .named("failing-hook").build();
+        assertThat(loader.iterator().hasNext()).isTrue();
+        loader.close(); // must not throw
+        assertThat(loader.pipeline().isTerminated()).isTrue();
+    }
 }
