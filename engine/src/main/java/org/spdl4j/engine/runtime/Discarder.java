@@ -19,8 +19,8 @@ final class Discarder {
     private final String pipeline;
     private final Consumer<Object> hook;
     private final LongAdder discarded = new LongAdder();
-    /** Set while this thread runs a discard hook (any pipeline's): a close() called from a hook must not wait. */
-    private static final ThreadLocal<Boolean> IN_HOOK = new ThreadLocal<>();
+    /** The discarder whose hook this thread runs now, if any: a close() of that pipeline from its hook must not wait. */
+    private static final ThreadLocal<Discarder> IN_HOOK = new ThreadLocal<>();
 
     Discarder(String pipeline, Consumer<Object> hook) {
         this.pipeline = pipeline;
@@ -37,8 +37,8 @@ final class Discarder {
             return;
         }
         discarded.increment();
-        Boolean outer = IN_HOOK.get();
-        IN_HOOK.set(Boolean.TRUE);
+        Discarder outer = IN_HOOK.get();
+        IN_HOOK.set(this);
         try {
             hook.accept(item);
         } catch (RuntimeException e) {
@@ -49,9 +49,9 @@ final class Discarder {
         }
     }
 
-    /** {@return whether the calling thread is inside a discard hook} */
-    static boolean inHook() {
-        return IN_HOOK.get() != null;
+    /** {@return whether the calling thread is inside this discarder's hook (a nested hook of another counts not)} */
+    boolean isCallingThreadInHook() {
+        return IN_HOOK.get() == this;
     }
 
     /** {@return items discarded so far} */

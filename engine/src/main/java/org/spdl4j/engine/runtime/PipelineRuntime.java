@@ -311,9 +311,9 @@ public final class PipelineRuntime implements AutoCloseable {
 
     private void awaitFirstClose() {
         Thread self = Thread.currentThread();
-        if (closingThread == self || Discarder.inHook()) {
-            // Called back from the close in progress, or from a discard hook on any thread (a late async or
-            // virtual-thread result discarded on its own thread): the first close may be waiting for this thread.
+        if (closingThread == self || discarder.isCallingThreadInHook()) {
+            // Called back from the close in progress, or from this pipeline's discard hook on any thread (a late
+            // async or virtual-thread result discarded on its own thread): the first close may wait for this thread.
             return;
         }
         synchronized (threads) {
@@ -321,22 +321,14 @@ public final class PipelineRuntime implements AutoCloseable {
                 return; // a stage function or discard hook on an engine thread: the first close is waiting for it
             }
         }
-        // The first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps; the bound guards against a caller the
-        // checks above do not recognize (a stage function calling close, holding what the sweep needs).
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
-                + TimeUnit.SECONDS.toNanos(10);
+        // Not bounded: the first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline
+        // calling close() and waiting here only makes that join time out), then sweeps into the hook and closes the
+        // source; returning before that would let the caller free what the sweep still returns.
         boolean interrupted = false;
-        boolean finished = false;
-        while (!finished) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                LOG.warn("pipeline '{}': close() called while another thread closes it did not wait for that close "
-                        + "to finish ({} ms); what the pipeline's discard hook returns may still be in use",
-                        control.pipeline(), EngineConfiguration.CLOSE_TIMEOUT_MILLIS + 10_000);
-                break;
-            }
+        for (;;) {
             try {
-                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
+                closeFinished.await();
+                break;
             } catch (InterruptedException e) {
                 interrupted = true;
             }
