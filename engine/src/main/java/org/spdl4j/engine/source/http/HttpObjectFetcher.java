@@ -72,7 +72,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      * Exchanges whose completion handler has not finished: the handler owns (delivers or releases) what the body
      * collected, and runs on the client's executor (the common pool), so {@link #close()} waits for these too.
      */
-    private final java.util.Set<CompletableFuture<?>> openCalls = ConcurrentHashMap.newKeySet();
+    private final java.util.Set<CompletableFuture<Void>> openCalls = ConcurrentHashMap.newKeySet();
 
     /**
      * Creates a fetcher with its own HTTP/1.1 client.
@@ -154,9 +154,25 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             return b;
         };
         long sentAt = System.nanoTime();
-        CompletableFuture<HttpResponse<ByteBuffer>> call = client.sendAsync(request, handler);
+        // Registered before the exchange starts and settled when its handler has run: close() waits for it, so no body
+        // is released into a pool its owner closed after close() returned. Registering, then checking `closed`
+        // (close sets it, then reads the set) means close either sees this exchange or this call sees close.
+        CompletableFuture<Void> settled = new CompletableFuture<>();
+        openCalls.add(settled);
+        if (closed) {
+            openCalls.remove(settled);
+            result.completeExceptionally(new FetchException(uri, attempt - 1, -1, "fetcher closed", null));
+            return;
+        }
+        CompletableFuture<HttpResponse<ByteBuffer>> call;
+        try {
+            call = client.sendAsync(request, handler);
+        } catch (RuntimeException e) {
+            openCalls.remove(settled);
+            throw e;
+        }
         // The handler is attached before anything else can fail (a deadline refused by a closing timer), so every
-        // exchange passes through it; close() waits until it has run.
+        // exchange passes through it.
         CompletableFuture<?> handled = call.whenComplete((response, error) -> {
             if (error != null) {
                 // The response was not delivered (deadline, shutdown, network error), so what the body collected is
@@ -205,8 +221,10 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                 result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
             }
         });
-        openCalls.add(handled);
-        handled.whenComplete((ignored, error) -> openCalls.remove(handled));
+        handled.whenComplete((ignored, error) -> {
+            openCalls.remove(settled);
+            settled.complete(null);
+        });
         // The whole attempt, body included, has a deadline. Cancelling the client's future aborts the exchange; the
         // call then completes with an error and the handler above gives the body back.
         try {
@@ -258,25 +276,37 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         for (var e : inProgress.entrySet()) {
             e.getKey().completeExceptionally(new FetchException(e.getValue(), 0, -1, "fetcher closed", null));
         }
-        try {
-            // Bodies still arriving on the client's threads release their buffers as the client winds down: wait
-            // (bounded) so that the owner can close the buffers' pool right after this returns.
-            long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
-            if (!client.awaitTermination(CLOSE_WAIT)) {
-                LOG.warn("HTTP fetcher: the client's threads were still running {} after close", CLOSE_WAIT);
+        // Bodies still arriving on the client's threads release their buffers as the client winds down, and the
+        // exchanges' handlers run on the common pool after that: wait (bounded) for both, so that the owner can close
+        // the buffers' pool right after this returns. An interrupt does not cut the wait short (it is set again).
+        long deadline = System.nanoTime() + CLOSE_WAIT.toNanos();
+        boolean interrupted = false;
+        for (;;) {
+            try {
+                if (!client.awaitTermination(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())))) {
+                    LOG.warn("HTTP fetcher: the client's threads were still running {} after close", CLOSE_WAIT);
+                }
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-            // The completion handlers run on the common pool, after the client's own threads: a body aborted after
-            // its last byte is released there. Wait for them too.
-            CompletableFuture<?>[] calls = openCalls.toArray(CompletableFuture<?>[]::new);
+        }
+        CompletableFuture<?>[] calls = openCalls.toArray(CompletableFuture<?>[]::new);
+        for (;;) {
             try {
                 CompletableFuture.allOf(calls).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-            } catch (ExecutionException failedCalls) {
-                // expected: aborted exchanges complete exceptionally; their handlers ran
+                break;
+            } catch (ExecutionException cannotHappen) { // settled futures complete normally
+                break;
             } catch (java.util.concurrent.TimeoutException e) {
                 LOG.warn("HTTP fetcher: {} exchange(s) not settled {} after close; their bodies may be released "
                         + "late", openCalls.size(), CLOSE_WAIT);
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
             }
-        } catch (InterruptedException e) {
+        }
+        if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }

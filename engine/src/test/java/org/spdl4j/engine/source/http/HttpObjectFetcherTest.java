@@ -156,7 +156,8 @@ class HttpObjectFetcherTest {
     /**
      * When close() returns, every body an exchange collected is either in a delivered sample or back with the
      * allocator, so the owner may close the pool at once. Completion handlers run on the client's executor (the common
-     * pool), after the client's own threads have ended: close waits for them too. Several rounds, closed mid-flight.
+     * pool), after the client's own threads have ended: close waits for them too, also when the closing thread is
+     * interrupted. Several rounds, closed mid-flight.
      */
     @Test
     @Timeout(value = 60, unit = TimeUnit.SECONDS)
@@ -173,7 +174,13 @@ class HttpObjectFetcherTest {
                     }
                 }
                 Thread.sleep(round * 3L); // close at a different point of the exchanges each round
+                boolean interruptedCloser = round % 2 == 1; // an interrupt must not cut close's wait short
+                if (interruptedCloser) {
+                    Thread.currentThread().interrupt();
+                }
                 fetcher.close();
+                assertThat(Thread.interrupted()).as("round %d: the closer's interrupt is kept", round)
+                        .isEqualTo(interruptedCloser);
                 int delivered = 0;
                 for (CompletableFuture<Sample> f : all) {
                     if (f.isDone() && !f.isCompletedExceptionally()) {
