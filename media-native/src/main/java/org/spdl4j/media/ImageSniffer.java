@@ -90,12 +90,13 @@ final class ImageSniffer {
 
     /**
      * {@return whether FFmpeg's mjpeg decoder reads a segment after this marker by its length (and so never scans its
-     * contents for markers)}: the frame headers (SOF0..SOF15 but JPG and DAC, JPEG-LS SOF55), DHT, DQT, DRI, APPn and
-     * COM. Past any other marker it moves on by the marker's two bytes.
+     * contents for markers)}: the frame headers it decodes (SOF0..SOF3, JPEG-LS SOF55 and LSE), DHT, DQT, DRI, APPn
+     * and COM. Past any other marker (JPG, DAC, DNL, JPGn, and the SOFs it refuses) it moves on by the marker's two
+     * bytes and scans what follows for markers.
      */
     private static boolean hasLengthFfmpegReads(final int marker) {
-        return (marker >= 0xC0 && marker <= 0xCF && marker != 0xC8 && marker != 0xCC) || marker == 0xDB
-                || marker == 0xDD || (marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE || marker == 0xF7;
+        return (marker >= 0xC0 && marker <= 0xC4) || marker == 0xDB || marker == 0xDD
+                || (marker >= 0xE0 && marker <= 0xEF) || marker == 0xFE || marker == 0xF7 || marker == 0xF8;
     }
 
     /**
@@ -130,14 +131,14 @@ final class ImageSniffer {
                 p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
                 continue;
             }
+            if (marker == 0xD9 || marker == 0xDA) {
+                return tables; // end of image or first scan: the walk never reads the entropy-coded data
+            }
             if (!hasLengthFfmpegReads(marker)) {
                 // SOI, RSTn, and markers FFmpeg finds but does not parse (JPG, DAC, DNL, JPGn...): it steps over the
                 // two marker bytes only and scans the "segment" for markers, so a DHT hidden there is read.
                 p += 2;
                 continue;
-            }
-            if (marker == 0xD9 || marker == 0xDA) {
-                return tables; // end of image or first scan
             }
             final long end = Math.min(length, p + 2 + ((u8(address + p + 2) << 8) | u8(address + p + 3)));
             if (marker == 0xC4) {
@@ -198,21 +199,19 @@ final class ImageSniffer {
                 p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
                 continue;
             }
-            if (!hasLengthFfmpegReads(marker)) {
-                // SOI, RSTn, and markers FFmpeg finds but does not parse (JPG, DAC, DNL, JPGn...): it steps over the
-                // two marker bytes only and scans the "segment" for markers, so a DHT hidden there is read.
-                p += 2;
-                continue;
-            }
             if (marker == 0xD9 || marker == 0xDA) {
                 return -1; // end of image or start of scan before any frame header
             }
-            final int segment = (u8(address + p + 2) << 8) | u8(address + p + 3);
             final boolean sof = (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
                     && marker != 0xCC) || marker == 0xF7;
             if (sof) {
                 return p;
             }
+            if (!hasLengthFfmpegReads(marker)) {
+                p += 2; // a marker FFmpeg steps over (see jpegTables)
+                continue;
+            }
+            final int segment = (u8(address + p + 2) << 8) | u8(address + p + 3);
             p += 2 + segment;
         }
         return -1;

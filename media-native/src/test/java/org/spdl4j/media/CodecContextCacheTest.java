@@ -43,9 +43,27 @@ class CodecContextCacheTest {
     @Test
     void shouldSeeTheTablesFfmpegSeesBehindBytesThatOnlyLookLikeASegment() {
         // FF 02: not a marker to FFmpeg; FF C8 (JPG), CC (DAC), DC (DNL), F0 (JPG0): markers it finds and steps over
-        for (final int fake : new int[] {0x02, 0xC8, 0xCC, 0xDC, 0xF0}) {
+        for (final int fake : new int[] {0x02, 0xC8, 0xCC, 0xDC, 0xF0, 0xC9, 0xC5}) { // C9, C5: SOFs FFmpeg refuses
             assertTablesSeenBehind(fake);
         }
+    }
+
+    /**
+     * The table walk stops at the first scan: bytes after it (entropy-coded data, a trailer after EOI such as a gain
+     * map, a tables-looking segment there) never change an image's key.
+     */
+    @Test
+    void shouldKeyAJpegByTheTablesBeforeItsFirstScanOnly() {
+        final byte[] clean = TestImages.jpeg(TestImages.photo(64, 48, 15), 0.9f, false);
+        final byte[] fakeDht = {(byte) 0xFF, (byte) 0xC4, 0, 20, 0x13, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+            7};
+        final byte[] trailed = java.util.Arrays.copyOf(clean, clean.length + fakeDht.length);
+        System.arraycopy(fakeDht, 0, trailed, clean.length, fakeDht.length);
+        final UnsafeBuffer trailedBuffer = TestImages.offHeap(trailed); // held: the walk reads its native memory
+        final UnsafeBuffer cleanBuffer = TestImages.offHeap(clean);
+        assertThat(ImageSniffer.jpegTables(trailedBuffer.addressOffset(), trailed.length))
+                .isEqualTo(ImageSniffer.jpegTables(cleanBuffer.addressOffset(), clean.length))
+                .isNotZero();
     }
 
     private static void assertTablesSeenBehind(final int fakeMarker) {
