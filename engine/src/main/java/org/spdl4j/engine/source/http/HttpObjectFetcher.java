@@ -73,6 +73,11 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      * collected, and runs on the client's executor (the common pool), so {@link #close()} waits for these too.
      */
     private final java.util.Set<CompletableFuture<Void>> openCalls = ConcurrentHashMap.newKeySet();
+    /**
+     * The exchange whose completion handler runs on this thread: code the handler runs (a callback on the object's
+     * future) may call {@link #close()}, which must not wait for the handler it is called from.
+     */
+    private static final ThreadLocal<CompletableFuture<Void>> HANDLING = new ThreadLocal<>();
 
     /**
      * Creates a fetcher with its own HTTP/1.1 client.
@@ -167,58 +172,19 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         CompletableFuture<HttpResponse<ByteBuffer>> call;
         try {
             call = client.sendAsync(request, handler);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) {
             openCalls.remove(settled);
+            settled.complete(null);
             throw e;
         }
         // The handler is attached before anything else can fail (a deadline refused by a closing timer), so every
         // exchange passes through it.
         CompletableFuture<?> handled = call.whenComplete((response, error) -> {
-            if (error != null) {
-                // The response was not delivered (deadline, shutdown, network error), so what the body collected is
-                // ours, however far it got: the body may even be complete when the exchange is aborted after it.
-                AllocatorBodySubscriber b = body.get();
-                if (b != null) {
-                    b.abort(); // still collecting: releases its buffer; completed: loses, and the line below frees
-                    b.getBody().thenAccept(allocator::release);
-                }
-            }
-            if (error == null && response.statusCode() / 100 == 2) {
-                ByteBuffer bytes = response.body();
-                Sample sample = new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
-                        List.of(new SampleField("bytes", bytes)), allocator);
-                if (!result.complete(sample)) {
-                    sample.close(); // close() failed the object first: nobody else will get this body
-                }
-                return;
-            }
-            int status = error == null ? response.statusCode() : -1;
-            Throwable cause = unwrap(error);
-            String what = error == null ? "HTTP " + status
-                    : !closed && (call.isCancelled() || timedOut(cause)
-                            || System.nanoTime() - sentAt >= settings.attemptTimeout().toNanos())
-                            ? "timed out after " + settings.attemptTimeout().toMillis() + " ms (" + cause + ")"
-                    : cause.toString();
-            boolean retryable = error == null ? status / 100 == 5 || status == 429
-                    : cause instanceof IOException || call.isCancelled()
-                            || cause instanceof java.util.concurrent.CancellationException;
-            if (cause instanceof IOException && cause.getMessage() != null
-                    && cause.getMessage().contains("exceeds the limit")) {
-                retryable = false;
-            }
-            if (closed) {
-                retryable = false;
-                what = "fetcher closed during the attempt";
-            }
-            if (!retryable || attempt >= settings.maxAttempts()) {
-                result.completeExceptionally(new FetchException(uri, attempt, status,
-                        retryable ? what + " (last retry)" : what + " (not retryable)", cause));
-                return;
-            }
+            HANDLING.set(settled);
             try {
-                timers.schedule(() -> attempt(uri, attempt + 1, result), backoffMillis(attempt), TimeUnit.MILLISECONDS);
-            } catch (RejectedExecutionException closing) { // closed between the check and the schedule
-                result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
+                handle(uri, attempt, result, call, body.get(), sentAt, response, error);
+            } finally {
+                HANDLING.remove();
             }
         });
         handled.whenComplete((ignored, error) -> {
@@ -226,13 +192,68 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             settled.complete(null);
         });
         // The whole attempt, body included, has a deadline. Cancelling the client's future aborts the exchange; the
-        // call then completes with an error and the handler above gives the body back.
+        // call then completes with an error and the handler gives the body back.
         try {
             ScheduledFuture<?> deadline = timers.schedule(() -> call.cancel(true),
                     settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS);
             call.whenComplete((response, error) -> deadline.cancel(false)); // it no longer holds the response
         } catch (RejectedExecutionException closing) { // closed since attempt() looked: abort, the handler frees
             call.cancel(true);
+        }
+    }
+
+    /**
+     * The completion handler of one exchange: delivers the object, releases what the body collected when the
+     * response was not delivered, or retries.
+     */
+    private void handle(URI uri, int attempt, CompletableFuture<Sample> result,
+                        CompletableFuture<HttpResponse<ByteBuffer>> call, AllocatorBodySubscriber collected,
+                        long sentAt, HttpResponse<ByteBuffer> response, Throwable error) {
+        if (error != null) {
+            // The response was not delivered (deadline, shutdown, network error), so what the body collected is
+            // ours, however far it got: the body may even be complete when the exchange is aborted after it.
+            AllocatorBodySubscriber b = collected;
+            if (b != null) {
+                b.abort(); // still collecting: releases its buffer; completed: loses, and the line below frees
+                b.getBody().thenAccept(allocator::release);
+            }
+        }
+        if (error == null && response.statusCode() / 100 == 2) {
+            ByteBuffer bytes = response.body();
+            Sample sample = new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
+                    List.of(new SampleField("bytes", bytes)), allocator);
+            if (!result.complete(sample)) {
+                sample.close(); // close() failed the object first: nobody else will get this body
+            }
+            return;
+        }
+        int status = error == null ? response.statusCode() : -1;
+        Throwable cause = unwrap(error);
+        String what = error == null ? "HTTP " + status
+                : !closed && (call.isCancelled() || timedOut(cause)
+                        || System.nanoTime() - sentAt >= settings.attemptTimeout().toNanos())
+                        ? "timed out after " + settings.attemptTimeout().toMillis() + " ms (" + cause + ")"
+                : cause.toString();
+        boolean retryable = error == null ? status / 100 == 5 || status == 429
+                : cause instanceof IOException || call.isCancelled()
+                        || cause instanceof java.util.concurrent.CancellationException;
+        if (cause instanceof IOException && cause.getMessage() != null
+                && cause.getMessage().contains("exceeds the limit")) {
+            retryable = false;
+        }
+        if (closed) {
+            retryable = false;
+            what = "fetcher closed during the attempt";
+        }
+        if (!retryable || attempt >= settings.maxAttempts()) {
+            result.completeExceptionally(new FetchException(uri, attempt, status,
+                    retryable ? what + " (last retry)" : what + " (not retryable)", cause));
+            return;
+        }
+        try {
+            timers.schedule(() -> attempt(uri, attempt + 1, result), backoffMillis(attempt), TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException closing) { // closed between the check and the schedule
+            result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
         }
     }
 
@@ -291,7 +312,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                 interrupted = true;
             }
         }
-        CompletableFuture<?>[] calls = openCalls.toArray(CompletableFuture<?>[]::new);
+        CompletableFuture<Void> own = HANDLING.get(); // close() from code an exchange's handler runs: not waited for
+        CompletableFuture<?>[] calls = openCalls.stream().filter(f -> f != own).toArray(CompletableFuture<?>[]::new);
         for (;;) {
             try {
                 CompletableFuture.allOf(calls).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);

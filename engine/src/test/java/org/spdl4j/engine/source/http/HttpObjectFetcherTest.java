@@ -194,6 +194,31 @@ class HttpObjectFetcherTest {
         }
     }
 
+    /**
+     * close() called from a callback on an object's future runs inside that exchange's completion handler: it waits
+     * for the other exchanges, not for the one it is called from (that wait could only end at close's bound, 5 s).
+     */
+    @Test
+    @Timeout(value = 30, unit = TimeUnit.SECONDS)
+    void shouldNotWaitForItsOwnExchangeWhenClosedFromAnObjectsCallback() throws Exception {
+        try (FaultyObjectServer server = new FaultyObjectServer(20_000, 0)) {
+            CountingAllocator alloc = new CountingAllocator();
+            HttpObjectFetcher fetcher = new HttpObjectFetcher(HttpFetchSettings.defaults(), alloc);
+            java.util.concurrent.atomic.AtomicLong closeNanos = new java.util.concurrent.atomic.AtomicLong(-1);
+            CompletableFuture<Sample> f = fetcher.apply(server.uri(0)).toCompletableFuture();
+            CompletableFuture<Void> closedFromCallback = f.thenAccept(sample -> {
+                sample.close();
+                long t0 = System.nanoTime();
+                fetcher.close();
+                closeNanos.set(System.nanoTime() - t0);
+            });
+            closedFromCallback.get(20, TimeUnit.SECONDS);
+            assertThat(Duration.ofNanos(closeNanos.get())).as("close() from the object's callback")
+                    .isLessThan(Duration.ofSeconds(3));
+            assertThat(alloc.outstanding()).isZero();
+        }
+    }
+
     /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */
     @Test
     void shouldRefuseTimeoutsThatAreNotPositive() {
