@@ -321,14 +321,28 @@ public final class PipelineRuntime implements AutoCloseable {
                 return; // a stage function or discard hook on an engine thread: the first close is waiting for it
             }
         }
-        // Not bounded: the first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline
-        // calling close() and waiting here only makes that join time out), then sweeps into the hook and closes the
-        // source; returning before that would let the caller free what the sweep still returns.
+        // The first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline calling close()
+        // and waiting here only makes that join time out), then sweeps into the hook and closes the source. Bounded
+        // all the same, generously: a caller holding a lock the sweep's hook needs, or two pipelines whose hooks close
+        // each other, would otherwise wait forever. Past the bound it says which thread closes and where it is.
+        long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
+                + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + bound;
         boolean interrupted = false;
-        for (;;) {
-            try {
-                closeFinished.await();
+        boolean finished = false;
+        while (!finished) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                Thread first = closingThread;
+                LOG.error("pipeline '{}': close() gave up waiting {} ms for the close in progress on thread {}, which "
+                        + "is at:{}\nWhat the pipeline's discard hook returns may still be in use. A lock held around "
+                        + "close() that the hook needs, or discard hooks of two pipelines closing each other, cause "
+                        + "this.", control.pipeline(), TimeUnit.NANOSECONDS.toMillis(bound),
+                        first == null ? "?" : first.getName(), first == null ? "" : ThreadStopper.stackOf(first));
                 break;
+            }
+            try {
+                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
             } catch (InterruptedException e) {
                 interrupted = true;
             }
