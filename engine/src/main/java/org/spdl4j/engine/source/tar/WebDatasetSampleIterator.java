@@ -156,10 +156,17 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
      * incomplete), not as a later one's.
      */
     private static String keyOf(String name) {
-        String n = name;
-        while (n.startsWith("./") || n.startsWith("/") || n.startsWith("\\")) {
-            n = n.substring(n.startsWith("./") ? 2 : 1);
+        int from = 0; // one pass, one substring: a crafted name of a million slashes must not cost a million copies
+        while (from < name.length()) {
+            if (name.startsWith("./", from)) {
+                from += 2;
+            } else if (name.charAt(from) == '/' || name.charAt(from) == '\\') {
+                from++;
+            } else {
+                break;
+            }
         }
+        String n = name.substring(from);
         int dot = MemberNames.keyEnd(n);
         return dot < 0 ? n : n.substring(0, dot);
     }
