@@ -1,6 +1,7 @@
 package org.spdl4j.cuda;
 
 import java.util.Arrays;
+import org.spdl4j.offheap.CleanupFailures;
 
 /**
  * Device buffers reused by size class ({@link SizeClasses}): a closed buffer goes back to its class's free stack
@@ -124,24 +125,11 @@ final class DeviceBufferPool implements AutoCloseable {
             }
             cachedBytes = 0;
         }
-        Throwable failure = null;
+        CleanupFailures failures = new CleanupFailures();
         for (PooledDeviceBuffer b : victims) {
-            try {
-                destroy(b);
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failures.run(() -> destroy(b));
         }
-        if (failure instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failure instanceof Error e) {
-            throw e;
-        }
+        failures.rethrow();
         return n;
     }
 

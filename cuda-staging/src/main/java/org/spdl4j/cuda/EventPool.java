@@ -1,5 +1,7 @@
 package org.spdl4j.cuda;
 
+import org.spdl4j.offheap.CleanupFailures;
+
 /**
  * Reusable events of one device, so a transfer does not create and destroy an event per batch. Grows on demand
  * (events held by consumers' batches are not in the pool); after {@link #close()} returned events are destroyed.
@@ -60,23 +62,10 @@ final class EventPool implements AutoCloseable {
             free = new DeviceEvent[0];
             count = 0;
         }
-        Throwable failure = null;
+        CleanupFailures failures = new CleanupFailures();
         for (int i = 0; i < n; i++) {
-            try {
-                victims[i].close();
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            failures.run(victims[i]::close);
         }
-        if (failure instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failure instanceof Error e) {
-            throw e;
-        }
+        failures.rethrow();
     }
 }

@@ -116,28 +116,13 @@ final class ImageSniffer {
      */
     static int jpegTables(final long address, final long length) {
         int tables = 0;
-        long p = 2;
-        while (p + 4 <= length) {
-            if (u8(address + p) != 0xFF) {
-                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
-                continue;
-            }
+        for (long p = nextMarker(address, length, 2); p >= 0; ) {
             final int marker = u8(address + p + 1);
-            if (marker == 0xFF) {
-                p++; // fill byte
-                continue;
-            }
-            if (marker < 0xC0) {
-                p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
-                continue;
-            }
             if (marker == 0xD9 || marker == 0xDA) {
                 return tables; // end of image or first scan: the walk never reads the entropy-coded data
             }
             if (!hasLengthFfmpegReads(marker)) {
-                // SOI, RSTn, and markers FFmpeg finds but does not parse (JPG, DAC, DNL, JPGn...): it steps over the
-                // two marker bytes only and scans the "segment" for markers, so a DHT hidden there is read.
-                p += 2;
+                p = nextMarker(address, length, p + 2); // a frame header FFmpeg refuses: it steps over its marker
                 continue;
             }
             final long end = Math.min(length, p + 2 + ((u8(address + p + 2) << 8) | u8(address + p + 3)));
@@ -146,7 +131,7 @@ final class ImageSniffer {
             } else if (marker == 0xDB) {
                 tables |= quantizationTables(address, p + 4, end);
             }
-            p = end;
+            p = nextMarker(address, length, end);
         }
         return tables;
     }
@@ -184,37 +169,45 @@ final class ImageSniffer {
      * JPEG-LS's SOF55), or -1 when none comes before the first scan inside the bytes}
      */
     private static long jpegFrameHeader(final long address, final long length) {
-        long p = 2;
-        while (p + 4 <= length) {
-            if (u8(address + p) != 0xFF) {
-                p++; // a stray byte between segments: skipped, as libjpeg and FFmpeg do
-                continue;
-            }
+        for (long p = nextMarker(address, length, 2); p >= 0; ) {
             final int marker = u8(address + p + 1);
-            if (marker == 0xFF) {
-                p++; // fill byte
-                continue;
-            }
-            if (marker < 0xC0) {
-                p++; // not a marker to FFmpeg (its find_marker takes FF C0..FE only): stray bytes, skipped as it does
-                continue;
-            }
             if (marker == 0xD9 || marker == 0xDA) {
                 return -1; // end of image or start of scan before any frame header
             }
-            final boolean sof = (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8
-                    && marker != 0xCC) || marker == 0xF7;
-            if (sof) {
+            if (isFrameHeader(marker)) {
                 return p;
             }
-            if (!hasLengthFfmpegReads(marker)) {
-                p += 2; // a marker FFmpeg steps over (see jpegTables)
-                continue;
-            }
-            final int segment = (u8(address + p + 2) << 8) | u8(address + p + 3);
-            p += 2 + segment;
+            p = nextMarker(address, length, p + 2 + ((u8(address + p + 2) << 8) | u8(address + p + 3)));
         }
         return -1;
+    }
+
+    /**
+     * {@return the offset of the next marker at or after {@code from} that ends a walk of a JPEG's header (EOI, SOS),
+     * is a frame header, or starts a segment FFmpeg reads by its length; -1 when none is inside the bytes} Passed
+     * over, as FFmpeg's mjpeg decoder passes them: bytes that are not {@code FF C0..FE} (stray bytes, fill bytes), and
+     * the two bytes of markers it finds but does not parse (SOI, RSTn, JPG, DAC, DNL, JPGn...), whose "segment" it
+     * scans for markers, so a DHT hidden there is read, and must be seen here too.
+     */
+    private static long nextMarker(final long address, final long length, final long from) {
+        long p = from;
+        while (p + 4 <= length) {
+            final int marker = u8(address + p + 1);
+            if (u8(address + p) != 0xFF || marker == 0xFF || marker < 0xC0) {
+                p++; // a stray or fill byte, or FF followed by what FFmpeg's find_marker does not take
+            } else if (marker == 0xD9 || marker == 0xDA || isFrameHeader(marker) || hasLengthFfmpegReads(marker)) {
+                return p;
+            } else {
+                p += 2;
+            }
+        }
+        return -1;
+    }
+
+    /** {@return whether the marker is a frame header: SOF0..SOF15 but DHT, JPG and DAC, or JPEG-LS's SOF55} */
+    private static boolean isFrameHeader(final int marker) {
+        return (marker >= 0xC0 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC)
+                || marker == 0xF7;
     }
 
     /**

@@ -155,23 +155,12 @@ final class SizeClass {
      * stop the others: the first failure is thrown once all were tried, the later ones suppressed on it.
      */
     void free(PoolConfig config) {
-        Throwable failure = null;
+        CleanupFailures failures = new CleanupFailures();
         for (int c = 0; c < chunkBases.length; c++) {
-            try {
-                config.allocator().free(chunkBases[c], chunkSizes[c], config.alignment());
-            } catch (RuntimeException | Error e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
+            long base = chunkBases[c];
+            long size = chunkSizes[c];
+            failures.run(() -> config.allocator().free(base, size, config.alignment()));
         }
-        if (failure instanceof RuntimeException e) {
-            throw e;
-        }
-        if (failure instanceof Error e) {
-            throw e;
-        }
+        failures.rethrow();
     }
 }

@@ -3,6 +3,7 @@ package org.spdl4j.engine.source;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Objects;
+import org.spdl4j.offheap.CleanupFailures;
 
 /**
  * One training sample as read from storage: a key, an optional integer label, where it came from, and one or more
@@ -142,21 +143,11 @@ public final class Sample implements AutoCloseable {
         if (fields == null) {
             return;
         }
-        RuntimeException first = null;
+        CleanupFailures failures = new CleanupFailures();
         for (SampleField f : fields) {
-            try {
-                allocator.release(f.bytes());
-            } catch (RuntimeException e) {
-                if (first == null) {
-                    first = e;
-                } else {
-                    first.addSuppressed(e);
-                }
-            }
+            failures.run(() -> allocator.release(f.bytes()));
         }
-        if (first != null) {
-            throw first;
-        }
+        failures.rethrow();
     }
 
     @Override
