@@ -12,12 +12,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.tensor.DType;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** What only a real GPU can show; skipped (with the reason) where there is none. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class CudaDeviceTest {
     private static final float[] MEAN = {0.485f, 0.456f, 0.406f};
     private static final float[] STD = {0.229f, 0.224f, 0.225f};

@@ -21,14 +21,12 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.offheap.tensor.ImageLayout;
 import org.spdl4j.offheap.testing.PoolLeakExtension;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * What every {@link Device} must do, run against each implementation (host always; CUDA where a GPU is present).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @ExtendWith(PoolLeakExtension.class)
-@ExtendWith(NoLeftoversExtension.class)
 abstract class DeviceContractTest {
     static final List<TensorSpec> SHAPES = List.of(
             TensorSpec.of(DType.U8, 1, 1, 1, 1),

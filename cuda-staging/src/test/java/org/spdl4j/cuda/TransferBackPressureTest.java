@@ -9,15 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.tensor.DType;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * The transfer's flow control, on a host device whose events complete only when the test opens a gate: a slow
  * copy engine, made deterministic.
  */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class TransferBackPressureTest {
     /** Host device whose events complete when {@link #gate} opens. */
     static final class GatedDevice implements Device {

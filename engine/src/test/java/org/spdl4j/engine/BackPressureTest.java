@@ -7,11 +7,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class BackPressureTest {
     private static final int ITEMS = 3_000;
 

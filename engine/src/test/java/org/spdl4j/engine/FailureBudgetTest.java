@@ -10,11 +10,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class FailureBudgetTest {
     private static final int ITEMS = 1_000;
 

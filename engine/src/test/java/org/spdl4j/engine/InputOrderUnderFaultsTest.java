@@ -10,15 +10,12 @@ import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * {@link OutputOrder#INPUT} with random failures, drops and delays in two concurrent stages: every surviving item
  * arrives exactly once, in source order; every failure is counted. One million items by default (trivial functions),
  * ten million under {@code @Tag("long")}.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class InputOrderUnderFaultsTest {
 
     /** Deterministic per item: the same item fails in every run, so survivors are known in advance. */

@@ -10,11 +10,8 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class OutputOrderTest {
     private static final int ITEMS = 100_000;
 

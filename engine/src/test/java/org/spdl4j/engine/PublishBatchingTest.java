@@ -17,11 +17,9 @@ import java.util.function.Function;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.spdl4j.engine.ring.ItemLink;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Publish batching ({@link PublishBatching}): workers of short tasks publish their run's results as one range, and
@@ -29,7 +27,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * publish each result at once, and a stop discards each result that was staged but never published, once.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class PublishBatchingTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 

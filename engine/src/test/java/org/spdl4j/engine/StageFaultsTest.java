@@ -12,12 +12,10 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
 import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.PoolExhaustedException;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Faults inside stages, each with its documented behaviour: a task that throws now and then fails only its item; a
@@ -25,7 +23,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * an exhausted pool or an item too large for any pool class fails only that item, with a message naming the pool.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class StageFaultsTest {
     private static final int ITEMS = 20_000;
 

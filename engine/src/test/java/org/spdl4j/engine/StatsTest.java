@@ -9,11 +9,8 @@ import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.stats.StageStats;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class StatsTest {
 
     private static long histogramTotal(StageStats s) {

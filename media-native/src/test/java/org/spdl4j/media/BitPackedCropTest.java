@@ -6,15 +6,12 @@ import java.awt.image.BufferedImage;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * A bilevel image (1-bit PNG, decoded as FFmpeg's bit-packed MONOBLACK) is cropped on whole bytes of its packed
  * rows: the crop's left edge is rounded down to a multiple of 8 columns (as it is rounded down to the chroma grid of
  * subsampled formats), not moved right by the rest of a byte, and no padding bits past the row are read.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class BitPackedCropTest {
     @AfterEach
     void shouldLeaveNoNativeResources() {

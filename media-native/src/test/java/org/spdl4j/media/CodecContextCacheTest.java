@@ -2,13 +2,10 @@ package org.spdl4j.media;
 
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A thread's cached codec contexts must not let one image's decoding depend on the images decoded before it. */
-@ExtendWith(NoLeftoversExtension.class)
 class CodecContextCacheTest {
     /** Full scale through FFmpeg's mjpeg decoder (no lowres, no reduced-scale decoder). */
     private static final ImageSpec SPEC = ImageSpec.exact(64, 48, PixelFormat.RGB24).withLowres(false);

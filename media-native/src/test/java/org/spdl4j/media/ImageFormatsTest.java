@@ -16,14 +16,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Every supported image kind decodes to the right pixels: exactly for lossless sources (PNG, BMP, lossless WebP),
  * within stated tolerances against ImageIO's independent decoder for JPEG.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class ImageFormatsTest {
     /** JPEG tolerance vs ImageIO (libjpeg): IDCT and chroma upsampling differ; mean |diff| per byte and max. */
     static final double JPEG_MEAN_TOLERANCE = 1.5;

@@ -7,15 +7,12 @@ import org.junit.jupiter.api.Test;
 import java.awt.image.BufferedImage;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Resize modes against an independent Java reference (tent-filter bilinear on ImageIO's pixels, crop rectangle
  * computed here from torchvision's formulas). Tolerances: mean |diff| per byte < 1.5, max <= 16 on smooth images
  * (the reference maps the crop with exact sub-pixel offsets; the decoder snaps it to whole source pixels).
  */
-@ExtendWith(NoLeftoversExtension.class)
 class ImageResizeTest {
     static final double MEAN_TOLERANCE = 1.5;
     static final int MAX_TOLERANCE = 16;

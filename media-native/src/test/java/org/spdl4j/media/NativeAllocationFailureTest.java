@@ -4,9 +4,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -22,7 +20,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * allocated before it freed.
  */
 @Timeout(60)
-@ExtendWith(NoLeftoversExtension.class)
 class NativeAllocationFailureTest {
     @TempDir
     static Path dir;

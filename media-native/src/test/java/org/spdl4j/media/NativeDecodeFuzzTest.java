@@ -13,9 +13,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Fuzzes the native decode path: valid images (JPEG, PNG, WebP, BMP), video (MPEG-4 in MP4, VP9 in WebM) and audio
@@ -31,7 +29,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * ({@code -Dspdl4j.fuzz.seed=N} to change); a failure names the iteration and saves the input under
  * {@code target/fuzz-failures/}. Each test method has a preemptive timeout, so a hang fails instead of stalling.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class NativeDecodeFuzzTest {
     private static final long SEED = Long.getLong("spdl4j.fuzz.seed", 20261101L);
     private static final long PER_ITEM_MILLIS = 5_000;

@@ -12,10 +12,7 @@ import java.util.concurrent.Future;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
-@ExtendWith(NoLeftoversExtension.class)
 class PerThreadImageDecodersTest {
     @Test
     @Timeout(60)

@@ -9,15 +9,12 @@ import java.nio.file.Path;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Bytes that look like a playlist (an ffconcat list naming another file) are one input, not a way to read other
  * files: the decoder opens its in-memory bytes with no protocol allowed, so a demuxer that would open the files the
  * list names fails, with a MediaException, instead of returning another file's pixels.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class PlaylistInputTest {
     @AfterEach
     void shouldLeaveNoNativeResources() {

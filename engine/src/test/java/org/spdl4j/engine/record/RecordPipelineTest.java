@@ -224,7 +224,6 @@ class RecordPipelineTest {
     @Test
     void shouldNotSpinWhileASlowTransferHoldsAClaimedSlot() throws Exception {
         long[] next = {0};
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         try (RecordPipeline p = RecordPipelineBuilder.named("rec-slow-transfer").recordLength(8).ringCapacity(16)
                 .waitPolicy(org.spdl4j.engine.WaitPolicy.BLOCKING)
                 .source(rec -> {
@@ -238,18 +237,9 @@ class RecordPipelineTest {
                 }, 2, FailureBudget.UNLIMITED)
                 .consumer(rec -> { })
                 .build().start()) {
-            Thread.sleep(100);
-            Thread consumer = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("spdl4j-rec-slow-transfer-" + RecordPipeline.CONSUMER + "-0"))
-                    .findFirst().orElseThrow();
-            long cpu0 = mx.getThreadCpuTime(consumer.threadId());
-            long wall0 = System.nanoTime();
-            Thread.sleep(400);
-            long cpu = mx.getThreadCpuTime(consumer.threadId()) - cpu0;
-            long wall = System.nanoTime() - wall0;
+            double share = consumerCpuShare(p, "rec-slow-transfer");
             assertThat(p.awaitCompletion(Duration.ofSeconds(20))).isTrue();
-            assertThat((double) cpu / wall).as("the consumer's CPU share while it waits on slow transfers")
-                    .isLessThan(0.25);
+            assertThat(share).as("the consumer's CPU share while it waits on slow transfers").isLessThan(0.25);
         }
     }
 
@@ -257,7 +247,6 @@ class RecordPipelineTest {
     @Test
     void shouldNotSpinWhileASlowInPlaceStageWorksOnARecord() throws Exception {
         long[] next = {0};
-        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         try (RecordPipeline p = RecordPipelineBuilder.named("rec-slow-stage").recordLength(8).ringCapacity(16)
                 .waitPolicy(org.spdl4j.engine.WaitPolicy.BLOCKING)
                 .source(rec -> {
@@ -270,19 +259,24 @@ class RecordPipelineTest {
                 }, 1)
                 .consumer(rec -> { })
                 .build().start()) {
-            Thread.sleep(100);
-            Thread consumer = Thread.getAllStackTraces().keySet().stream()
-                    .filter(t -> t.getName().equals("spdl4j-rec-slow-stage-" + RecordPipeline.CONSUMER + "-0"))
-                    .findFirst().orElseThrow();
-            long cpu0 = mx.getThreadCpuTime(consumer.threadId());
-            long wall0 = System.nanoTime();
-            Thread.sleep(400);
-            long cpu = mx.getThreadCpuTime(consumer.threadId()) - cpu0;
-            long wall = System.nanoTime() - wall0;
+            double share = consumerCpuShare(p, "rec-slow-stage");
             assertThat(p.awaitCompletion(Duration.ofSeconds(20))).isTrue();
-            assertThat((double) cpu / wall).as("the consumer's CPU share while it waits on a slow stage")
-                    .isLessThan(0.25);
+            assertThat(share).as("the consumer's CPU share while it waits on a slow stage").isLessThan(0.25);
         }
+    }
+
+    /** {@return CPU time / wall time of the running pipeline's consumer thread over 400 ms, after 100 ms to settle} */
+    private static double consumerCpuShare(RecordPipeline p, String pipelineName) throws InterruptedException {
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+        Thread.sleep(100);
+        Thread consumer = Thread.getAllStackTraces().keySet().stream()
+                .filter(t -> t.getName().equals("spdl4j-" + pipelineName + "-" + RecordPipeline.CONSUMER + "-0"))
+                .findFirst().orElseThrow();
+        long cpu0 = mx.getThreadCpuTime(consumer.threadId());
+        long wall0 = System.nanoTime();
+        Thread.sleep(400);
+        long cpu = mx.getThreadCpuTime(consumer.threadId()) - cpu0;
+        return (double) cpu / (System.nanoTime() - wall0);
     }
 
     /** A failure stops a record pipeline's threads, as close would: none waits (or spins) on until close. */

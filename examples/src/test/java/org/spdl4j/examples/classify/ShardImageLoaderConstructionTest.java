@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.PipelineSpec;
 import org.spdl4j.engine.WaitPolicy;
@@ -14,10 +13,8 @@ import org.spdl4j.examples.slots.SlotBatchLoader;
 import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** The shard loader runs as its options say, and a refused configuration leaves no pool behind. */
-@ExtendWith(NoLeftoversExtension.class)
 class ShardImageLoaderConstructionTest {
     @TempDir
     Path dir;

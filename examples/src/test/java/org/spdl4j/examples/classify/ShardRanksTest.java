@@ -8,17 +8,14 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.examples.training.ColorClassImages;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** Two ranks over the same tar shards read disjoint shares that together are the whole dataset. */
-@ExtendWith(NoLeftoversExtension.class)
 class ShardRanksTest {
     @TempDir
     Path dir;

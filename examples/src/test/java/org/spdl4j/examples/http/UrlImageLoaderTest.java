@@ -10,7 +10,6 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineSpec;
@@ -24,10 +23,8 @@ import org.spdl4j.examples.testing.RingFill;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(120)
-@ExtendWith(NoLeftoversExtension.class)
 class UrlImageLoaderTest {
     @TempDir
     static Path images;

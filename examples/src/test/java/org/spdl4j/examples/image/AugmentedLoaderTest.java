@@ -14,7 +14,6 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
@@ -30,7 +29,6 @@ import org.spdl4j.media.RandomResizedCrop;
 import org.spdl4j.media.SampleSeeds;
 import org.spdl4j.media.SingleThreadImageDecoder;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * The loader with the training transform, end to end: every sample of every batch is exactly what a bare decoder
@@ -39,7 +37,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * pools and FFmpeg contexts come back.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class AugmentedLoaderTest {
     private static final long RUN_SEED = 9;
     private static final int CROP = 64;

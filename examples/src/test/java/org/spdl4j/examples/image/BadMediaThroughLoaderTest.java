@@ -10,20 +10,17 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.media.MediaException;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * Broken images in the middle of an epoch: each fails alone with a {@link MediaException} naming its file, the epoch
  * runs to its end, every good image is delivered exactly once, and the loader counts the failures.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class BadMediaThroughLoaderTest {
     private static final ImageLoaderOptions OPTIONS = new ImageLoaderOptions(64, 72, 8, false, 4, 2,
             OutputOrder.INPUT, org.spdl4j.engine.WaitPolicy.BACKOFF, 4, 4);

@@ -14,7 +14,6 @@ import java.util.zip.CRC32;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -30,7 +29,6 @@ import org.spdl4j.media.NativeResourceCounter;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * The image pipeline feeding a device, on the host device (runs everywhere): every image's bytes arrive on the
@@ -38,7 +36,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * back, after a full epoch and after a consumer that stops early.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class DeviceImageLoaderTest {
     @TempDir
     static Path dir;

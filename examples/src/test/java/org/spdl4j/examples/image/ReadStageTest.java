@@ -7,15 +7,12 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolConfig;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** The read stage's failures name the file, in its message and in the item the engine logs afterwards. */
-@ExtendWith(NoLeftoversExtension.class)
 class ReadStageTest {
     @TempDir
     Path dir;

@@ -12,13 +12,11 @@ import java.util.stream.IntStream;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * The fill stage runs in completion order and the assembler reuses whichever batch object is free, so a batch still
@@ -27,7 +25,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * must stay with the slow batch's slots all that time: every delivered sample's label is the one of the item written
  * into its slot, and every item is released exactly once.
  */
-@ExtendWith(NoLeftoversExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class CompletionOrderSlotsTest {
     private static final int BATCH = 2;

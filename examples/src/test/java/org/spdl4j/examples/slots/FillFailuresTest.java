@@ -9,19 +9,16 @@ import java.util.stream.IntStream;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * A writer that throws an Error, or a release that throws, fails (or loses nothing of) its own sample only: every
  * batch is still published, with the samples that were written.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class FillFailuresTest {
     @Test
     void shouldPublishEveryBatchWhenAWriterThrowsAnErrorOrAReleaseThrows() {

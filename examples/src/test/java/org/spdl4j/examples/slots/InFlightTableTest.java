@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolConfig;
 import org.spdl4j.offheap.batch.Batch;
@@ -14,9 +13,7 @@ import org.spdl4j.offheap.batch.BatchAssembler;
 import org.spdl4j.offheap.batch.Slot;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
-@ExtendWith(NoLeftoversExtension.class)
 class InFlightTableTest {
     private static final BatchDescriptor PAIRS = BatchDescriptor.of(2, DType.U8, 4);
 

@@ -10,13 +10,11 @@ import java.util.stream.Collectors;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /**
  * The slot-assembly path (source -> assign -> fill -> consumer, {@link SlotStages}) allocates nothing per sample or
@@ -40,7 +38,6 @@ import org.spdl4j.offheap.testing.NoLeftoversExtension;
  * {@link #CONSUMER_ONE_OFF_BYTES} bounds the whole window: one 16 B object per batch would be 96 KB, one every 8
  * batches 12 KB, either fails.
  */
-@ExtendWith(NoLeftoversExtension.class)
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class SlotPathAllocationTest {
     private static final int BATCH = 64;

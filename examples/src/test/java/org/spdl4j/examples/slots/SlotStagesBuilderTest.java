@@ -6,13 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatIllegalStateException;
 
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 /** {@link SlotStagesBuilder}: required parts are named when missing; defaults open a usable pool. */
-@ExtendWith(NoLeftoversExtension.class)
 class SlotStagesBuilderTest {
     private static final SlotWriter<Integer> WRITER = (item, address, length) -> UnsafeApi.putInt(address, item);
 

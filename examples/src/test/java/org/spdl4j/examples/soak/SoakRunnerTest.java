@@ -13,13 +13,10 @@ import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.examples.sample.SampleImages;
-import org.spdl4j.offheap.testing.NoLeftoversExtension;
 
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
-@ExtendWith(NoLeftoversExtension.class)
 class SoakRunnerTest {
     @TempDir
     Path dir;
