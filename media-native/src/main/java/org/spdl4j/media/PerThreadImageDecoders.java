@@ -317,10 +317,12 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     public void close() {
         closed = true;
         final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_WAIT_MILLIS);
-        while (inCall.get() > 0 && System.nanoTime() < deadline) {
+        // Seeing the count at zero once is enough: a call counted in after that sees the flag and backs out without
+        // touching a decoder. Reading it again could catch such a call on its way out and skip the freeing.
+        int running;
+        while ((running = inCall.get()) > 0 && System.nanoTime() < deadline) {
             LockSupport.parkNanos(1_000_000L);
         }
-        final int running = inCall.get();
         if (running > 0) {
             LOG.error("PerThreadImageDecoders closed while {} decode call(s) still run after {} ms; their FFmpeg "
                     + "contexts are leaked rather than freed under them", running, CLOSE_WAIT_MILLIS);
