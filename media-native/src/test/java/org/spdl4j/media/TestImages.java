@@ -66,16 +66,25 @@ final class TestImages {
     }
 
     static byte[] jpeg(final BufferedImage img, final float quality, final boolean progressive) {
-        final ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
-            writer.setOutput(ios);
-            final ImageWriteParam p = writer.getDefaultWriteParam();
+        return jpeg(img, p -> {
             p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
             p.setCompressionQuality(quality);
             if (progressive) {
                 p.setProgressiveMode(ImageWriteParam.MODE_DEFAULT);
             }
+        });
+    }
+
+    /** {@return the image as a JPEG written by ImageIO with its default parameters, then as {@code tune} sets them} */
+    static byte[] jpeg(final BufferedImage img,
+                       final java.util.function.Consumer<javax.imageio.plugins.jpeg.JPEGImageWriteParam> tune) {
+        final ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
+            writer.setOutput(ios);
+            final javax.imageio.plugins.jpeg.JPEGImageWriteParam p =
+                    (javax.imageio.plugins.jpeg.JPEGImageWriteParam) writer.getDefaultWriteParam();
+            tune.accept(p);
             writer.write(null, new IIOImage(img, null, null), p);
         } catch (final IOException e) {
             throw new UncheckedIOException(e);

@@ -10,7 +10,6 @@ import javax.imageio.ImageWriteParam;
 import javax.imageio.ImageWriter;
 import javax.imageio.metadata.IIOMetadata;
 import javax.imageio.metadata.IIOMetadataNode;
-import javax.imageio.plugins.jpeg.JPEGImageWriteParam;
 import javax.imageio.stream.MemoryCacheImageOutputStream;
 import java.awt.image.BufferedImage;
 import java.awt.image.DataBufferByte;
@@ -71,21 +70,11 @@ final class TestJpegs {
 
     /** {@return a JPEG whose Huffman tables are optimized for its own data (not the standard ones)} */
     static byte[] optimizedHuffman(final BufferedImage img, final float quality) {
-        final ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
-            final JPEGImageWriteParam p = new JPEGImageWriteParam(null);
+        return TestImages.jpeg(img, p -> {
             p.setCompressionMode(ImageWriteParam.MODE_EXPLICIT);
             p.setCompressionQuality(quality);
             p.setOptimizeHuffmanTables(true);
-            writer.setOutput(ios);
-            writer.write(null, new IIOImage(img, null, null), p);
-        } catch (final IOException e) {
-            throw new UncheckedIOException(e);
-        } finally {
-            writer.dispose();
-        }
-        return out.toByteArray();
+        });
     }
 
     /** {@return the JPEG without its segments of one marker (e.g. 0xC4, DHT) before the first scan} */
