@@ -17,9 +17,10 @@ final class BlockingQueuePipeline implements ItemPipeline {
     private final BlockingQueue<Item> q3 = new ArrayBlockingQueue<>(CAPACITY);
     private final ExecutorService threads = Executors.newFixedThreadPool(3);
 
-    BlockingQueuePipeline() {
+    BlockingQueuePipeline(StagePlacement place) {
         Item[] pool = Item.pool(POOL);
         threads.execute(() -> {
+            StagePlacement.pin(place.source(), "source");
             try {
                 for (long i = 0; ; i++) {
                     Item it = pool[(int) i & (POOL - 1)];
@@ -30,8 +31,14 @@ final class BlockingQueuePipeline implements ItemPipeline {
                 // stop()
             }
         });
-        threads.execute(() -> map(q1, q2, Item::plusOne));
-        threads.execute(() -> map(q2, q3, Item::timesThree));
+        threads.execute(() -> {
+            StagePlacement.pin(place.map1(), "first map");
+            map(q1, q2, Item::plusOne);
+        });
+        threads.execute(() -> {
+            StagePlacement.pin(place.map2(), "second map");
+            map(q2, q3, Item::timesThree);
+        });
     }
 
     private static void map(BlockingQueue<Item> in, BlockingQueue<Item> out, UnaryOperator<Item> fn) {

@@ -22,13 +22,18 @@ final class EnginePipeline implements ItemPipeline {
 
     private final Pipeline<Item> pipeline;
 
-    EnginePipeline(WaitPolicy policy, PublishBatching batching) {
+    EnginePipeline(WaitPolicy policy, PublishBatching batching, StagePlacement place) {
         StageOptions options = StageOptions.defaults().withWaitPolicy(policy).withRingCapacity(CAPACITY)
                 .withPublishBatching(batching);
-        pipeline = PipelineBuilder.fromSupplier(new PooledItems()).named("bench").sourceWaitPolicy(policy)
-                .sourcePublishBatching(batching)
-                .pipe("plus-one", Item::plusOne, options)
-                .pipe("times-three", Item::timesThree, options)
+        PipelineBuilder<Item> source = PipelineBuilder.fromSupplier(new PooledItems()).named("bench")
+                .sourceWaitPolicy(policy).sourcePublishBatching(batching);
+        if (place.source() != null) {
+            source = source.sourceCpus(place.source());
+        }
+        pipeline = source
+                .pipe("plus-one", Item::plusOne, place.map1() == null ? options : options.withCpus(place.map1()))
+                .pipe("times-three", Item::timesThree,
+                        place.map2() == null ? options : options.withCpus(place.map2()))
                 .sink(CAPACITY, policy)
                 .build()
                 .start();

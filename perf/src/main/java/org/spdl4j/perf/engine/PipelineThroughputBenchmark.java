@@ -39,15 +39,44 @@ public class PipelineThroughputBenchmark {
     /** Items taken per invocation. */
     public static final int BATCH = 10_000;
 
+    /**
+     * Where the four threads run, the same for every variant ({@link StagePlacement}): {@code none} (the scheduler
+     * decides, the default) or {@code source:map1:map2:consumer} CPU lists, e.g. {@code 0:0:1:1}.
+     */
+    @State(Scope.Benchmark)
+    public static class PlacementState {
+        /** {@code none} or {@code source:map1:map2:consumer}. */
+        @Param({"none"})
+        public String placement;
+
+        StagePlacement place;
+
+        /** Parses the placement (before the pipelines' setups, which take it). */
+        @Setup(Level.Trial)
+        public void parse() {
+            place = StagePlacement.parse(placement);
+        }
+
+        /** Pins the benchmark thread (the consumer), if asked: per iteration, so the pin holds on JMH's thread. */
+        @Setup(Level.Iteration)
+        public void pinConsumer() {
+            StagePlacement.pin(place.consumer(), "consumer (benchmark thread)");
+        }
+    }
+
     /** Baseline (a) for the trial. */
     @State(Scope.Benchmark)
     public static class BlockingQueueState {
         ItemPipeline pipeline;
 
-        /** Starts the pipeline's threads. */
+        /**
+         * Starts the pipeline's threads.
+         *
+         * @param p where they run
+         */
         @Setup(Level.Trial)
-        public void start() {
-            pipeline = new BlockingQueuePipeline();
+        public void start(PlacementState p) {
+            pipeline = new BlockingQueuePipeline(p.place);
         }
 
         /**
@@ -66,10 +95,14 @@ public class PipelineThroughputBenchmark {
     public static class SpscState {
         ItemPipeline pipeline;
 
-        /** Starts the pipeline's threads. */
+        /**
+         * Starts the pipeline's threads.
+         *
+         * @param p where they run
+         */
         @Setup(Level.Trial)
-        public void start() {
-            pipeline = new SpscQueuePipeline();
+        public void start(PlacementState p) {
+            pipeline = new SpscQueuePipeline(p.place);
         }
 
         /**
@@ -99,10 +132,14 @@ public class PipelineThroughputBenchmark {
 
         ItemPipeline pipeline;
 
-        /** Builds and starts the pipeline. */
+        /**
+         * Builds and starts the pipeline.
+         *
+         * @param p where its threads run
+         */
         @Setup(Level.Trial)
-        public void start() {
-            pipeline = new EnginePipeline(waitPolicy, publishBatching);
+        public void start(PlacementState p) {
+            pipeline = new EnginePipeline(waitPolicy, publishBatching, p.place);
         }
 
         /**
@@ -164,11 +201,12 @@ public class PipelineThroughputBenchmark {
      * Baseline (a): ExecutorService + ArrayBlockingQueue.
      *
      * @param s the running pipeline
+     * @param p where its threads run (the consumer is pinned per iteration)
      * @return a checksum (consumed by JMH)
      * @throws InterruptedException when interrupted
      */
     @Benchmark
-    public long blockingQueue(BlockingQueueState s) throws InterruptedException {
+    public long blockingQueue(BlockingQueueState s, PlacementState p) throws InterruptedException {
         return drain(s.pipeline);
     }
 
@@ -176,11 +214,12 @@ public class PipelineThroughputBenchmark {
      * Baseline (b): JCTools SPSC queues with spin/yield idling.
      *
      * @param s the running pipeline
+     * @param p where its threads run (the consumer is pinned per iteration)
      * @return a checksum
      * @throws InterruptedException when interrupted
      */
     @Benchmark
-    public long jctoolsSpsc(SpscState s) throws InterruptedException {
+    public long jctoolsSpsc(SpscState s, PlacementState p) throws InterruptedException {
         return drain(s.pipeline);
     }
 
@@ -188,11 +227,12 @@ public class PipelineThroughputBenchmark {
      * The spdl4j engine: Disruptor rings, the given wait policy, stats recorded per item.
      *
      * @param s the running pipeline
+     * @param p where its threads run (the consumer is pinned per iteration)
      * @return a checksum
      * @throws InterruptedException when interrupted
      */
     @Benchmark
-    public long spdl4j(EngineState s) throws InterruptedException {
+    public long spdl4j(EngineState s, PlacementState p) throws InterruptedException {
         return drain(s.pipeline);
     }
 

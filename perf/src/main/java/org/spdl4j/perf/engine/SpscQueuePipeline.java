@@ -17,17 +17,24 @@ final class SpscQueuePipeline implements ItemPipeline {
     private final List<Thread> threads = new ArrayList<>();
     private volatile boolean running = true;
 
-    SpscQueuePipeline() {
+    SpscQueuePipeline(StagePlacement place) {
         Item[] pool = Item.pool(POOL);
         threads.add(Thread.ofPlatform().name("jctools-source").daemon(true).start(() -> {
+            StagePlacement.pin(place.source(), "source");
             for (long i = 0; running; i++) {
                 Item it = pool[(int) i & (POOL - 1)];
                 it.value = i;
                 offer(q1, it);
             }
         }));
-        threads.add(Thread.ofPlatform().name("jctools-map-1").daemon(true).start(() -> map(q1, q2, Item::plusOne)));
-        threads.add(Thread.ofPlatform().name("jctools-map-2").daemon(true).start(() -> map(q2, q3, Item::timesThree)));
+        threads.add(Thread.ofPlatform().name("jctools-map-1").daemon(true).start(() -> {
+            StagePlacement.pin(place.map1(), "first map");
+            map(q1, q2, Item::plusOne);
+        }));
+        threads.add(Thread.ofPlatform().name("jctools-map-2").daemon(true).start(() -> {
+            StagePlacement.pin(place.map2(), "second map");
+            map(q2, q3, Item::timesThree);
+        }));
     }
 
     private void offer(SpscArrayQueue<Item> q, Item it) {
