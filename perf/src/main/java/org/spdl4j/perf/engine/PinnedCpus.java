@@ -5,7 +5,6 @@ import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
-import org.spdl4j.engine.affinity.AffinityException;
 import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.affinity.ThreadAffinity;
 
@@ -66,13 +65,6 @@ public class PinnedCpus {
     }
 
     private static void pin(CpuSet cpus, String who) {
-        if (cpus == null) {
-            return;
-        }
-        try {
-            ThreadAffinity.pinCurrentThread(cpus);
-        } catch (AffinityException e) {
-            throw new IllegalStateException("cannot pin the " + who + " to CPUs " + cpus + ": " + e.getMessage(), e);
-        }
+        StagePlacement.pin(cpus, who);
     }
 }
