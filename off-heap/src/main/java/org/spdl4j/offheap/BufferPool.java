@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
 public final class BufferPool implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(BufferPool.class);
 
+    /** How long {@link #close()} waits for leases being handed over to settle before it reports: 100 ms. */
+    private static final long SETTLE_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+
     private final PoolConfig config;
     private final String name;
     private final SizeClass[] classes;
@@ -159,15 +162,19 @@ public final class BufferPool implements AutoCloseable {
         // close() saw this lease free and freed the memory, `closed` is visible here; if this read still sees the
         // pool open, close() counts this lease as held and keeps the memory. Either way no lease over freed memory.
         if (closed) {
-            c.offer(lease);
-            freeIfIdleLogged();
+            recycle(c, lease);
             throw new IllegalStateException("pool '" + name + "' is closed");
         }
         AcquisitionSite site = null;
         // OFF: one predictable branch on a final field, nothing else on the hot path.
         if (tracking && (paranoid || ThreadLocalRandom.current().nextInt(config.samplingInterval()) == 0)) {
-            site = new AcquisitionSite("lease #" + lease.id() + " (" + size + " B) of pool '" + name
-                    + "' acquired by thread '" + Thread.currentThread().getName() + "'");
+            try {
+                site = new AcquisitionSite("lease #" + lease.id() + " (" + size + " B) of pool '" + name
+                        + "' acquired by thread '" + Thread.currentThread().getName() + "'");
+            } catch (Throwable t) { // an OutOfMemoryError capturing the stack: the slab must not fall out of the pool
+                recycle(c, lease);
+                throw t;
+            }
         }
         lease.onAcquire(size, site);
         return lease;
@@ -346,15 +353,35 @@ public final class BufferPool implements AutoCloseable {
             return;
         }
         closed = true; // volatile write before counting leases: see recycle()
-        final List<LeakRecord> leaks = outstanding();
-        if (!leaks.isEmpty()) {
-            LOG.error("pool '{}' closed with {} lease(s) held; its memory is freed when they are released", name,
-                    leaks.size());
+        final List<LeakRecord> leaks = outstandingOnceSettled();
+        final int unsettled = inUse() - leaks.size();
+        if (!leaks.isEmpty() || unsettled > 0) {
+            LOG.error("pool '{}' closed with {} lease(s) held{}; its memory is freed when they are released", name,
+                    leaks.size(), unsettled > 0 ? " and " + unsettled + " still being handed over after "
+                            + TimeUnit.NANOSECONDS.toMillis(SETTLE_NANOS) + " ms" : "");
             for (LeakRecord leak : leaks) {
                 LOG.error(leak.describe());
             }
         }
         freeIfIdle();
+    }
+
+    /**
+     * The held leases, once no lease is between the free list and its holder. An acquire that took a slab off the
+     * free list before it could see {@code closed} counts the lease as held a few instructions later (the count is
+     * a release store, with no fence before the check of {@code closed}, to keep the hot path free of one), and a
+     * release puts a lease back a few instructions after its count reached 0. Such a lease is neither free nor
+     * counted for a moment; without this wait an acquire racing close could end with a lease close never named
+     * (closed "clean", the memory still held). Bounded: close never waits more than {@link #SETTLE_NANOS}.
+     */
+    private List<LeakRecord> outstandingOnceSettled() {
+        final long start = System.nanoTime();
+        List<LeakRecord> leaks = outstanding();
+        while (inUse() > leaks.size() && System.nanoTime() - start < SETTLE_NANOS) {
+            Thread.yield(); // the other thread is within a few instructions of done, unless it was descheduled
+            leaks = outstanding();
+        }
+        return leaks;
     }
 
     /**

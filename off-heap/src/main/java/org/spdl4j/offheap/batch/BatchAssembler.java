@@ -121,7 +121,7 @@ public final class BatchAssembler implements AutoCloseable {
         try {
             // the nanosecond form: no Duration per batch on the claiming thread
             lease = pool.acquire(descriptor.batchBytes(), Math.max(0, timeoutNanos - (System.nanoTime() - start)));
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: a batch object lost here would shrink the assembler
             free.offer(b);
             throw e;
         }
