@@ -39,7 +39,12 @@ public final class FileSampleReader implements Function<FileItem, Sample> {
             if (size > Integer.MAX_VALUE - 8) {
                 throw new IOException("file of " + size + " bytes is too large for one sample field");
             }
-            buffer = allocator.allocate((int) size);
+            try {
+                buffer = allocator.allocate((int) size);
+            } catch (RuntimeException e) { // pool too small or exhausted: the error must name the file, as all here
+                throw new IllegalStateException("cannot read sample file " + item.path() + " (" + size
+                        + " B): no buffer for it: " + e.getMessage(), e);
+            }
             buffer.limit((int) size);
             while (buffer.hasRemaining()) {
                 if (ch.read(buffer) < 0) {

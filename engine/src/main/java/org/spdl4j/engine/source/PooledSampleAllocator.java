@@ -2,6 +2,7 @@ package org.spdl4j.engine.source;
 
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.Objects;
 import org.agrona.BufferUtil;
 import org.spdl4j.offheap.BufferPool;
@@ -74,7 +75,9 @@ public final class PooledSampleAllocator implements SampleAllocator {
             view = slabView(lease);
             views[lease.id()] = view;
         }
-        return view.clear().limit(size);
+        // The same view comes back each time its slab does: reset what an earlier holder may have changed (clear()
+        // resets position and limit, not the byte order, which Sample's contract says is big-endian).
+        return view.clear().limit(size).order(ByteOrder.BIG_ENDIAN);
     }
 
     @Override

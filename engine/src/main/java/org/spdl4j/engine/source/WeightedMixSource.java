@@ -40,10 +40,16 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
             throw new IllegalArgumentException("need one weight per source, at least one source: " + sources.size()
                     + " sources, " + weights.length + " weights");
         }
+        double total = 0;
         for (double w : weights) {
             if (!(w > 0) || Double.isInfinite(w)) {
                 throw new IllegalArgumentException("weights must be positive and finite: " + Arrays.toString(weights));
             }
+            total += w;
+        }
+        if (Double.isInfinite(total)) { // each finite, the sum not: every draw would land on the last source
+            throw new IllegalArgumentException("weights " + Arrays.toString(weights)
+                    + " sum past the largest double; scale them down (only their ratios matter)");
         }
         this.sources = List.copyOf(sources);
         this.weights = weights.clone();
@@ -66,7 +72,11 @@ public final class WeightedMixSource<T> implements EpochSource<T> {
             if (s.epochLength() == UNKNOWN_LENGTH) {
                 return UNKNOWN_LENGTH;
             }
-            sum += s.epochLength();
+            long length = s.epochLength();
+            if (sum > Long.MAX_VALUE - length) {
+                return UNKNOWN_LENGTH; // longer than a long can count (sources near Long.MAX_VALUE items each)
+            }
+            sum += length;
         }
         return sum;
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -108,6 +109,26 @@ class FolderDatasetTest {
         assertThatThrownBy(() -> new FileSampleReader(alloc).apply(missing)).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("nope.jpg");
         assertThat(alloc.outstanding()).isZero();
+    }
+
+    /** A pool too small (or exhausted) for a file: the error names the file, as every other read error does. */
+    @Test
+    void shouldNameTheFileWhenNoBufferCanHoldIt() throws IOException {
+        Path big = Files.write(root.resolve("big.jpg"), new byte[4096]);
+        SampleAllocator refusing = new SampleAllocator() {
+            @Override
+            public ByteBuffer allocate(int size) {
+                throw new IllegalArgumentException("pool 'tiny': " + size + " B is larger than its largest slab");
+            }
+
+            @Override
+            public void release(ByteBuffer buffer) {
+                throw new AssertionError("nothing was handed out");
+            }
+        };
+
+        assertThatThrownBy(() -> new FileSampleReader(refusing).apply(new FileItem(big, "big.jpg", 0)))
+                .hasMessageContaining(big.toString()).hasMessageContaining("larger than its largest slab");
     }
 
     @Test

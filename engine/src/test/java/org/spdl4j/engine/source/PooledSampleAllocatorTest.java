@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -78,6 +79,23 @@ class PooledSampleAllocatorTest {
             assertThat(second.get(0)).as("same memory").isEqualTo((byte) 42);
             allocator.release(second);
             assertThat(pool.inUse()).isZero();
+        }
+    }
+
+    /** A slab's one view is shared by every holder in turn: a holder's byte order must not reach the next. */
+    @Test
+    void shouldHandOutABigEndianViewWhateverOrderTheLastHolderSet() {
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("order").sizeClass(1024, 1).build())) {
+            PooledSampleAllocator allocator = new PooledSampleAllocator(pool);
+            ByteBuffer first = allocator.allocate(16);
+            first.order(ByteOrder.LITTLE_ENDIAN).putInt(0, 1);
+            allocator.release(first);
+
+            ByteBuffer second = allocator.allocate(16);
+
+            assertThat(second.order()).isEqualTo(ByteOrder.BIG_ENDIAN);
+            assertThat(second.getInt(0)).as("the little-endian 1, read as the contract says").isEqualTo(1 << 24);
+            allocator.release(second);
         }
     }
 

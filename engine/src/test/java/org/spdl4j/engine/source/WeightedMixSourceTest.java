@@ -1,6 +1,7 @@
 package org.spdl4j.engine.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -43,6 +44,26 @@ class WeightedMixSourceTest {
         List<String> out = new ArrayList<>();
         it.forEachRemaining(out::add);
         return out;
+    }
+
+    /** Each weight finite, their sum not: every draw would land on the last source. */
+    @Test
+    void shouldRejectWeightsWhoseSumIsNotFinite() {
+        assertThatThrownBy(() -> new WeightedMixSource<>(List.of(named("a", 10), named("b", 10)),
+                new double[] {Double.MAX_VALUE, Double.MAX_VALUE}, 1, MixStopPolicy.ALL_EXHAUSTED))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("scale them down");
+    }
+
+    /** Two sources of more than half of Long.MAX_VALUE items: no negative length (which resume rejects). */
+    @Test
+    void shouldNotWrapTheEpochLengthOfHugeSources() {
+        long half = Long.MAX_VALUE / 2 + 1;
+        WeightedMixSource<String> mix = new WeightedMixSource<>(List.of(named("a", half), named("b", half)),
+                new double[] {1, 1}, 1, MixStopPolicy.ALL_EXHAUSTED);
+
+        assertThat(mix.epochLength()).isEqualTo(EpochSource.UNKNOWN_LENGTH);
+        assertThat(new WeightedMixSource<>(List.of(named("a", 3), named("b", 4)), new double[] {1, 1}, 1,
+                MixStopPolicy.ALL_EXHAUSTED).epochLength()).isEqualTo(7);
     }
 
     @Test

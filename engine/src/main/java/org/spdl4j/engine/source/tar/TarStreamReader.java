@@ -100,7 +100,10 @@ public final class TarStreamReader implements AutoCloseable {
                 throw new TarFormatException(shard, headerOffset, "bad header checksum; the shard is corrupt or not a tar");
             }
             byte type = header.get(TarHeaderLayout.TYPE_OFFSET);
-            long size = paxSize >= 0 ? paxSize
+            // A PAX size describes the member the chain ends with, never the metadata headers still in between (a
+            // GNU long name after a PAX header has its own size field; reading it with the member's would misframe
+            // the shard).
+            long size = paxSize >= 0 && !isMetadata(type) ? paxSize
                     : TarHeaderLayout.number(header, TarHeaderLayout.SIZE_OFFSET, TarHeaderLayout.SIZE_LENGTH);
             if (size < 0 || size > MAX_MEMBER_SIZE) { // size + padding must not wrap, nor any offset after it
                 throw new TarFormatException(shard, headerOffset, size < 0 ? "bad size field in header"
@@ -181,6 +184,12 @@ public final class TarStreamReader implements AutoCloseable {
         }
         skip(padding, "header padding");
         return meta.flip();
+    }
+
+    /** {@return whether {@code type} is a header that describes the next one (long name, long link, PAX)} */
+    private static boolean isMetadata(byte type) {
+        return type == TarHeaderLayout.TYPE_GNU_LONG_NAME || type == TarHeaderLayout.TYPE_GNU_LONG_LINK
+                || type == TarHeaderLayout.TYPE_PAX || type == TarHeaderLayout.TYPE_PAX_GLOBAL;
     }
 
     private String headerName() {

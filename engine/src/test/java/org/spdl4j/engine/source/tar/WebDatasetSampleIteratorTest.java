@@ -235,6 +235,27 @@ class WebDatasetSampleIteratorTest {
                 .hasMessageContaining("offset 0");
     }
 
+    /**
+     * A PAX size describes the member, not a GNU long name between the PAX header and the member (writers that mix
+     * both formats): the long name's own size frames it. GNU tar and Python's tarfile read this archive alike.
+     */
+    @Test
+    void shouldFrameAGnuLongNameAfterAPaxHeaderByItsOwnSize() {
+        String longName = "train/" + "d".repeat(600) + "/0001.jpg";
+        byte[] tar = new TestTarWriter()
+                .add("PaxHeaders/0001.jpg", "10 size=5\n".getBytes(StandardCharsets.US_ASCII), (byte) 'x')
+                .add("././@LongLink", (longName + "\0").getBytes(StandardCharsets.UTF_8), (byte) 'L')
+                .add("train/ddd/0001.jpg", "hello".getBytes(StandardCharsets.US_ASCII)).finish();
+
+        WebDatasetSampleIterator it = openStream("mixed.tar", tar, SampleAllocator.HEAP);
+        Sample s = it.next();
+
+        assertThat(s.key()).isEqualTo(longName.substring(0, longName.length() - ".jpg".length()));
+        assertThat(s.fields()).singleElement().satisfies(f -> assertThat(f.toByteArray()).asString(StandardCharsets.US_ASCII).isEqualTo("hello"));
+        s.close();
+        assertThat(it.hasNext()).isFalse();
+    }
+
     /** An empty PAX value deletes the keyword (POSIX): the member keeps its ustar name. */
     @Test
     void shouldReadAnEmptyPaxPathAsNoPath() {
