@@ -8,25 +8,32 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.ReentrantLock;
 
 import org.spdl4j.engine.source.SampleAllocator;
 
 /**
  * Collects an HTTP body straight into a buffer from a {@link SampleAllocator}: one copy, from the client's network
  * buffers into ours. With a {@code Content-Length} the buffer is allocated at the exact size; without one it starts at
- * 64 KiB and doubles (allocate, copy, release the old one).
+ * the first chunk's size (at least {@value #UNKNOWN_LENGTH_START} bytes, at most the limit) and doubles (allocate,
+ * copy, release the old one), so a small chunked body takes a small buffer.
  *
  * <p><b>Ownership:</b> exactly one of completion (the buffer passes to the caller), error or {@link #abort()} (the
  * buffer is released) happens, guarded by one flag, whichever thread calls. <b>Threading:</b> the HTTP client calls
- * {@code onNext} serially (reactive-streams rule); {@link #abort()} may race with it and wins or loses cleanly.
+ * {@code onNext} serially (reactive-streams rule) and may block there while the allocator waits for a free buffer
+ * (back-pressure from a full pool); {@link #abort()} may race with it and never blocks: it fails the body at once and
+ * frees the buffer if the lock is free, or leaves that to {@code onNext}, which frees it when it lets go of the lock
+ * (the fetcher aborts on its one timer thread, which must not wait behind an allocation).
  */
 final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteBuffer> {
-    private static final int UNKNOWN_LENGTH_START = 64 * 1024;
+    private static final int UNKNOWN_LENGTH_START = 4 * 1024;
     private final SampleAllocator allocator;
     private final long declaredLength;
     private final int maxBytes;
     private final CompletableFuture<ByteBuffer> body = new CompletableFuture<>();
     private final AtomicBoolean finished = new AtomicBoolean();
+    /** Guards {@link #buffer}: held by onNext/onComplete throughout, only tried by a failing thread. */
+    private final ReentrantLock lock = new ReentrantLock();
     private volatile Flow.Subscription subscription;
     private ByteBuffer buffer;
 
@@ -56,7 +63,8 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         if (finished.get()) {
             return;
         }
-        synchronized (this) { // serial calls; the lock only orders against abort()'s release (uncontended)
+        lock.lock(); // serial calls: uncontended but for a failing thread's tryLock
+        try {
             if (finished.get()) {
                 return;
             }
@@ -66,12 +74,16 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
                 }
                 buffer.put(c);
             }
+        } finally {
+            lock.unlock();
+            releaseIfFinished(); // an abort while we held the lock (it could not free the buffer): free it now
         }
     }
 
     private boolean ensure(int more) {
         if (buffer == null) {
-            int first = declaredLength >= 0 ? (int) declaredLength : Math.min(maxBytes, UNKNOWN_LENGTH_START);
+            int first = declaredLength >= 0 ? (int) declaredLength
+                    : Math.min(maxBytes, Math.max(more, UNKNOWN_LENGTH_START));
             buffer = allocateOrFail(first);
             if (buffer == null) {
                 return false;
@@ -95,7 +107,7 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         bigger.put(buffer.flip());
         allocator.release(buffer);
         buffer = bigger;
-        return true;
+        return !finished.get(); // aborted while we allocated: stop (the buffer is freed on the way out)
     }
 
     /** Allocates, or fails the body (releasing what it holds) when the allocator refuses; null then. */
@@ -115,37 +127,57 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
 
     @Override
     public void onComplete() {
-        synchronized (this) {
+        ByteBuffer done;
+        lock.lock();
+        try {
             if (!finished.compareAndSet(false, true)) {
                 return;
             }
-            if (buffer == null) {
-                buffer = allocator.allocate(0);
-            }
-            body.complete(buffer.flip());
-            buffer = null; // ownership passed on
+            done = buffer == null ? allocator.allocate(0) : buffer.flip();
+            buffer = null; // ownership passes on
+        } finally {
+            lock.unlock();
+            releaseIfFinished();
         }
+        body.complete(done); // outside the lock: the caller's stages may run here
     }
 
-    /** Stops collecting (the attempt timed out): the buffer goes back and the body fails. */
+    /** Stops collecting (the attempt timed out): the body fails at once and the buffer goes back. Never blocks. */
     void abort() {
         fail(new IOException("attempt aborted"));
     }
 
     private void fail(Throwable t) {
-        synchronized (this) {
-            if (!finished.compareAndSet(false, true)) {
-                return;
-            }
-            if (buffer != null) {
-                allocator.release(buffer);
-                buffer = null;
-            }
+        boolean first = finished.compareAndSet(false, true);
+        releaseIfFinished();
+        if (!first) {
+            return;
         }
         Flow.Subscription s = subscription;
         if (s != null) {
             s.cancel();
         }
         body.completeExceptionally(t);
+    }
+
+    /**
+     * Frees the buffer once the body is finished without it, by whichever thread gets the lock first: a failing
+     * thread tries (and leaves it when onNext holds the lock, possibly blocked in the allocator); onNext calls this
+     * after it lets go. Volatile ordering makes one of them see both "finished" and "lock free": the failing thread
+     * sets {@code finished} before its tryLock, onNext unlocks before it reads {@code finished}.
+     */
+    private void releaseIfFinished() {
+        if (!finished.get() || !lock.tryLock()) {
+            return;
+        }
+        try {
+            if (buffer != null) {
+                ByteBuffer b = buffer;
+                buffer = null;
+                allocator.release(b);
+            }
+        } finally {
+            lock.unlock();
+        }
     }
 }

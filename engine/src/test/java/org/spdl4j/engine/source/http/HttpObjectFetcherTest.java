@@ -4,17 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.net.URI;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.source.CountingAllocator;
 import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleAllocator;
 
 class HttpObjectFetcherTest {
     private static HttpFetchSettings settings(int inFlight) {
@@ -217,6 +221,63 @@ class HttpObjectFetcherTest {
                     .isLessThan(Duration.ofSeconds(3));
             assertThat(alloc.outstanding()).isZero();
         }
+    }
+
+    /**
+     * A body waiting for a buffer (a full pool: the allocator blocks, ordinary back-pressure) must not hold up other
+     * objects. Its attempt's deadline aborts it on the fetcher's one timer thread; before the fix that abort waited
+     * for the allocation (one lock), so no other deadline fired and no retry started until the allocator gave up:
+     * here object 2's slow first attempt was never timed out and the object never came.
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldKeepOtherObjectsDeadlinesAndRetriesGoingWhileABodyWaitsForABuffer() throws Exception {
+        CountingAllocator heap = new CountingAllocator();
+        CountDownLatch blocked = new CountDownLatch(1);
+        CountDownLatch poolFrees = new CountDownLatch(1);
+        AtomicBoolean first = new AtomicBoolean(true);
+        SampleAllocator fullPool = new SampleAllocator() {
+            @Override
+            public ByteBuffer allocate(int size) {
+                if (first.compareAndSet(true, false)) {
+                    blocked.countDown();
+                    try {
+                        poolFrees.await(); // as a pool's acquire waits for a free slab
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    throw new IllegalStateException("pool exhausted (test)");
+                }
+                return heap.allocate(size);
+            }
+
+            @Override
+            public void release(ByteBuffer buffer) {
+                heap.release(buffer);
+            }
+        };
+        HttpFetchSettings s = HttpFetchSettings.defaults().withMaxInFlight(8).withRetries(3, Duration.ofMillis(500),
+                Duration.ofMillis(10));
+        try (FaultyObjectServer server = new FaultyObjectServer(20_000, 0);
+                HttpObjectFetcher fetcher = new HttpObjectFetcher(s, fullPool)) {
+            try {
+                CompletableFuture<Sample> waiting = fetcher.apply(server.uri(0)).toCompletableFuture();
+                assertThat(blocked.await(20, TimeUnit.SECONDS)).as("object 0's body is waiting for a buffer").isTrue();
+                Thread.sleep(600); // past object 0's attempt deadline: its abort has run (or is stuck, before the fix)
+
+                CompletableFuture<Sample> other = fetcher.apply(server.uri(2)).toCompletableFuture(); // slow first try
+
+                try (Sample o = other.get(15, TimeUnit.SECONDS)) {
+                    assertThat(o.field("bytes").toByteArray()).isEqualTo(FaultyObjectServer.payload(2));
+                }
+                assertThat(server.attempts.get(2).get()).as("object 2's slow attempt timed out and was retried")
+                        .isEqualTo(2);
+                waiting.get(15, TimeUnit.SECONDS).close(); // its retry took a buffer that was free
+            } finally {
+                poolFrees.countDown();
+            }
+        }
+        assertThat(heap.outstanding()).isZero();
     }
 
     /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */

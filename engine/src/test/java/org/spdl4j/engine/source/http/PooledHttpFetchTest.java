@@ -27,7 +27,8 @@ class PooledHttpFetchTest {
 
     @Test
     void shouldCollectBodiesIntoThePoolAndReturnEveryLeaseIncludingThoseOfFailedAttempts() throws Exception {
-        // 0, 6: plain; 1: two 500s; 3: first attempt dropped mid-body; 12: chunked 200 KB (64 -> 128 -> 256 KiB)
+        // 0, 6: plain; 1: two 500s; 3: first attempt dropped mid-body; 12: chunked 200 KB (the buffer doubles from the first
+        // chunk's size, at least 4 KiB, up to 256 KiB)
         int[] objects = {0, 1, 3, 6, 12};
         try (BufferPool pool = BufferPool.open(PoolConfig.builder("http").sizeClass(4096, 8)
                 .sizeClass(64 * 1024, 2).sizeClass(256 * 1024, 2).build());
@@ -46,6 +47,22 @@ class PooledHttpFetchTest {
             }
             assertThat(server.attempts.get(3).get()).as("the dropped attempt was retried").isEqualTo(2);
             assertThat(pool.inUse()).as("pool full once the samples are closed").isZero();
+        }
+    }
+
+    /**
+     * A chunked body (no Content-Length) of 1,000 bytes fits a pool of 4 KiB slabs: its buffer starts at the first
+     * chunk's size (at least 4 KiB), not at 64 KiB, which such a pool refused ("larger than its largest slab").
+     */
+    @Test
+    void shouldCollectASmallChunkedBodyInAPoolOfSmallSlabs() throws Exception {
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("http-4k").sizeClass(4096, 4).build());
+             FaultyObjectServer server = new FaultyObjectServer(0, 0);
+             HttpObjectFetcher fetcher = new HttpObjectFetcher(settings(), new PooledSampleAllocator(pool))) {
+            try (Sample s = fetcher.apply(server.uri(0)).toCompletableFuture().get(30, TimeUnit.SECONDS)) {
+                assertThat(s.field("bytes").toByteArray()).isEqualTo(FaultyObjectServer.payload(0));
+            }
+            assertThat(pool.inUse()).isZero();
         }
     }
 
