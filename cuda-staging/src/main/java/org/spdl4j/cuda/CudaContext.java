@@ -76,7 +76,7 @@ final class CudaContext {
     /** Binds the context to the calling thread. */
     void makeCurrent() {
         if (released) {
-            throw new IllegalStateException(name + " is closed");
+            throw new DeviceClosedException(name + " is closed");
         }
         CudaCalls.check(cuCtxSetCurrent(context), "cuCtxSetCurrent", this);
     }

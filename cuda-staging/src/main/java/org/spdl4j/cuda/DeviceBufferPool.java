@@ -9,7 +9,8 @@ import org.spdl4j.offheap.CleanupFailures;
  * a returned buffer is freed.
  *
  * <p><b>Threads:</b> thread-safe. Acquire and release take one short uncontended lock (a push or pop on an array
- * stack: no allocation); the copy stage does this once per batch, about a millisecond apart, so a lock-free
+ * stack); acquire allocates one small handle per lease ({@link PooledDeviceBuffer}), so a stale second close is
+ * caught rather than returning the block's next owner's memory; the copy stage does this once per batch, about a millisecond apart, so a lock-free
  * structure would buy nothing measurable. The driver call on a miss runs outside the lock.
  * <b>Errors:</b> on CUDA_ERROR_OUT_OF_MEMORY the pool frees its cached blocks and tries once more.
  */
@@ -20,7 +21,7 @@ final class DeviceBufferPool implements AutoCloseable {
     private final long maxCachedBytes;
     private final Object lock = new Object();
     /** Free stacks, one per size class, created on first return; guarded by {@link #lock}. */
-    private final PooledDeviceBuffer[][] free = new PooledDeviceBuffer[SizeClasses.COUNT][];
+    private final PooledDeviceBlock[][] free = new PooledDeviceBlock[SizeClasses.COUNT][];
     private final int[] freeCount = new int[SizeClasses.COUNT];
     private long cachedBytes;
     private boolean closed;
@@ -37,26 +38,25 @@ final class DeviceBufferPool implements AutoCloseable {
             throw new IllegalArgumentException("device buffer size must be > 0, got " + bytes + " on " + owner);
         }
         int index = SizeClasses.indexOf(bytes);
-        PooledDeviceBuffer buffer = null;
+        PooledDeviceBlock block = null;
         synchronized (lock) {
             if (closed) {
                 throw new IllegalStateException("device buffer pool of " + owner + " is closed");
             }
             if (freeCount[index] > 0) {
-                buffer = free[index][--freeCount[index]];
+                block = free[index][--freeCount[index]];
                 free[index][freeCount[index]] = null;
-                cachedBytes -= buffer.capacity();
+                cachedBytes -= block.capacity;
             }
         }
-        if (buffer == null) {
-            buffer = allocateNew(index, SizeClasses.sizeOf(bytes));
+        if (block == null) {
+            block = allocateNew(index, SizeClasses.sizeOf(bytes));
         }
-        buffer.lease(bytes);
         counters.bufferLeased(+1);
-        return buffer;
+        return new PooledDeviceBuffer(this, block, bytes); // a handle per lease: a stale close is caught
     }
 
-    private PooledDeviceBuffer allocateNew(int index, long capacity) {
+    private PooledDeviceBlock allocateNew(int index, long capacity) {
         long address;
         try {
             address = raw.allocate(capacity);
@@ -81,24 +81,24 @@ final class DeviceBufferPool implements AutoCloseable {
             }
         }
         counters.deviceAllocated(capacity, +1);
-        return new PooledDeviceBuffer(this, address, capacity, index);
+        return new PooledDeviceBlock(address, capacity, index);
     }
 
-    void release(PooledDeviceBuffer buffer) {
+    void release(PooledDeviceBlock block) {
         counters.bufferLeased(-1);
-        int index = buffer.classIndex();
+        int index = block.classIndex;
         synchronized (lock) {
-            if (!closed && cachedBytes + buffer.capacity() <= maxCachedBytes) {
-                PooledDeviceBuffer[] stack = free[index];
+            if (!closed && cachedBytes + block.capacity <= maxCachedBytes) {
+                PooledDeviceBlock[] stack = free[index];
                 if (stack == null || freeCount[index] == stack.length) {
-                    stack = free[index] = stack == null ? new PooledDeviceBuffer[4] : Arrays.copyOf(stack, stack.length * 2);
+                    stack = free[index] = stack == null ? new PooledDeviceBlock[4] : Arrays.copyOf(stack, stack.length * 2);
                 }
-                stack[freeCount[index]++] = buffer;
-                cachedBytes += buffer.capacity();
+                stack[freeCount[index]++] = block;
+                cachedBytes += block.capacity;
                 return;
             }
         }
-        destroy(buffer);
+        destroy(block);
     }
 
     /**
@@ -108,14 +108,14 @@ final class DeviceBufferPool implements AutoCloseable {
      * @return how many blocks were freed
      */
     int trim() {
-        PooledDeviceBuffer[] victims;
+        PooledDeviceBlock[] victims;
         int n = 0;
         synchronized (lock) {
             int total = 0;
             for (int c : freeCount) {
                 total += c;
             }
-            victims = new PooledDeviceBuffer[total];
+            victims = new PooledDeviceBlock[total];
             for (int i = 0; i < free.length; i++) {
                 for (int j = 0; j < freeCount[i]; j++) {
                     victims[n++] = free[i][j];
@@ -126,16 +126,16 @@ final class DeviceBufferPool implements AutoCloseable {
             cachedBytes = 0;
         }
         CleanupFailures failures = new CleanupFailures();
-        for (PooledDeviceBuffer b : victims) {
+        for (PooledDeviceBlock b : victims) {
             failures.run(() -> destroy(b));
         }
         failures.rethrow();
         return n;
     }
 
-    private void destroy(PooledDeviceBuffer buffer) {
-        raw.free(buffer.address(), buffer.capacity());
-        counters.deviceAllocated(buffer.capacity(), -1);
+    private void destroy(PooledDeviceBlock block) {
+        raw.free(block.address, block.capacity);
+        counters.deviceAllocated(block.capacity, -1);
     }
 
     /** Frees the cached blocks; buffers still leased are freed when they are closed. */

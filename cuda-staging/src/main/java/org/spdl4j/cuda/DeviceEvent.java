@@ -17,7 +17,12 @@ public interface DeviceEvent extends AutoCloseable {
     /** {@return true when the work captured by the last {@link #record} has completed (or nothing was recorded)} */
     boolean isComplete();
 
-    /** Blocks the calling thread until the event is complete (sleeping, not spinning, on a GPU). */
+    /**
+     * Blocks the calling thread until the event is complete (sleeping, not spinning, on a GPU).
+     *
+     * @throws DeviceClosedException if the device is closed: nothing was waited for, so the captured work may still
+     *                               be running (a caller must not reuse what that work reads)
+     */
     void synchronize();
 
     /** Destroys the event. */

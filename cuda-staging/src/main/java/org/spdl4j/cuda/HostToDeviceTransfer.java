@@ -1,8 +1,10 @@
 package org.spdl4j.cuda;
 
+import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -60,6 +62,8 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private volatile boolean completerEnded;
     /** Claimed by whichever thread destroys the streams and events, so exactly one does. */
     private final AtomicBoolean lanesFreed = new AtomicBoolean();
+    /** Counted down when the first close() has done what it does; a second close() waits for it. */
+    private final CountDownLatch firstCloseDone = new CountDownLatch(1);
 
     private HostToDeviceTransfer(Device device, int inFlight, long submitTimeoutMs) {
         this.device = device;
@@ -301,11 +305,18 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     /** Waits for one slot's copy and hands its resources back (the completion thread, in submission order). */
     private void complete(TransferSlot slot) {
         Throwable failure = null;
+        boolean copyEnded = true;
         try {
             slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
+        } catch (DeviceClosedException e) {
+            // The device was closed under the transfer (it must be closed after it): nothing was waited for, and
+            // while anything else in the process keeps the GPU context alive the DMA may still read the host batch.
+            failure = e;
+            copyEnded = false;
         } catch (RuntimeException | Error e) {
-            // An Error too: the slot must still be disarmed, its host batch released and its permit returned, or a
-            // lane is lost for good and every later submit waits for a permit that never comes.
+            // A driver error ends the copy. An Error too: the slot must still be disarmed, its host batch released
+            // and its permit returned, or a lane is lost for good and every later submit waits for a permit that
+            // never comes.
             failure = e;
         }
         HostBatch host = slot.host;
@@ -313,7 +324,13 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         CompletableFuture<DeviceBatch> future = slot.future;
         slot.disarm();
         try {
-            releaseHost(host);
+            if (copyEnded) {
+                releaseHost(host);
+            } else {
+                LOG.error("transfer to {}: host batch {} is kept, not released: the device was closed before this "
+                        + "transfer, so the end of its copy could not be awaited and the DMA may still read it. Close "
+                        + "the transfer before the device", device.name(), host);
+            }
         } finally {
             permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
         }
@@ -377,55 +394,119 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     /**
-     * Closes, waiting up to {@code waitMillis} (then a quarter of it after an interrupt) for the copies in flight.
-     * When they do not finish (a hung device), every copy still pending fails its {@code applyAsync} future now, so
-     * no consumer waits forever; its host batch stays held, as the DMA may still read it, and the completion thread
-     * releases it, and frees the streams and events, if the copy ever finishes. A submit still waiting for a free
-     * slot fails at once with an {@link IllegalStateException} saying the transfer is closed.
+     * Closes, waiting up to {@code waitMillis} (then a quarter of it after an interrupt of the completion thread) for
+     * the copies in flight; an interrupt of the closing thread does not cut the wait short (it is kept for the caller
+     * afterwards). When the copies do not finish (a hung device), every copy still pending fails its
+     * {@code applyAsync} future now, so no consumer waits forever; its host batch stays held, as the DMA may still
+     * read it, and the completion thread releases it, and frees the streams and events, if the copy ever finishes. A
+     * submit still waiting for a free slot fails at once with an {@link IllegalStateException} saying the transfer is
+     * closed.
      *
-     * @param waitMillis how long to wait for the copies in flight
+     * <p>A second {@code close()} waits until the first has finished (bounded), so whoever closes the device next
+     * finds no copy in flight. Called from a completion callback (a stage of an {@code applyAsync} future, which runs
+     * on the completion thread), close cannot wait for that thread: it returns at once, and the completion thread
+     * finishes the copies in flight and frees the streams and events when it ends.
+     *
+     * @param waitMillis how long to wait for the copies in flight (0: not at all)
      */
     void close(long waitMillis) {
+        boolean first;
         submitLock.lock();
         try {
-            if (closed) {
-                return;
+            first = !closed;
+            if (first) {
+                closed = true;
+                pending.add(POISON); // after every armed slot, so the completion thread drains them first
             }
-            closed = true;
-            pending.add(POISON); // after every armed slot, so the completion thread drains them first
         } finally {
             submitLock.unlock();
         }
-        // One extra permit wakes a submitter waiting for a slot; it sees `closed` under the lock, fails, and releases
-        // the permit again, which wakes the next. Nothing is armed after close, so the extra permit costs nothing.
-        permits.release();
-        try {
-            completer.join(waitMillis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+        boolean onCompleter = Thread.currentThread() == completer;
+        if (!first) {
+            if (!onCompleter) {
+                awaitFirstClose(waitMillis);
+            }
+            return;
         }
-        if (completer.isAlive()) {
-            completer.interrupt();
-            try {
-                completer.join(Math.max(1, waitMillis / 4));
-            } catch (InterruptedException e) {
+        try {
+            // One extra permit wakes a submitter waiting for a slot; it sees `closed` under the lock, fails, and
+            // releases the permit again, which wakes the next. Nothing is armed after close: the permit costs nothing.
+            permits.release();
+            if (onCompleter) {
+                handedOff = true; // this thread frees the lanes when it ends, after the copies still queued
+                return;
+            }
+            boolean interrupted = joinUninterruptibly(completer, waitMillis);
+            if (completer.isAlive()) {
+                completer.interrupt();
+                interrupted |= joinUninterruptibly(completer, Math.max(1, waitMillis / 4));
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            if (completerEnded) {
+                freeLanes();
+                return;
+            }
+            // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
+            // destroying them under it is undefined behaviour in the driver, so the lanes stay until it ends.
+            int failed = failPendingFutures(waitMillis);
+            LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); {} pending "
+                    + "future(s) failed; host batches, streams and events stay allocated until its copies end",
+                    completer.getName(), waitMillis, failed);
+            handedOff = true;
+            if (completerEnded) {
+                freeLanes();
+            }
+        } finally {
+            firstCloseDone.countDown();
+        }
+    }
+
+    /**
+     * A second close waits for the first, at most as long as the first can take and 5 s more: a first close held up
+     * by a lock its caller holds must not hang the second for good.
+     */
+    private void awaitFirstClose(long waitMillis) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(waitMillis + waitMillis / 4 + 5_000);
+        try {
+            for (long left; (left = deadline - System.nanoTime()) > 0; ) {
+                try {
+                    if (firstCloseDone.await(left, TimeUnit.NANOSECONDS)) {
+                        return;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            LOG.error("transfer to {}: a second close() gave up waiting for the first after {} ms", device.name(),
+                    waitMillis + waitMillis / 4 + 5_000);
+        } finally {
+            if (interrupted) {
                 Thread.currentThread().interrupt();
             }
         }
-        if (completerEnded) {
-            freeLanes();
-            return;
+    }
+
+    /**
+     * Waits up to {@code millis} for {@code t} to end, through interrupts of the calling thread (an interrupted
+     * closer must still wait for copies that are about to finish, or it would fail them and release the context
+     * under them).
+     *
+     * @return whether the calling thread was interrupted meanwhile (the flag is cleared; the caller restores it)
+     */
+    private static boolean joinUninterruptibly(Thread t, long millis) {
+        boolean interrupted = false;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        for (long left; t.isAlive() && (left = deadline - System.nanoTime()) > 0; ) {
+            try {
+                t.join(Duration.ofNanos(left)); // never join(0), which would wait forever
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
         }
-        // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
-        // destroying them under it is undefined behaviour in the driver, so the lanes stay until it ends.
-        int failed = failPendingFutures(waitMillis);
-        LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); {} pending "
-                + "future(s) failed; host batches, streams and events stay allocated until its copies end",
-                completer.getName(), waitMillis, failed);
-        handedOff = true;
-        if (completerEnded) {
-            freeLanes();
-        }
+        return interrupted;
     }
 
     /**

@@ -1,39 +1,28 @@
 package org.spdl4j.cuda;
 
 /**
- * A {@link DeviceBuffer} whose block belongs to a {@link DeviceBufferPool}. The same object is handed out again
- * with its block, so a reference kept after {@link #close()} may later see another owner's data: one owner, no
- * use after close.
+ * One lease of a {@link PooledDeviceBlock}: what {@link DeviceBufferPool#acquire} hands out. A new object per lease
+ * (one small allocation per batch, not per item), so a second {@link #close()} by the same owner fails even after the
+ * pool gave the block to someone else, instead of returning the new owner's block (a reused handle could not tell
+ * the two closes apart). A reference kept after close still reads the block's address: no use after close.
  *
- * <p>Not thread-safe; the pool's lock orders one owner's close before the next owner's lease.
+ * <p>Not thread-safe: one owner.
  */
 final class PooledDeviceBuffer implements DeviceBuffer {
     private final DeviceBufferPool pool;
-    private final long address;
-    private final long capacity;
-    private final int classIndex;
-    private long byteSize;
-    private boolean leased;
+    private final PooledDeviceBlock block;
+    private final long byteSize;
+    private boolean closed;
 
-    PooledDeviceBuffer(DeviceBufferPool pool, long address, long capacity, int classIndex) {
+    PooledDeviceBuffer(DeviceBufferPool pool, PooledDeviceBlock block, long byteSize) {
         this.pool = pool;
-        this.address = address;
-        this.capacity = capacity;
-        this.classIndex = classIndex;
-    }
-
-    void lease(long bytes) {
-        this.byteSize = bytes;
-        this.leased = true;
-    }
-
-    int classIndex() {
-        return classIndex;
+        this.block = block;
+        this.byteSize = byteSize;
     }
 
     @Override
     public long address() {
-        return address;
+        return block.address;
     }
 
     @Override
@@ -43,20 +32,20 @@ final class PooledDeviceBuffer implements DeviceBuffer {
 
     @Override
     public long capacity() {
-        return capacity;
+        return block.capacity;
     }
 
     @Override
     public void close() {
-        if (!leased) {
-            throw new IllegalStateException("device buffer 0x" + Long.toHexString(address) + " closed twice");
+        if (closed) {
+            throw new IllegalStateException("device buffer 0x" + Long.toHexString(block.address) + " closed twice");
         }
-        leased = false;
-        pool.release(this);
+        closed = true;
+        pool.release(block);
     }
 
     @Override
     public String toString() {
-        return "DeviceBuffer[0x" + Long.toHexString(address) + ", " + byteSize + " of " + capacity + " B]";
+        return "DeviceBuffer[0x" + Long.toHexString(block.address) + ", " + byteSize + " of " + block.capacity + " B]";
     }
 }

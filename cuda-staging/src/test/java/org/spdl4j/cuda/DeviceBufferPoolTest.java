@@ -71,6 +71,33 @@ class DeviceBufferPoolTest {
         assertThat(counters.allReleased()).isTrue();
     }
 
+    /**
+     * A stale second close, after the block went to a new owner, must fail and leave the new owner's block alone.
+     * Before the fix the pool handed out the same object again, so that close returned the new owner's block: the
+     * next acquire got memory a live buffer still used.
+     */
+    @Test
+    void shouldRefuseAStaleSecondCloseAfterTheBlockWentToAnotherOwner() {
+        FakeMemory memory = new FakeMemory(1L << 30);
+        LiveResourceCounters counters = new LiveResourceCounters();
+        try (DeviceBufferPool pool = new DeviceBufferPool("test", memory, counters, 1L << 30)) {
+            DeviceBuffer first = pool.acquire(1000);
+            first.close();
+            DeviceBuffer second = pool.acquire(1000); // the same block, a new owner
+
+            assertThatThrownBy(first::close).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("closed twice");
+            DeviceBuffer third = pool.acquire(1000);
+
+            assertThat(third.address()).as("the live second buffer's block is not handed out again")
+                    .isNotEqualTo(second.address());
+            assertThat(counters.leasedBuffers()).isEqualTo(2);
+            second.close();
+            third.close();
+        }
+        assertThat(counters.allReleased()).isTrue();
+    }
+
     @Test
     void shouldFreeReturnedBuffersBeyondTheCacheCap() {
         FakeMemory memory = new FakeMemory(1L << 30);

@@ -1,0 +1,199 @@
+package org.spdl4j.cuda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.spdl4j.offheap.tensor.DType;
+
+/**
+ * How {@link HostToDeviceTransfer#close()} waits for the copies in flight, on a host device whose copies end when the
+ * test opens a gate ({@link TransferBackPressureTest.GatedDevice}): from an interrupted thread, with no time to wait,
+ * from a completion callback, from a second thread, and when the device was closed under the transfer.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class TransferCloseTest {
+    private static final TensorSpec SPEC = TensorSpec.of(DType.U8, 1024);
+
+    /**
+     * A training loop being cancelled closes the transfer with its interrupt flag set. Before the fix both joins
+     * threw at once: close returned in about a millisecond, failed a copy that was about to finish and logged a hung
+     * device, and the device could then be closed under the copy.
+     */
+    @Test
+    void shouldWaitForTheCopiesInFlightWhenTheClosingThreadIsInterrupted() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        device.uninterruptible = true; // as cuEventSynchronize
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2, 10_000);
+        CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
+        AtomicBoolean stillInterrupted = new AtomicBoolean();
+        Thread closer = Thread.ofPlatform().start(() -> {
+            Thread.currentThread().interrupt();
+            transfer.close();
+            stillInterrupted.set(Thread.currentThread().isInterrupted());
+        });
+        Thread.sleep(300);
+        device.gate.countDown(); // the copy ends well inside close's 10 s
+
+        closer.join();
+
+        copy.get(5, TimeUnit.SECONDS).close();
+        assertThat(stillInterrupted).as("the interrupt is kept for the caller").isTrue();
+        assertThat(batches.released).hasValue(1);
+        device.host.close();
+    }
+
+    /** No time to wait ({@code Thread.join(0)} waits forever) on a hung device: close still returns. */
+    @Test
+    void shouldNotWaitForeverWhenGivenNoTimeToWait() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 0);
+        CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
+        Thread closer = Thread.ofPlatform().daemon().start(transfer::close);
+
+        closer.join(10_000);
+        boolean hung = closer.isAlive();
+        device.gate.countDown();
+        closer.join(10_000);
+
+        assertThat(hung).as("close() with no time to wait, on a hung device").isFalse();
+        assertThat(copy).as("failed by close as still pending").isCompletedExceptionally();
+        awaitReleased(batches, 1); // the completion thread releases the host batch when the copy ends
+        device.host.close();
+    }
+
+    /**
+     * close() from a stage of an applyAsync future runs on the completion thread, which it cannot wait for. Before
+     * the fix it waited for itself the whole timeout, then failed the other copy in flight as "hung".
+     */
+    @Test
+    void shouldDeliverTheOtherCopiesWhenClosedFromACompletionCallback() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2, 2_000);
+        CompletableFuture<DeviceBatch> first = transfer.applyAsync(batches.random(SPEC, 0, null));
+        CompletableFuture<DeviceBatch> second = transfer.applyAsync(batches.random(SPEC, 1, null));
+        AtomicLong closeMillis = new AtomicLong(-1);
+        CompletableFuture<Void> closedInCallback = first.thenAccept(b -> {
+            long t0 = System.nanoTime();
+            transfer.close(); // "stop after this batch"
+            closeMillis.set(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0));
+            b.close();
+        });
+
+        device.gate.countDown();
+
+        closedInCallback.get(10, TimeUnit.SECONDS);
+        second.get(10, TimeUnit.SECONDS).close();
+        assertThat(closeMillis.get()).as("close on the completion thread returns at once").isLessThan(2_000);
+        awaitReleased(batches, 2);
+        awaitStreamsFreed(device);
+        device.host.close();
+    }
+
+    /** A second close (a shutdown hook racing try-with-resources) returns only once the copies are over. */
+    @Test
+    void shouldMakeASecondCloseWaitForTheFirst() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 20_000);
+        CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
+        Thread first = Thread.ofPlatform().start(transfer::close);
+        while (first.getState() != Thread.State.TIMED_WAITING) {
+            Thread.sleep(1); // the first close waits for the copy
+        }
+        Thread opener = Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            device.gate.countDown();
+        });
+
+        transfer.close();
+
+        assertThat(device.counters().streams()).as("streams left when the second close returned").isZero();
+        assertThat(batches.released).hasValue(1);
+        first.join();
+        opener.join();
+        copy.get(5, TimeUnit.SECONDS).close();
+        device.host.close();
+    }
+
+    /**
+     * The device closed before the transfer (the wrong order): the completion thread's wait fails before it waits,
+     * so the copy may still be reading the host batch (something else in the process may keep the GPU context). The
+     * batch must not go back to its owner then; before the fix it did at once.
+     */
+    @Test
+    void shouldKeepTheHostBatchWhenTheWaitForItsCopyCouldNotStart() throws Exception {
+        TransferBackPressureTest.GatedDevice gated = new TransferBackPressureTest.GatedDevice();
+        AtomicBoolean deviceClosed = new AtomicBoolean();
+        Device device = new ForwardingDevice(gated) {
+            @Override
+            public DeviceEvent createEvent() {
+                DeviceEvent real = gated.createEvent();
+                return new DeviceEvent() {
+                    @Override
+                    public void record(DeviceStream stream) {
+                        real.record(stream);
+                    }
+
+                    @Override
+                    public boolean isComplete() {
+                        return real.isComplete();
+                    }
+
+                    @Override
+                    public void synchronize() {
+                        if (deviceClosed.get()) { // as CudaEvent once its context was released
+                            throw new DeviceClosedException("gated device is closed (test)");
+                        }
+                        real.synchronize();
+                    }
+
+                    @Override
+                    public void close() {
+                        real.close();
+                    }
+                };
+            }
+        };
+        TestBatches batches = new TestBatches(gated);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000);
+        deviceClosed.set(true);
+
+        CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
+
+        assertThat(copy).failsWithin(10, TimeUnit.SECONDS);
+        assertThat(batches.released).as("host batch given back while its copy may still run").hasValue(0);
+        gated.gate.countDown();
+        transfer.close();
+        gated.host.close();
+    }
+
+    private static void awaitReleased(TestBatches batches, int n) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (batches.released.get() < n && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(batches.released).hasValue(n);
+    }
+
+    private static void awaitStreamsFreed(TransferBackPressureTest.GatedDevice device) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (device.counters().streams() > 0 && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(device.counters().streams()).as("streams freed by the completion thread as it ended").isZero();
+    }
+}
