@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import java.lang.ref.Reference;
 import java.util.Arrays;
 import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -49,9 +50,11 @@ final class ReducedJpegChecks {
     /** Decodes with the reduced-scale decoder alone, labelled {@code bad.jpg}. */
     AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
         final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
+        final UnsafeBuffer in = TestImages.offHeap(jpeg);
         try {
-            return reduced.decode(TestImages.offHeap(jpeg).addressOffset(), jpeg.length, lowres, limits, "bad.jpg");
+            return reduced.decode(in.addressOffset(), jpeg.length, lowres, limits, "bad.jpg");
         } finally {
+            Reference.reachabilityFence(in); // the decoder reads by address: the direct buffer must not be freed
             reduced.free();
         }
     }

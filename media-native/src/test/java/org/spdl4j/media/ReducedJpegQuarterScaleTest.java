@@ -1,16 +1,17 @@
 package org.spdl4j.media;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.awt.image.BufferedImage;
+import java.lang.ref.Reference;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.agrona.concurrent.UnsafeBuffer;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-
-import java.awt.image.BufferedImage;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * {@link ReducedJpegDecoder} at 1/4 scale (2x2 pixels per block from the four lowest frequencies): the same output
@@ -119,15 +120,17 @@ class ReducedJpegQuarterScaleTest {
     @Test
     void shouldRefuseScalesItDoesNotDecode() {
         final ReducedJpegDecoder reduced = new ReducedJpegDecoder();
-        try {
-            final byte[] jpeg = photoJpeg(64, 64, 1, 1, 0);
-            final long at = TestImages.offHeap(jpeg).addressOffset();
+        final byte[] jpeg = photoJpeg(64, 64, 1, 1, 0);
+        final UnsafeBuffer in = TestImages.offHeap(jpeg); // held: the decoder reads by address (a collected direct
+        try {                                              // buffer is freed under it: "JPEG marker expected")
+            final long at = in.addressOffset();
             assertThatThrownBy(() -> reduced.decode(at, jpeg.length, 1, MediaLimits.DEFAULT, "x"))
                     .isInstanceOf(IllegalArgumentException.class);
             final AVFrame quarter = reduced.decode(at, jpeg.length, LOWRES, MediaLimits.DEFAULT, "x");
             assertThat(quarter.width()).isEqualTo(16);
             assertThat(quarter.height()).isEqualTo(16);
         } finally {
+            Reference.reachabilityFence(in);
             reduced.free();
         }
     }

@@ -166,8 +166,11 @@ class VideoReaderTest {
             final Path p = dir.resolve("bad" + i + ".mp4");
             Files.write(p, bad[i]);
             assertThatThrownBy(() -> {
+                final UnsafeBuffer out = TestImages.nativeBuffer(4 * GRAY.bytes()); // held: written to by address
                 try (SingleThreadVideoReader r = SingleThreadVideoReader.open(p, MediaLimits.DEFAULT)) {
-                    r.readEvery(1, 4, GRAY, TestImages.nativeBuffer(4 * GRAY.bytes()).addressOffset(), 4L * GRAY.bytes());
+                    r.readEvery(1, 4, GRAY, out.addressOffset(), 4L * GRAY.bytes());
+                } finally {
+                    java.lang.ref.Reference.reachabilityFence(out);
                 }
             }).as(p.toString()).isInstanceOf(MediaException.class).hasMessageStartingWith(p.toString());
         }

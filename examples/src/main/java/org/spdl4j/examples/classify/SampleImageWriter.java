@@ -1,5 +1,7 @@
 package org.spdl4j.examples.classify;
 
+import java.lang.ref.Reference;
+import java.nio.ByteBuffer;
 import org.agrona.BufferUtil;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleField;
@@ -32,8 +34,21 @@ public final class SampleImageWriter implements SlotWriter<Sample> {
     @Override
     public void write(Sample sample, long address, int length) {
         SampleField image = imageField(sample);
-        // origin ("shard@offset") names the input in decoder errors; the sample caches nothing, so no allocation
-        decoders.decode(BufferUtil.address(image.bytes()), image.length(), sample.origin(), spec, address, length);
+        ByteBuffer bytes = image.bytes();
+        if (!bytes.isDirect() && image.length() > 0) { // the decoder reads by address: a heap buffer has none
+            throw new IllegalArgumentException("sample " + sample.origin() + ": its '" + image.name()
+                    + "' bytes are on the heap; the decoder reads native memory. Read samples with a direct or pooled "
+                    + "SampleAllocator (PooledSampleAllocator)");
+        }
+        long from = bytes.isDirect() ? BufferUtil.address(bytes) : 0L; // 0 bytes: the decoder refuses before reading
+        try {
+            // origin ("shard@offset") names the input in decoder errors; the sample caches nothing, so no allocation
+            decoders.decode(from, image.length(), sample.origin(), spec, address, length);
+        } finally {
+            // The decoder reads through a bare address: the sample (and the buffer it holds) must stay reachable
+            // until it returns, or a direct buffer's cleaner could free the bytes under the decoder.
+            Reference.reachabilityFence(sample);
+        }
     }
 
     private static SampleField imageField(Sample sample) {
