@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 
@@ -67,7 +68,7 @@ public final class SampleImages {
         for (int i = 0; i < count; i++) {
             int[] size = SIZES[i % SIZES.length];
             BufferedImage image = draw(size[0], size[1], random);
-            Path file = dir.resolve(CLASSES[i % CLASSES.length]).resolve(String.format("%06d.jpg", i));
+            Path file = dir.resolve(CLASSES[i % CLASSES.length]).resolve(String.format(Locale.ROOT, "%06d.jpg", i));
             if (!ImageIO.write(image, "jpg", file.toFile())) {
                 throw new IOException("no JPEG writer in this JDK");
             }
