@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.engine.profile.StageProfile;
 import org.spdl4j.engine.profile.StageProfiler;
@@ -29,11 +30,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j profile}: each stage of the image pipeline alone at concurrency 1, 2, 4, ... (as SPDL's
  * profile_pipeline): read (file bytes, virtual threads) and decode (FFmpeg + scale to 224, from bytes in memory).
- * Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
+ * Each stage first makes one unmeasured warm-up pass, so that its concurrency-1 baseline is not also timing JVM and
+ * engine start-up. Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
  * and URL lists are refused as bad arguments.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-    description = "Measure each stage alone at increasing concurrency.")
+    description = "Measure each stage alone at increasing concurrency, after one unmeasured warm-up pass per stage.")
 final class ProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -54,6 +56,25 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
     Path outDir;
 
+    /**
+     * Profiles one stage: one unmeasured pass over the inputs at its highest concurrency first, then each level
+     * measured. Without it the first level (concurrency 1) alone pays for class loading, JIT compilation, starting
+     * threads and filling the page cache, and every speed-up is measured against that cold baseline.
+     *
+     * @param stage    the stage's name
+     * @param inputs   the items of each pass
+     * @param fn       the stage function
+     * @param blocking run on virtual threads (I/O)
+     * @param levels   the concurrencies to measure, in order
+     * @param <T>      input type
+     * @return the measured levels (not the warm-up)
+     */
+    static <T> StageProfile profileWarm(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
+                                        int... levels) {
+        StageProfiler.profile(stage, inputs, fn, blocking, levels[levels.length - 1]); // warm-up: not kept
+        return StageProfiler.profile(stage, inputs, fn, blocking, levels);
+    }
+
     @Override
     public Integer call() throws IOException {
         int max = maxConcurrency != null ? maxConcurrency : 2 * Runtime.getRuntime().availableProcessors();
@@ -69,7 +90,7 @@ final class ProfileCommand implements Callable<Integer> {
         }
         int[] levels = StageProfiler.powersOfTwoUpTo(max);
         List<StageProfile> profiles = new ArrayList<>();
-        profiles.add(StageProfiler.profile("read", items, f -> {
+        profiles.add(profileWarm("read", items, f -> {
             try {
                 return Files.readAllBytes(f.path());
             } catch (IOException e) {
@@ -86,7 +107,7 @@ final class ProfileCommand implements Callable<Integer> {
         try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
             ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
                 () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
-            profiles.add(StageProfiler.profile("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
+            profiles.add(profileWarm("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
                 imageSpec, dst.get(), 0), false, levels));
         }
         out.printf(Locale.ROOT, "%-8s %12s %12s %10s%n", "stage", "concurrency", "items/s", "speed-up");
