@@ -157,7 +157,9 @@ final class RunCommand implements Callable<Integer> {
                 options.batchSize(), slotOptions(options), rank));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
-        metrics.building(); // the run's own peak RSS from here: not the sample's generation, but the loader's pools
+        // The first batch's whole wait and the run's own peak RSS from here: not the sample's generation, but FFmpeg
+        // loading, the loader's pools and its threads starting.
+        metrics.building();
         try (Running loader = build.get()) {
             PipelineStats stats = PipelineStats.of(loader.stats());
             StageHistogramLogWriter hlog = report != null ? StageHistogramLogWriter.open(stats, report.resolve("run.hlog"))

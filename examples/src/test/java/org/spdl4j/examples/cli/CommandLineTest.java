@@ -72,6 +72,11 @@ class CommandLineTest {
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("stage", "source", "read", "assign", "decode", "sink", "p50", "p99",
             "starved", "throughput: 40 images in 5 batches", "peak RSS");
+        java.util.regex.Matcher firstBatch = java.util.regex.Pattern.compile(
+            "first batch after (\\d+\\.\\d+) s \\((\\d+\\.\\d+) s counting the loader's construction\\)").matcher(r.out());
+        assertThat(firstBatch.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(firstBatch.group(2))).as("the wait counting construction")
+            .isGreaterThanOrEqualTo(Double.parseDouble(firstBatch.group(1)));
 
         assertThat(Files.readString(report.resolve("index.html"))).contains("latency.png", "throughput.png",
             "run.hlog", "trace.json");

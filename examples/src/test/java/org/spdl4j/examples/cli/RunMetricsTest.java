@@ -46,4 +46,23 @@ class RunMetricsTest {
         assertThat(Double.parseDouble(m.group(1))).as(summary).isLessThan(peakBefore - 200);
         assertThat(summary).doesNotContain("since the JVM started");
     }
+
+    /**
+     * The first batch is timed from the pipeline's start and, as a training loop waits for it, from when the loader
+     * started being built.
+     */
+    @Test
+    void shouldTimeTheFirstBatchFromTheStartAndFromTheLoadersConstruction() {
+        long[] now = {0};
+        RunMetrics metrics = new RunMetrics(() -> now[0]);
+        metrics.building();
+        now[0] = 400_000_000L; // built after 0.4 s
+        metrics.start();
+        now[0] = 600_000_000L;
+        metrics.firstBatch();
+        now[0] = 1_400_000_000L;
+        metrics.end(64, 2);
+        assertThat(metrics.describe(0)).contains("64 images in 2 batches, 1.00 s, 64.0 img/s; first batch after 0.200 s"
+            + " (0.600 s counting the loader's construction);");
+    }
 }
