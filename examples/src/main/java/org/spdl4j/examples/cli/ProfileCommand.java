@@ -7,8 +7,10 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
@@ -97,18 +99,30 @@ final class ProfileCommand implements Callable<Integer> {
                 throw new UncheckedIOException(e);
             }
         }, true, StageProfiler.powersOfTwoUpTo(maxConcurrency != null ? max : Math.max(max, 64))));
+        // The decode stage's inputs: the bytes of every image that could be read. One that could not (a missing or
+        // unreadable file in a .txt list) is already counted as failed in the read rows, as run counts it.
         List<UnsafeBuffer> encoded = new ArrayList<>(items.size());
         for (FileItem f : items) {
-            byte[] bytes = Files.readAllBytes(f.path());
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(f.path());
+            } catch (IOException e) {
+                continue;
+            }
             ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
             encoded.add(new UnsafeBuffer(direct));
         }
-        ImageSpec imageSpec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
-        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
-            ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
-                () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
-            profiles.add(profileWarm("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
-                imageSpec, dst.get(), 0), false, levels));
+        Map<String, Integer> inputs = new LinkedHashMap<>();
+        inputs.put("read", items.size());
+        if (!encoded.isEmpty()) { // with nothing read there is nothing to decode: the read rows say why below
+            ImageSpec imageSpec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+            try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+                ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
+                    () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
+                profiles.add(profileWarm("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
+                    imageSpec, dst.get(), 0), false, levels));
+            }
+            inputs.put("decode", encoded.size());
         }
         out.printf(Locale.ROOT, "%-8s %12s %12s %10s%n", "stage", "concurrency", "items/s", "speed-up");
         LineChart chart = new LineChart("each stage alone: items/s by concurrency", "concurrency", "items/s");
@@ -127,15 +141,21 @@ final class ProfileCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%-8s best at concurrency %d: %.1f items/s%n", p.stage(), p.best().concurrency(),
                 p.best().itemsPerSecond());
         }
+        if (encoded.size() < items.size()) {
+            out.printf(Locale.ROOT, "%d of %d images could not be read: %s%n", items.size() - encoded.size(),
+                items.size(), encoded.isEmpty() ? "nothing to decode" : "decode measured over the other "
+                    + encoded.size());
+        }
         Files.createDirectories(outDir);
         chart.writePng(outDir.resolve("profile.png"));
         out.println("plot: " + outDir.resolve("profile.png"));
         out.flush();
         for (StageProfile p : profiles) {
-            if (p.points().stream().allMatch(pt -> pt.failures() >= items.size())) {
+            int n = inputs.get(p.stage());
+            if (p.points().stream().allMatch(pt -> pt.failures() >= n)) {
                 // every task of the stage failed at every concurrency: its items/s measure failures, not work
                 spec.commandLine().getErr().println("spdl4j: profile failed: no image could be "
-                    + (p.stage().equals("read") ? "read" : "decoded") + " (" + items.size() + " of " + items.size()
+                    + (p.stage().equals("read") ? "read" : "decoded") + " (" + n + " of " + n
                     + " failed at every concurrency); the figures above time failures. Check --data.");
                 spec.commandLine().getErr().flush();
                 return 1;

@@ -416,6 +416,30 @@ class CommandLineTest {
         assertThat(Files.exists(work.resolve("profile.png"))).isTrue();
     }
 
+    /** One unreadable file in a .txt list is one failed read, as in run; the rest is profiled. */
+    @Test
+    void shouldProfileAListWithAnUnreadableFileCountingItAsOneFailedRead() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (var files = Files.walk(data)) {
+            files.filter(p -> p.toString().endsWith(".jpg")).sorted().limit(8).forEach(p -> lines.add(p.toString()));
+        }
+        lines.add(work.resolve("no/such/image.jpg").toString());
+        Path list = Files.write(work.resolve("list.txt"), lines);
+        Run r = run("profile", "--data", list.toString(), "--images", "9", "--max-concurrency", "1", "--out",
+            work.resolve("out-list").toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("(1 failed)", "1 of 9 images could not be read: decode measured over the other 8",
+            "decode   best at concurrency 1");
+        assertThat(r.out().lines().filter(l -> l.startsWith("decode ") && l.contains("failed"))).as(r.out()).isEmpty();
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Run none = run("profile", "--data", missing.toString(), "--images", "2", "--max-concurrency", "1", "--out",
+            work.resolve("out-missing").toString());
+        assertThat(none.status()).as(none.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(none.out()).contains("2 of 2 images could not be read: nothing to decode").doesNotContain("NaN");
+        assertThat(none.err()).contains("profile failed: no image could be read (2 of 2 failed");
+    }
+
     /** A profile whose decode failed on every image at every concurrency says so and fails (its figures time errors). */
     @Test
     void shouldFailAProfileInWhichNoImageDecodes() throws Exception {
