@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.profile.StageProfile;
 import org.spdl4j.engine.profile.StageProfiler;
 import org.spdl4j.engine.source.FileItem;
@@ -82,6 +83,10 @@ final class ProfileCommand implements Callable<Integer> {
         int max = maxConcurrency != null ? maxConcurrency : 2 * Runtime.getRuntime().availableProcessors();
         if (images < 1 || max < 1) {
             throw new ParameterException(spec.commandLine(), "--images and --max-concurrency must be >= 1");
+        }
+        if (max > EngineConfiguration.MAX_CONCURRENCY) {
+            throw new ParameterException(spec.commandLine(), "--max-concurrency " + max + ": must be at most "
+                + EngineConfiguration.MAX_CONCURRENCY + " (the most tasks a stage runs at once)");
         }
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.examples.image.ImageBatchLoader;
@@ -29,6 +30,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "tune", mixinStandardHelpOptions = true,
     description = "Search stage concurrency for the best throughput; write a pipeline config.")
 final class TuneCommand implements Callable<Integer> {
+    /** The largest {@code --cpu-budget}: the read sweep goes up to 16 x the budget. */
+    static final int MAX_CPU_BUDGET = EngineConfiguration.MAX_CONCURRENCY / 16;
+
     @Spec
     CommandSpec spec;
 
@@ -44,7 +48,8 @@ final class TuneCommand implements Callable<Integer> {
         description = "images per trial (default ${DEFAULT-VALUE})")
     int images;
 
-    @Option(names = "--cpu-budget", paramLabel = "THREADS", description = "most decode threads to use (default: cores)")
+    @Option(names = "--cpu-budget", paramLabel = "THREADS",
+        description = "most decode threads to use (default: cores; at most " + MAX_CPU_BUDGET + ")")
     Integer cpuBudget;
 
     @Option(names = "--out", paramLabel = "FILE", defaultValue = "spdl4j-pipeline.properties",
@@ -56,6 +61,11 @@ final class TuneCommand implements Callable<Integer> {
         int budget = cpuBudget != null ? cpuBudget : Runtime.getRuntime().availableProcessors();
         if (images < 1 || budget < 1) {
             throw new ParameterException(spec.commandLine(), "--images and --cpu-budget must be >= 1");
+        }
+        if (budget > MAX_CPU_BUDGET) {
+            throw new ParameterException(spec.commandLine(), "--cpu-budget " + budget + ": must be at most "
+                + MAX_CPU_BUDGET + " (reads in flight go up to 16 x the budget, and a stage runs at most "
+                + EngineConfiguration.MAX_CONCURRENCY + " tasks at once)");
         }
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),

@@ -213,6 +213,12 @@ class CommandLineTest {
                 new String[] {"run", "--data", data.toString(), "--config", badConfig.toString()},
                 new String[] {"run", "--data", work.resolve("missing").toString()},
                 new String[] {"run", "--decode-threads", "0"},
+                // in the parser's range, not in the pipeline's: refused before anything runs
+                new String[] {"run", "--data", data.toString(), "--read-concurrency", "70000"},
+                new String[] {"run", "--data", data.toString(), "--decode-threads", "65537"},
+                new String[] {"run", "--data", data.toString(), "--batch-size", "20000"},
+                new String[] {"tune", "--data", data.toString(), "--cpu-budget", "100000"},
+                new String[] {"profile", "--data", data.toString(), "--max-concurrency", "70000"},
                 new String[] {"run", "--bogus"},
                 new String[] {"run", "--order", "sideways"},
                 new String[] {"run", "--device", "tpu"},
@@ -230,6 +236,10 @@ class CommandLineTest {
         assertThat(Files.exists(work.resolve("typo"))).isFalse();
         assertThat(run("run", "--data", data.toString(), "--config", badConfig.toString()).err())
             .contains("batch.size=abc is not a whole number");
+        assertThat(run("run", "--data", data.toString(), "--batch-size", "20000").err())
+            .startsWith("spdl4j: --batch-size 20000: must be at most 14266 (a batch of more is over 2 GiB");
+        assertThat(run("run", "--data", data.toString(), "--read-concurrency", "70000").err())
+            .startsWith("spdl4j: --read-concurrency 70000: must be at most 65536");
     }
 
     @Test
@@ -261,7 +271,9 @@ class CommandLineTest {
                 new Case("augment=yes\n", ": augment=yes: use true or false"),
                 new Case("wait=busy_spin\n", ": wait=busy_spin: use backoff, busy-spin, yielding or blocking"),
                 new Case("order=random\n", ": order=random: use completion or input"),
-                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"))) {
+                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"),
+                new Case("read.concurrency=65537\n", ": read.concurrency=65537: must be at most 65536"),
+                new Case("batch.size=14267\n", ": batch.size=14267: must be at most 14266"))) {
             Path file = Files.writeString(work.resolve("bad.properties"), c.config());
             Run r = run("run", "--data", data.toString(), "--config", file.toString(), "--no-progress");
             assertThat(r.status()).as(c.config()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
@@ -276,7 +288,9 @@ class CommandLineTest {
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("batch 8", "wait YIELDING", "augmented", "throughput: 40 images in 5 batches");
         for (String command : List.of("run", "tune")) {
-            assertThat(run(command, "--help").out()).as(command).contains("Config file keys", "  batch.size ",
+            assertThat(run(command, "--help").out()).as(command).contains("Config file keys",
+                "  batch.size        whole number, 1-" + PipelineArgs.maxBatchSize(
+                    org.spdl4j.examples.image.ImageLoaderOptions.defaults()) + " ",
                 "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
         }
     }
