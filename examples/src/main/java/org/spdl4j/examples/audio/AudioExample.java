@@ -86,7 +86,7 @@ public final class AudioExample implements Callable<Integer> {
             : SampleTones.ensure(Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "tones"), files);
         AudioSpec audio = new AudioSpec(rate, channels, false, n);
         BatchDescriptor layout = BatchDescriptor.of(batch, DType.F32, channels, n);
-        out.printf("%d files -> batches %s%n", paths.size(), layout);
+        out.printf(Locale.ROOT, "%d files -> batches %s%n", paths.size(), layout);
         UnsafeBuffer view = new UnsafeBuffer();
         long start = System.nanoTime();
         int decoded = 0;
@@ -95,7 +95,7 @@ public final class AudioExample implements Callable<Integer> {
             SlotLoaderOptions.defaults().withFillConcurrency(threads), DirectMemoryAllocator.INSTANCE)) {
             for (Batch b : loader) {
                 try (b) {
-                    out.printf("batch [%d, %d, %d] float32%n", b.size(), channels, n);
+                    out.printf(Locale.ROOT, "batch [%d, %d, %d] float32%n", b.size(), channels, n);
                     for (int i = 0; i < b.size(); i++) {
                         view.wrap(b.sampleAddress(i), layout.sampleBytes());
                         ToneStats t = ToneStats.of(view, 0, n, rate); // channel 0

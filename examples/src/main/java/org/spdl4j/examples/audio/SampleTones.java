@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * The audio example's own input: 16-bit PCM WAV files of pure tones, written in plain Java (no download, no committed
@@ -33,7 +34,7 @@ public final class SampleTones {
         Files.createDirectories(dir);
         List<Path> files = new ArrayList<>();
         for (int k = 0; k < count; k++) {
-            Path f = dir.resolve(String.format("tone-%03d.wav", k));
+            Path f = dir.resolve(String.format(Locale.ROOT, "tone-%03d.wav", k));
             if (!Files.exists(f)) {
                 Files.write(f, wav(RATES[k % RATES.length], 1 + k % 2, frequencyOf(k), secondsOf(k)));
             }

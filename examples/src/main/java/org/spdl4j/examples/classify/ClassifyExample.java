@@ -110,7 +110,7 @@ public final class ClassifyExample implements Callable<Integer> {
         if (format == Format.SHARDS) {
             Path dir = Files.createTempDirectory("spdl4j-shards");
             List<Path> packed = TarShardWriter.write(dataset, dir, 64);
-            out.printf("packed %d images into %d shards in %s%n", dataset.size(), packed.size(), dir);
+            out.printf(Locale.ROOT, "packed %d images into %d shards in %s%n", dataset.size(), packed.size(), dir);
             try {
                 return runShards(packed, dataset.classNames().size(), out);
             } finally {
@@ -127,7 +127,7 @@ public final class ClassifyExample implements Callable<Integer> {
         ImageLoaderOptions options = new ImageLoaderOptions(size, shortSide, batch, false, 8, threads,
             OutputOrder.COMPLETION, WaitPolicy.BACKOFF, 4, 4);
         try (ImageBatchLoader loader = ImageBatchLoader.of("classify", files, options)) {
-            out.printf("folder %s: %d images, classes %s%n", dataset.root(), files.size(), dataset.classNames());
+            out.printf(Locale.ROOT, "folder %s: %d images, classes %s%n", dataset.root(), files.size(), dataset.classNames());
             consume(loader, loader::label, dataset.classNames().size(), out);
             finish(loader.stats(), out);
         }
@@ -136,7 +136,7 @@ public final class ClassifyExample implements Callable<Integer> {
 
     private int runShards(List<Path> tars, int labelCount, PrintWriter out) {
         try (ShardImageLoader loader = new ShardImageLoader("classify", tars, size, size * 8 / 7, batch, threads)) {
-            out.printf("%d shards%n", tars.size());
+            out.printf(Locale.ROOT, "%d shards%n", tars.size());
             consume(loader, loader::label, labelCount, out);
             finish(loader.stats(), out);
         }

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
 
@@ -35,12 +36,12 @@ public final class TarShardWriter {
         Files.createDirectories(dir);
         List<Path> shards = new ArrayList<>();
         for (long start = 0; start < dataset.size(); start += perShard) {
-            Path shard = dir.resolve(String.format("shard-%06d.tar", shards.size()));
+            Path shard = dir.resolve(String.format(Locale.ROOT, "shard-%06d.tar", shards.size()));
             try (OutputStream out = Files.newOutputStream(shard)) {
                 for (long i = start; i < Math.min(dataset.size(), start + perShard); i++) {
                     FileItem item = dataset.get(i);
-                    String key = String.format("%08d", i);
-                    String ext = item.key().substring(item.key().lastIndexOf('.') + 1).toLowerCase();
+                    String key = String.format(Locale.ROOT, "%08d", i);
+                    String ext = item.key().substring(item.key().lastIndexOf('.') + 1).toLowerCase(Locale.ROOT);
                     member(out, key + "." + ext, Files.readAllBytes(item.path()));
                     member(out, key + ".cls", Integer.toString(item.label()).getBytes(StandardCharsets.US_ASCII));
                 }
@@ -57,8 +58,8 @@ public final class TarShardWriter {
         put(h, 100, "0000644", 8);
         put(h, 108, "0000000", 8);
         put(h, 116, "0000000", 8);
-        put(h, 124, String.format("%011o", body.length), 12);
-        put(h, 136, String.format("%011o", 0), 12);
+        put(h, 124, String.format(Locale.ROOT, "%011o", body.length), 12);
+        put(h, 136, String.format(Locale.ROOT, "%011o", 0), 12);
         h[156] = '0'; // regular file
         put(h, 257, "ustar", 6);
         h[263] = '0';
@@ -68,7 +69,7 @@ public final class TarShardWriter {
         for (byte b : h) {
             sum += b & 0xff;
         }
-        put(h, 148, String.format("%06o", sum), 7); // six digits, NUL, then the space already there
+        put(h, 148, String.format(Locale.ROOT, "%06o", sum), 7); // six digits, NUL, then the space already there
         out.write(h);
         out.write(body);
         out.write(new byte[(BLOCK - body.length % BLOCK) % BLOCK]);

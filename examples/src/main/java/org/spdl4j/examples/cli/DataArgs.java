@@ -136,7 +136,8 @@ final class DataArgs {
                 err.println("spdl4j: generating the built-in sample (" + sampleImages + " JPEGs) in " + dir);
                 err.flush();
             }
-            return FolderDataset.scan(SampleImages.ensure(dir, sampleImages), EXTENSIONS);
+            // in a child JVM: the memory generating takes is not counted in this run's peak RSS
+            return FolderDataset.scan(SampleImages.ensureInChildJvm(dir, sampleImages), EXTENSIONS);
         }
         if (Files.isDirectory(data)) {
             FolderDataset folder = ImageFolder.scan(data);

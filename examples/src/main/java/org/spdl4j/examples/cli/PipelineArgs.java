@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.examples.IoMessages;
@@ -24,14 +25,15 @@ import picocli.CommandLine.ParameterException;
  * concurrencies, and {@code soak} runs the default pipeline: neither takes these options.
  */
 @Command(footer = {"%nConfig file keys (--config FILE; one key=value per line):",
-    "  batch.size        whole number >= 1         (--batch-size)",
-    "  read.concurrency  whole number >= 1         (--read-concurrency)",
-    "  decode.threads    whole number >= 1         (--decode-threads)",
+    "  batch.size        whole number, 1-14266     (--batch-size)",
+    "  read.concurrency  whole number, 1-" + EngineConfiguration.MAX_CONCURRENCY + "     (--read-concurrency)",
+    "  decode.threads    whole number, 1-" + EngineConfiguration.MAX_CONCURRENCY + "     (--decode-threads)",
     "  order             completion or input       (--order)",
     "  wait              backoff, busy-spin, yielding or blocking (--wait)",
     "  augment           true or false             (--augment)"})
 final class PipelineArgs {
-    @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32)")
+    @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32; at most 14266,"
+        + " a batch is one slab of at most 2 GiB)")
     Integer batchSize;
 
     @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads, or URL fetches, in flight (default"
@@ -69,11 +71,12 @@ final class PipelineArgs {
     ImageLoaderOptions resolve(CommandSpec spec) {
         Properties file = load(spec);
         ImageLoaderOptions o = ImageLoaderOptions.defaults();
-        o = o.withBatchSize(number(spec, "--batch-size", batchSize, file, BATCH, o.batchSize()));
+        o = o.withBatchSize(number(spec, "--batch-size", batchSize, file, BATCH, o.batchSize(), maxBatchSize(o),
+            "a batch of more is over 2 GiB (" + o.imageSpec().bytes() + " B per image)"));
         o = o.withReadConcurrency(number(spec, "--read-concurrency", readConcurrency, file, READ,
-            o.readConcurrency()));
+            o.readConcurrency(), EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once"));
         o = o.withDecodeConcurrency(number(spec, "--decode-threads", decodeThreads, file, DECODE,
-            o.decodeConcurrency()));
+            o.decodeConcurrency(), EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once"));
         String ord = text(order, file, ORDER, "completion");
         o = o.withOrder(switch (ord.toLowerCase(Locale.ROOT)) {
             case "completion" -> OutputOrder.COMPLETION;
@@ -165,7 +168,21 @@ final class PipelineArgs {
         Files.writeString(file, text);
     }
 
-    private int number(CommandSpec spec, String option, Integer cli, Properties file, String key, int def) {
+    /**
+     * {@return the largest batch the loaders take: a batch is one slab of at most 2 GiB}
+     *
+     * @param o options whose image size counts (the batch size does not)
+     */
+    static int maxBatchSize(ImageLoaderOptions o) {
+        return Integer.MAX_VALUE / o.imageSpec().bytes();
+    }
+
+    /**
+     * {@return a whole-number option's value (the option's, else the file's, else {@code def}), checked to be in
+     * [1, max]; outside it is a bad argument}
+     */
+    private int number(CommandSpec spec, String option, Integer cli, Properties file, String key, int def, int max,
+                       String whyMax) {
         int v;
         if (cli != null) {
             v = cli;
@@ -182,6 +199,9 @@ final class PipelineArgs {
         }
         if (v < 1) {
             throw bad(spec, option, cli, key, Integer.toString(v), ": must be at least 1");
+        }
+        if (v > max) {
+            throw bad(spec, option, cli, key, Integer.toString(v), ": must be at most " + max + " (" + whyMax + ")");
         }
         return v;
     }

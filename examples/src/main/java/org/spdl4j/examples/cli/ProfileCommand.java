@@ -7,10 +7,14 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.profile.StageProfile;
 import org.spdl4j.engine.profile.StageProfiler;
 import org.spdl4j.engine.source.FileItem;
@@ -29,11 +33,12 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j profile}: each stage of the image pipeline alone at concurrency 1, 2, 4, ... (as SPDL's
  * profile_pipeline): read (file bytes, virtual threads) and decode (FFmpeg + scale to 224, from bytes in memory).
- * Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
+ * Each stage first makes one unmeasured warm-up pass, so that its concurrency-1 baseline is not also timing JVM and
+ * engine start-up. Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
  * and URL lists are refused as bad arguments.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
-    description = "Measure each stage alone at increasing concurrency.")
+    description = "Measure each stage alone at increasing concurrency, after one unmeasured warm-up pass per stage.")
 final class ProfileCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -54,11 +59,34 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
     Path outDir;
 
+    /**
+     * Profiles one stage: one unmeasured pass over the inputs at its highest concurrency first, then each level
+     * measured. Without it the first level (concurrency 1) alone pays for class loading, JIT compilation, starting
+     * threads and filling the page cache, and every speed-up is measured against that cold baseline.
+     *
+     * @param stage    the stage's name
+     * @param inputs   the items of each pass
+     * @param fn       the stage function
+     * @param blocking run on virtual threads (I/O)
+     * @param levels   the concurrencies to measure, in order
+     * @param <T>      input type
+     * @return the measured levels (not the warm-up)
+     */
+    static <T> StageProfile profileWarm(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
+                                        int... levels) {
+        StageProfiler.profile(stage, inputs, fn, blocking, levels[levels.length - 1]); // warm-up: not kept
+        return StageProfiler.profile(stage, inputs, fn, blocking, levels);
+    }
+
     @Override
     public Integer call() throws IOException {
         int max = maxConcurrency != null ? maxConcurrency : 2 * Runtime.getRuntime().availableProcessors();
         if (images < 1 || max < 1) {
             throw new ParameterException(spec.commandLine(), "--images and --max-concurrency must be >= 1");
+        }
+        if (max > EngineConfiguration.MAX_CONCURRENCY) {
+            throw new ParameterException(spec.commandLine(), "--max-concurrency " + max + ": must be at most "
+                + EngineConfiguration.MAX_CONCURRENCY + " (the most tasks a stage runs at once)");
         }
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
@@ -69,25 +97,37 @@ final class ProfileCommand implements Callable<Integer> {
         }
         int[] levels = StageProfiler.powersOfTwoUpTo(max);
         List<StageProfile> profiles = new ArrayList<>();
-        profiles.add(StageProfiler.profile("read", items, f -> {
+        profiles.add(profileWarm("read", items, f -> {
             try {
                 return Files.readAllBytes(f.path());
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
         }, true, StageProfiler.powersOfTwoUpTo(maxConcurrency != null ? max : Math.max(max, 64))));
+        // The decode stage's inputs: the bytes of every image that could be read. One that could not (a missing or
+        // unreadable file in a .txt list) is already counted as failed in the read rows, as run counts it.
         List<UnsafeBuffer> encoded = new ArrayList<>(items.size());
         for (FileItem f : items) {
-            byte[] bytes = Files.readAllBytes(f.path());
+            byte[] bytes;
+            try {
+                bytes = Files.readAllBytes(f.path());
+            } catch (IOException e) {
+                continue;
+            }
             ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
             encoded.add(new UnsafeBuffer(direct));
         }
-        ImageSpec imageSpec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
-        try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
-            ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
-                () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
-            profiles.add(StageProfiler.profile("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
-                imageSpec, dst.get(), 0), false, levels));
+        Map<String, Integer> inputs = new LinkedHashMap<>();
+        inputs.put("read", items.size());
+        if (!encoded.isEmpty()) { // with nothing read there is nothing to decode: the read rows say why below
+            ImageSpec imageSpec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
+            try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+                ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
+                    () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
+                profiles.add(profileWarm("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
+                    imageSpec, dst.get(), 0), false, levels));
+            }
+            inputs.put("decode", encoded.size());
         }
         out.printf(Locale.ROOT, "%-8s %12s %12s %10s%n", "stage", "concurrency", "items/s", "speed-up");
         LineChart chart = new LineChart("each stage alone: items/s by concurrency", "concurrency", "items/s");
@@ -106,15 +146,21 @@ final class ProfileCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "%-8s best at concurrency %d: %.1f items/s%n", p.stage(), p.best().concurrency(),
                 p.best().itemsPerSecond());
         }
+        if (encoded.size() < items.size()) {
+            out.printf(Locale.ROOT, "%d of %d images could not be read: %s%n", items.size() - encoded.size(),
+                items.size(), encoded.isEmpty() ? "nothing to decode" : "decode measured over the other "
+                    + encoded.size());
+        }
         Files.createDirectories(outDir);
         chart.writePng(outDir.resolve("profile.png"));
         out.println("plot: " + outDir.resolve("profile.png"));
         out.flush();
         for (StageProfile p : profiles) {
-            if (p.points().stream().allMatch(pt -> pt.failures() >= items.size())) {
+            int n = inputs.get(p.stage());
+            if (p.points().stream().allMatch(pt -> pt.failures() >= n)) {
                 // every task of the stage failed at every concurrency: its items/s measure failures, not work
                 spec.commandLine().getErr().println("spdl4j: profile failed: no image could be "
-                    + (p.stage().equals("read") ? "read" : "decoded") + " (" + items.size() + " of " + items.size()
+                    + (p.stage().equals("read") ? "read" : "decoded") + " (" + n + " of " + n
                     + " failed at every concurrency); the figures above time failures. Check --data.");
                 spec.commandLine().getErr().flush();
                 return 1;

@@ -129,11 +129,11 @@ final class RunCommand implements Callable<Integer> {
         TaskTrace trace = report != null && urls.isEmpty() && shards.isEmpty() ? new TaskTrace(200_000) : null;
         RunMetrics metrics = new RunMetrics();
         long total;
-        Running built;
+        Supplier<Running> build; // what runs is decided first (the built-in sample generated), then built
         if (!urls.isEmpty()) {
             total = (long) urls.size() * epochs;
-            built = Running.of(new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs).boxed()
-                .flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
+            build = () -> Running.of(new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs)
+                .boxed().flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
                 slotOptions(options), options.order(),
                 HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency())));
             out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
@@ -143,20 +143,24 @@ final class RunCommand implements Callable<Integer> {
             total = DataArgs.perEpoch(dataset, rank, seed) * epochs;
             Iterable<FileItem> files = DataArgs.epochs(dataset, rank, seed, !noShuffle, epochs);
             if (target == null) {
-                built = Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE, trace));
+                build = () -> Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE,
+                    trace));
             } else {
                 int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT, options.batchesInFlight() - 1));
-                built = Running.of(new DeviceImageLoader("run", files, options, target, copies, trace));
+                build = () -> Running.of(new DeviceImageLoader("run", files, options, target, copies, trace));
                 out.println("spdl4j run: device " + target.name() + (target.isGpu() ? "" : " (no GPU: host memory)")
                     + ", " + copies + " copies in flight");
             }
         } else {
             total = 0; // unknown until the shards are read: the progress line shows a count and a rate
-            built = Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
+            build = () -> Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
                 options.batchSize(), slotOptions(options), rank));
             out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
         }
-        try (Running loader = built) {
+        // The first batch's whole wait and the run's own peak RSS from here: not the sample's generation, but FFmpeg
+        // loading, the loader's pools and its threads starting.
+        metrics.building();
+        try (Running loader = build.get()) {
             PipelineStats stats = PipelineStats.of(loader.stats());
             StageHistogramLogWriter hlog = report != null ? StageHistogramLogWriter.open(stats, report.resolve("run.hlog"))
                 : null;

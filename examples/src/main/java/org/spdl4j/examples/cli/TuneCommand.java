@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.examples.image.ImageBatchLoader;
@@ -22,13 +25,19 @@ import picocli.CommandLine.Spec;
 /**
  * {@code spdl4j tune}: searches per-stage concurrency for the best throughput of the whole image pipeline within a
  * CPU budget (decode threads at most the budget), one stage at a time (decode threads first, they dominate; then
- * reads in flight), and writes the winner as a config file that {@code run --config} reads. It measures the loader of
+ * reads in flight), and writes the winner as a config file that {@code run --config} reads. Each configuration is
+ * measured as the median of three trials ({@link TuneSearch}), after one warm-up trial. It measures the loader of
  * image files (a folder, or a .txt list of paths); tar shards and URL lists are refused as bad arguments. When no image
  * can be read or decoded it fails and writes nothing.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
-    description = "Search stage concurrency for the best throughput; write a pipeline config.")
+    description = "Search stage concurrency for the best throughput; write a pipeline config. Each configuration is"
+        + " measured as the median of 3 trials, after one warm-up trial: 13 trials with a CPU budget of 2 (about 10 s"
+        + " with 512 images on 2 cores), 3 more per further decode level.")
 final class TuneCommand implements Callable<Integer> {
+    /** The largest {@code --cpu-budget}: the read sweep goes up to 16 x the budget. */
+    static final int MAX_CPU_BUDGET = EngineConfiguration.MAX_CONCURRENCY / 16;
+
     @Spec
     CommandSpec spec;
 
@@ -44,7 +53,8 @@ final class TuneCommand implements Callable<Integer> {
         description = "images per trial (default ${DEFAULT-VALUE})")
     int images;
 
-    @Option(names = "--cpu-budget", paramLabel = "THREADS", description = "most decode threads to use (default: cores)")
+    @Option(names = "--cpu-budget", paramLabel = "THREADS",
+        description = "most decode threads to use (default: cores; at most " + MAX_CPU_BUDGET + ")")
     Integer cpuBudget;
 
     @Option(names = "--out", paramLabel = "FILE", defaultValue = "spdl4j-pipeline.properties",
@@ -56,6 +66,11 @@ final class TuneCommand implements Callable<Integer> {
         int budget = cpuBudget != null ? cpuBudget : Runtime.getRuntime().availableProcessors();
         if (images < 1 || budget < 1) {
             throw new ParameterException(spec.commandLine(), "--images and --cpu-budget must be >= 1");
+        }
+        if (budget > MAX_CPU_BUDGET) {
+            throw new ParameterException(spec.commandLine(), "--cpu-budget " + budget + ": must be at most "
+                + MAX_CPU_BUDGET + " (reads in flight go up to 16 x the budget, and a stage runs at most "
+                + EngineConfiguration.MAX_CONCURRENCY + " tasks at once)");
         }
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
@@ -71,37 +86,17 @@ final class TuneCommand implements Callable<Integer> {
                 + items.size() + " failed); first failure: " + failureText(warmUp.firstFailure()) + "; nothing written"
                 + " to " + outFile);
         }
-        double bestRate = 0;
-        out.printf(Locale.ROOT, "%-28s %10s%n", "trial", "img/s");
-        List<Integer> decodeLevels = new ArrayList<>();
-        for (int d = 1; d <= budget; d = d < 4 ? d + 1 : d * 2) {
-            decodeLevels.add(d);
-        }
-        if (!decodeLevels.contains(budget)) {
-            decodeLevels.add(budget);
-        }
-        ImageLoaderOptions base = best;
-        for (int d : decodeLevels) {
-            ImageLoaderOptions o = base.withDecodeConcurrency(d);
-            double rate = trial(items, o).imagesPerSecond();
-            out.printf(Locale.ROOT, "decode threads %-13d %10.1f%n", d, rate);
-            out.flush();
-            if (rate > bestRate * 1.03) { // prefer fewer threads unless more are clearly faster
-                bestRate = rate;
-                best = o;
-            }
-        }
-        base = best;
-        for (int r : new int[] {Math.max(1, budget), 4 * budget, 16 * budget}) {
-            ImageLoaderOptions o = base.withReadConcurrency(r);
-            double rate = trial(items, o).imagesPerSecond();
-            out.printf(Locale.ROOT, "reads in flight %-12d %10.1f%n", r, rate);
-            out.flush();
-            if (rate > bestRate * 1.03) {
-                bestRate = rate;
-                best = o;
-            }
-        }
+        out.printf(Locale.ROOT, "%-28s %10s  %s%n", "configuration", "img/s", "(median of " + TuneSearch.TRIALS
+            + " trials: each trial's img/s)");
+        TuneSearch.Result result = TuneSearch.search(budget, best, o -> trial(items, o).imagesPerSecond(),
+            (sweep, level, m) -> {
+                out.printf(Locale.ROOT, "%-15s %-12d %10.1f  %s%n", sweep, level, m.imagesPerSecond(), m.reused()
+                    ? "(measured above)" : Arrays.stream(m.trials()).mapToObj(r -> String.format(Locale.ROOT, "%.1f", r))
+                        .collect(Collectors.joining(" ")));
+                out.flush();
+            });
+        best = result.best();
+        double bestRate = result.imagesPerSecond();
         if (bestRate == 0) {
             throw new IllegalStateException("every trial delivered 0 images; nothing written to " + outFile);
         }
@@ -116,7 +111,9 @@ final class TuneCommand implements Callable<Integer> {
     /**
      * One trial's outcome.
      *
-     * @param imagesPerSecond images delivered per second of the whole trial
+     * @param imagesPerSecond images delivered per second, from the pipeline's start (the loader's construction, which
+     *                        loads FFmpeg and allocates pools, is not timed: it is the same at every level, and its
+     *                        spread would drown the levels' differences) to its last batch
      * @param images          images delivered
      * @param failed          images that could not be read or decoded
      * @param firstFailure    why the first of them failed, or {@code null}
@@ -125,9 +122,9 @@ final class TuneCommand implements Callable<Integer> {
     }
 
     private static Trial trial(List<FileItem> items, ImageLoaderOptions options) {
-        long t0 = System.nanoTime();
         long n = 0;
         try (ImageBatchLoader loader = ImageBatchLoader.of("tune", items, options)) {
+            long t0 = System.nanoTime(); // built, not started: the first read starts the pipeline
             for (Batch b : loader) {
                 n += b.size();
                 b.close();

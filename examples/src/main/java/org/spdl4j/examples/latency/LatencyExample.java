@@ -108,7 +108,7 @@ public final class LatencyExample implements Callable<Integer> {
             if (!pipeline.awaitCompletion(Duration.ofSeconds(budgetSeconds))) {
                 throw new IllegalStateException("latency pipeline did not finish in " + budgetSeconds + " s");
             }
-            out.printf("received %d in order and correct, %d wrong%n", recorder.received(), recorder.wrong());
+            out.printf(Locale.ROOT, "received %d in order and correct, %d wrong%n", recorder.received(), recorder.wrong());
             print(out, "latency from scheduled send (coordinated-omission corrected)", recorder.fromIntended());
             print(out, "latency from actual send (uncorrected)", recorder.fromSent());
             StageTable.print(pipeline.stats(), out);

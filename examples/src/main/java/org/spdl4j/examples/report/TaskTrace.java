@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -184,7 +185,7 @@ public final class TaskTrace {
     }
 
     private static String micros(long nanos) {
-        return (nanos / 1000) + "." + String.format("%03d", nanos % 1000);
+        return (nanos / 1000) + "." + String.format(Locale.ROOT, "%03d", nanos % 1000);
     }
 
     private static String escape(String s) {
@@ -193,7 +194,7 @@ public final class TaskTrace {
             if (c == '"' || c == '\\') {
                 b.append('\\').append(c);
             } else if (c < 0x20) {
-                b.append(String.format("\\u%04x", (int) c));
+                b.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
             } else {
                 b.append(c);
             }

@@ -8,8 +8,10 @@ import java.awt.RenderingHints;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 
@@ -39,7 +41,7 @@ public final class SampleImages {
     public static Path ensure(Path dir, int count) {
         Path marker = dir.resolve(DONE_MARKER);
         try {
-            if (Files.exists(marker) && Files.readString(marker).trim().equals(Integer.toString(count))) {
+            if (isComplete(dir, count)) {
                 return dir;
             }
             generate(dir, count, 42L);
@@ -48,6 +50,75 @@ public final class SampleImages {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the built-in sample to " + dir + ": " + e.getMessage()
                 + " (pass --data DIR to use your own images, or make the folder writable)", e);
+        }
+    }
+
+    private static boolean isComplete(Path dir, int count) throws IOException {
+        Path marker = dir.resolve(DONE_MARKER);
+        return Files.exists(marker) && Files.readString(marker).trim().equals(Integer.toString(count));
+    }
+
+    /**
+     * Like {@link #ensure}, but generates the images in a child JVM (this JVM's {@code java} and class path).
+     * Drawing and encoding a thousand JPEGs grows the heap to a few hundred MiB, which a JVM keeps resident
+     * afterwards; in a child that memory goes when it exits, so this process's memory figures (the peak RSS that
+     * {@code spdl4j run} reports) stay its own. Generates in this JVM when no child can be started.
+     *
+     * @param dir   the sample folder; class sub-folders are created inside
+     * @param count how many images
+     * @return {@code dir}
+     * @throws UncheckedIOException when the folder cannot be written (the message is the child's)
+     * @throws IllegalStateException when interrupted while waiting for the child (which is then killed)
+     */
+    public static Path ensureInChildJvm(Path dir, int count) {
+        try {
+            if (isComplete(dir, count)) {
+                return dir;
+            }
+        } catch (IOException e) {
+            return ensure(dir, count); // says what is wrong with the folder
+        }
+        Process child;
+        try {
+            child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.awt.headless=true", "-cp", System.getProperty("java.class.path"), SampleImages.class.getName(),
+                dir.toAbsolutePath().toString(), Integer.toString(count)).redirectErrorStream(true).start();
+        } catch (IOException | UnsupportedOperationException e) {
+            return ensure(dir, count);
+        }
+        String output;
+        int status;
+        try {
+            output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            status = child.waitFor();
+        } catch (IOException e) {
+            child.destroyForcibly();
+            throw new UncheckedIOException("cannot generate the built-in sample in " + dir + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            child.destroyForcibly();
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while generating the built-in sample in " + dir, e);
+        }
+        if (status != 0) { // the child's last line says why (main below); lines before it are the JVM's, if any
+            String why = output.strip().lines().reduce((a, b) -> b)
+                .orElse("cannot write the built-in sample to " + dir + ": the generator exited with status " + status);
+            throw new UncheckedIOException(why, new IOException(why));
+        }
+        return dir;
+    }
+
+    /**
+     * Generates the built-in sample ({@code SampleImages DIR COUNT}): the child of {@link #ensureInChildJvm}. When it
+     * cannot, it prints why on one line and exits with status 1.
+     *
+     * @param args the folder and the number of images
+     */
+    public static void main(String[] args) {
+        try {
+            ensure(Path.of(args[0]), Integer.parseInt(args[1]));
+        } catch (UncheckedIOException e) {
+            System.err.println(e.getMessage());
+            System.exit(1);
         }
     }
 
@@ -67,7 +138,7 @@ public final class SampleImages {
         for (int i = 0; i < count; i++) {
             int[] size = SIZES[i % SIZES.length];
             BufferedImage image = draw(size[0], size[1], random);
-            Path file = dir.resolve(CLASSES[i % CLASSES.length]).resolve(String.format("%06d.jpg", i));
+            Path file = dir.resolve(CLASSES[i % CLASSES.length]).resolve(String.format(Locale.ROOT, "%06d.jpg", i));
             if (!ImageIO.write(image, "jpg", file.toFile())) {
                 throw new IOException("no JPEG writer in this JDK");
             }

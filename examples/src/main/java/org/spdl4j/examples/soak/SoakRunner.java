@@ -161,7 +161,7 @@ public final class SoakRunner {
         } else {
             out.println("RSS growth: not measured (fewer than two samples after warm-up; run longer)");
         }
-        out.printf("wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
+        out.printf(Locale.ROOT, "wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
         out.flush();
         if (images == 0) { // a soak that decoded nothing measured the memory of failures: not a pass
             out.println("soak failed: no image was delivered in " + String.format(Locale.ROOT, "%.1f", seconds)

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 
@@ -44,7 +45,7 @@ public final class ColorClassImages {
             Path dir = Files.createDirectories(root.resolve(CLASSES.get(c)));
             for (int i = 0; i < perClass; i++) {
                 BufferedImage image = draw(HUES[c], size, random);
-                if (!ImageIO.write(image, "jpg", dir.resolve(String.format("%05d.jpg", i)).toFile())) {
+                if (!ImageIO.write(image, "jpg", dir.resolve(String.format(Locale.ROOT, "%05d.jpg", i)).toFile())) {
                     throw new IOException("no JPEG writer in this JDK");
                 }
             }

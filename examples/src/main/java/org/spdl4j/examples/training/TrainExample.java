@@ -108,7 +108,7 @@ public final class TrainExample implements Callable<Integer> {
         List<EpochResult> epochsRun = new ArrayList<>();
         try (Device device = DeviceDiscovery.open();
              DeviceNormalizer normalizer = new DeviceNormalizer(device, batch, size, size)) {
-            out.printf("device: %s; %d training images in %d classes %s, %d held out%n", device.name(),
+            out.printf(Locale.ROOT, "device: %s; %d training images in %d classes %s, %d held out%n", device.name(),
                 train.size(), train.classNames().size(), train.classNames(), test.size());
             SoftmaxRegression model = new SoftmaxRegression(train.classNames().size(), PooledFeatures.count(3),
                 learningRate);

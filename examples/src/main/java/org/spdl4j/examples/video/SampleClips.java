@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.bytedeco.ffmpeg.avcodec.AVCodec;
 import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
@@ -50,7 +51,7 @@ public final class SampleClips {
         Files.createDirectories(dir);
         List<Path> clips = new ArrayList<>();
         for (int k = 0; k < count; k++) {
-            Path clip = dir.resolve(String.format("clip-%03d.mp4", k));
+            Path clip = dir.resolve(String.format(Locale.ROOT, "clip-%03d.mp4", k));
             if (!Files.exists(clip)) {
                 encode(clip, width, height, framesOf(k, frames), fps);
             }

@@ -86,7 +86,7 @@ public final class VideoClipExample implements Callable<Integer> {
         ImageSpec frameSpec = ImageSpec.exact(size, size, PixelFormat.RGB24);
         ClipFrameWriter writer = new ClipFrameWriter(frames, frameSpec, MediaLimits.DEFAULT);
         BatchDescriptor layout = BatchDescriptor.of(batch, DType.U8, frames, size, size, 3);
-        out.printf("%d clips -> batches %s%n", files.size(), layout);
+        out.printf(Locale.ROOT, "%d clips -> batches %s%n", files.size(), layout);
         long start = System.nanoTime();
         int batches = 0;
         int samples = 0;
@@ -96,7 +96,7 @@ public final class VideoClipExample implements Callable<Integer> {
                 try (b) {
                     batches++;
                     samples += b.size();
-                    out.printf("batch %d: [%d, %d, %d, %d, 3]  first clip #%d frames %s%n", batches, b.size(), frames,
+                    out.printf(Locale.ROOT, "batch %d: [%d, %d, %d, %d, 3]  first clip #%d frames %s%n", batches, b.size(), frames,
                         size, size, b.sequence(0), data == null ? indicesOf(b, 0, frameSpec) : "-");
                 }
             }

@@ -72,6 +72,11 @@ class CommandLineTest {
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("stage", "source", "read", "assign", "decode", "sink", "p50", "p99",
             "starved", "throughput: 40 images in 5 batches", "peak RSS");
+        java.util.regex.Matcher firstBatch = java.util.regex.Pattern.compile(
+            "first batch after (\\d+\\.\\d+) s \\((\\d+\\.\\d+) s counting the loader's construction\\)").matcher(r.out());
+        assertThat(firstBatch.find()).as(r.out()).isTrue();
+        assertThat(Double.parseDouble(firstBatch.group(2))).as("the wait counting construction")
+            .isGreaterThanOrEqualTo(Double.parseDouble(firstBatch.group(1)));
 
         assertThat(Files.readString(report.resolve("index.html"))).contains("latency.png", "throughput.png",
             "run.hlog", "trace.json");
@@ -208,6 +213,12 @@ class CommandLineTest {
                 new String[] {"run", "--data", data.toString(), "--config", badConfig.toString()},
                 new String[] {"run", "--data", work.resolve("missing").toString()},
                 new String[] {"run", "--decode-threads", "0"},
+                // in the parser's range, not in the pipeline's: refused before anything runs
+                new String[] {"run", "--data", data.toString(), "--read-concurrency", "70000"},
+                new String[] {"run", "--data", data.toString(), "--decode-threads", "65537"},
+                new String[] {"run", "--data", data.toString(), "--batch-size", "20000"},
+                new String[] {"tune", "--data", data.toString(), "--cpu-budget", "100000"},
+                new String[] {"profile", "--data", data.toString(), "--max-concurrency", "70000"},
                 new String[] {"run", "--bogus"},
                 new String[] {"run", "--order", "sideways"},
                 new String[] {"run", "--device", "tpu"},
@@ -225,6 +236,10 @@ class CommandLineTest {
         assertThat(Files.exists(work.resolve("typo"))).isFalse();
         assertThat(run("run", "--data", data.toString(), "--config", badConfig.toString()).err())
             .contains("batch.size=abc is not a whole number");
+        assertThat(run("run", "--data", data.toString(), "--batch-size", "20000").err())
+            .startsWith("spdl4j: --batch-size 20000: must be at most 14266 (a batch of more is over 2 GiB");
+        assertThat(run("run", "--data", data.toString(), "--read-concurrency", "70000").err())
+            .startsWith("spdl4j: --read-concurrency 70000: must be at most 65536");
     }
 
     @Test
@@ -256,7 +271,9 @@ class CommandLineTest {
                 new Case("augment=yes\n", ": augment=yes: use true or false"),
                 new Case("wait=busy_spin\n", ": wait=busy_spin: use backoff, busy-spin, yielding or blocking"),
                 new Case("order=random\n", ": order=random: use completion or input"),
-                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"))) {
+                new Case("decode.threads=0\n", ": decode.threads=0: must be at least 1"),
+                new Case("read.concurrency=65537\n", ": read.concurrency=65537: must be at most 65536"),
+                new Case("batch.size=14267\n", ": batch.size=14267: must be at most 14266"))) {
             Path file = Files.writeString(work.resolve("bad.properties"), c.config());
             Run r = run("run", "--data", data.toString(), "--config", file.toString(), "--no-progress");
             assertThat(r.status()).as(c.config()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
@@ -271,7 +288,9 @@ class CommandLineTest {
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("batch 8", "wait YIELDING", "augmented", "throughput: 40 images in 5 batches");
         for (String command : List.of("run", "tune")) {
-            assertThat(run(command, "--help").out()).as(command).contains("Config file keys", "  batch.size ",
+            assertThat(run(command, "--help").out()).as(command).contains("Config file keys",
+                "  batch.size        whole number, 1-" + PipelineArgs.maxBatchSize(
+                    org.spdl4j.examples.image.ImageLoaderOptions.defaults()) + " ",
                 "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
         }
     }
@@ -409,6 +428,30 @@ class CommandLineTest {
         assertThat(r.out().lines().filter(l -> l.matches("(read|decode)\\s+\\d+\\s.*"))
             .map(l -> l.trim().split("\\s+")[1]).distinct().sorted().toList()).containsExactly("1", "2");
         assertThat(Files.exists(work.resolve("profile.png"))).isTrue();
+    }
+
+    /** One unreadable file in a .txt list is one failed read, as in run; the rest is profiled. */
+    @Test
+    void shouldProfileAListWithAnUnreadableFileCountingItAsOneFailedRead() throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (var files = Files.walk(data)) {
+            files.filter(p -> p.toString().endsWith(".jpg")).sorted().limit(8).forEach(p -> lines.add(p.toString()));
+        }
+        lines.add(work.resolve("no/such/image.jpg").toString());
+        Path list = Files.write(work.resolve("list.txt"), lines);
+        Run r = run("profile", "--data", list.toString(), "--images", "9", "--max-concurrency", "1", "--out",
+            work.resolve("out-list").toString());
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("(1 failed)", "1 of 9 images could not be read: decode measured over the other 8",
+            "decode   best at concurrency 1");
+        assertThat(r.out().lines().filter(l -> l.startsWith("decode ") && l.contains("failed"))).as(r.out()).isEmpty();
+
+        Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
+        Run none = run("profile", "--data", missing.toString(), "--images", "2", "--max-concurrency", "1", "--out",
+            work.resolve("out-missing").toString());
+        assertThat(none.status()).as(none.err()).isEqualTo(Spdl4jCommand.EXIT_FAILED);
+        assertThat(none.out()).contains("2 of 2 images could not be read: nothing to decode").doesNotContain("NaN");
+        assertThat(none.err()).contains("profile failed: no image could be read (2 of 2 failed");
     }
 
     /** A profile whose decode failed on every image at every concurrency says so and fails (its figures time errors). */

@@ -9,6 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
@@ -18,6 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class ReportFilesTest {
+    /** A stage name with a control character, which the trace writes as a JSON escape (formatted too). */
+    private static final String STAGE_WITH_CONTROL_CHAR = "stage" + (char) 1;
+
     @TempDir
     Path dir;
 
@@ -105,6 +109,51 @@ class ReportFilesTest {
         }
         assertThat(spans).isEqualTo(400);
         assertThat(names).isEqualTo(2);
+    }
+
+    /**
+     * A JVM whose default locale writes other digits (ar-EG: Arabic-Indic) still writes a trace that JSON parsers read:
+     * every number in it is ASCII.
+     */
+    @Test
+    void shouldWriteATraceThatParsesWhenTheDefaultLocaleWritesOtherDigits() throws Exception {
+        Locale saved = Locale.getDefault();
+        Locale savedDisplay = Locale.getDefault(Locale.Category.DISPLAY);
+        Locale savedFormat = Locale.getDefault(Locale.Category.FORMAT);
+        Locale.setDefault(Locale.forLanguageTag("ar-EG"));
+        try {
+            assertThat(String.format("%03d", 7)).as("the locale formats other digits, else this proves nothing")
+                .isNotEqualTo("007");
+            TaskTrace trace = new TaskTrace(8);
+            Function<Integer, Integer> f = trace.wrap(STAGE_WITH_CONTROL_CHAR, x -> x);
+            for (int i = 0; i < 5; i++) {
+                f.apply(i);
+            }
+            Path file = dir.resolve("ar-trace.json");
+            trace.write(file);
+
+            String text = Files.readString(file);
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"(ts|dur|tid|pid)\":([^,}]*)").matcher(text);
+            int numbers = 0;
+            while (m.find()) {
+                assertThat(m.group(2)).as(m.group()).matches("[0-9]+(\\.[0-9]{3})?");
+                numbers++;
+            }
+            assertThat(numbers).as("ts, dur, pid, tid of 5 spans and pid, tid of one thread name").isEqualTo(22);
+            long spans = 0;
+            for (JsonNode e : new ObjectMapper().readTree(file.toFile()).get("traceEvents")) {
+                if (e.get("ph").asText().equals("X")) {
+                    spans++;
+                    assertThat(e.get("name").asText()).isEqualTo(STAGE_WITH_CONTROL_CHAR);
+                    assertThat(e.get("ts").isNumber()).isTrue();
+                }
+            }
+            assertThat(spans).isEqualTo(5);
+        } finally {
+            Locale.setDefault(saved);
+            Locale.setDefault(Locale.Category.DISPLAY, savedDisplay);
+            Locale.setDefault(Locale.Category.FORMAT, savedFormat);
+        }
     }
 
     @Test
