@@ -13,7 +13,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
  * Reads frames of one video file into a {@code [T, H, W, C]} destination: frames at timestamps or indices (seek to
- * the keyframe before, decode forward), or every k-th frame sequentially, in chunks for long files.
+ * the keyframe before, decode forward), or every k-th frame sequentially, in chunks for long files. A seek that lands
+ * after the target (MPEG-TS and MPEG-PS land on any packet; MP4 with B-frames on the keyframe after the B-frames shown
+ * before it) is noticed from the first frame decoded after it and retried further back.
  *
  * <p><b>Threading:</b> confined to one thread (not checked per call; FFmpeg contexts must not be shared). Open one
  * reader per file per thread.
@@ -29,24 +31,46 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 public final class SingleThreadVideoReader implements AutoCloseable {
     /** Decode forward instead of seeking when the next target is at most this far ahead. */
     private static final double SEEK_AHEAD_SECONDS = 2.0;
+    /** How far before the target the second seek goes when the first landed after it; doubled for each further one. */
+    private static final double FIRST_STEP_BACK_SECONDS = 1.0;
 
+    private final Path path;
     private final MediaLimits limits;
-    private final StreamDecoder decoder;
-    /** The current frame: the last one decoded; kept when the stream ends (so past the end means the last frame). */
+    /** Replaced by a fresh one when the file has to be reopened to get back to its first frame. */
+    private StreamDecoder decoder;
+    /** The current frame: the last one taken from {@link #next}; kept when the stream ends (past the end: the last). */
     private final AVFrame frame;
-    /** Where the decoder writes; moved into {@link #frame} only when it produced one (a failed receive unrefs it). */
+    /**
+     * Where the decoder writes: the next frame, decoded but not yet current when {@link #havePending} (looked at
+     * after a seek, or at the start); a failed receive unrefs it, never {@link #frame}.
+     */
     private final AVFrame next;
     private final FrameScaler scaler;
     private final ScalePlan plan = new ScalePlan();
     private final VideoStreamInfo info;
     private final double timeBase;
+    /** How far apart a frame's time and a target may be and still count as equal (timestamps are rounded). */
+    private final double tolerance;
     private final long startPts;
     private boolean haveFrame;
+    private boolean havePending;
+    /** Whether the first frame has been looked at ({@link #start()}). */
+    private boolean started;
+    /** Whether the stream decoded no frame at all from its start. */
+    private boolean empty;
+    /** The stream's first frame's time: a frame at this time has nothing before it. */
+    private double firstSeconds;
+    /**
+     * Whether the decoder marks keyframes (the stream's first frame is marked): then, after a seek, frames before
+     * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
+     */
+    private boolean keyframesMarked;
     private boolean sequential = true;
     private long ordinal;
     private boolean closed;
 
-    private SingleThreadVideoReader(final StreamDecoder decoder, final MediaLimits limits) {
+    private SingleThreadVideoReader(final Path path, final StreamDecoder decoder, final MediaLimits limits) {
+        this.path = path;
         this.decoder = decoder;
         this.limits = limits;
         final AVRational tb = decoder.stream.time_base();
@@ -62,6 +86,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 declared > 0 ? declared : Math.round(duration * fps),
                 avcodec.avcodec_get_name(decoder.codec.codec_id()).getString(),
                 pixelFormatName(decoder.codec.pix_fmt()));
+        // One tick of the time base (timestamps are rounded to it), but under a quarter frame (AVI's tick is a frame).
+        this.tolerance = fps > 0 ? Math.min(timeBase, 0.25 / fps) : timeBase;
         // Last, so nothing above can throw with them allocated; open frees the decoder on failure, this the rest.
         AVFrame current = null;
         AVFrame following = null;
@@ -97,7 +123,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     public static SingleThreadVideoReader open(final Path path, final MediaLimits limits) {
         final StreamDecoder decoder = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
         try {
-            return new SingleThreadVideoReader(decoder, limits);
+            return new SingleThreadVideoReader(path, decoder, limits);
         } catch (final RuntimeException | Error e) { // an allocation's OutOfMemoryError too
             decoder.free();
             throw e;
@@ -122,6 +148,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     public int readFramesAt(final double[] seconds, final ImageSpec spec, final long dstAddress,
                             final long dstCapacity) {
         checkRequest(seconds.length, spec, dstCapacity);
+        start();
+        if (empty) {
+            throw new MediaException(decoder.label, "no frame decoded: the stream has no decodable video frame");
+        }
         sequential = false;
         // Visit targets in time order (so one forward pass serves nearby targets), write each to its own slot.
         final Integer[] order = new Integer[seconds.length]; // per request, not per frame
@@ -132,45 +162,160 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         final double halfFrame = info.fps() > 0 ? 0.5 / info.fps() : 0;
         for (final int slot : order) {
             final double target = seconds[slot];
-            if (!haveFrame || target < currentSeconds() - halfFrame || target > currentSeconds() + SEEK_AHEAD_SECONDS) {
-                decoder.seek(startPts + (long) Math.floor(Math.max(0, target) / timeBase));
-                haveFrame = false;
+            if (!canDecodeForwardTo(target, halfFrame)) {
+                seekBefore(target);
             }
-            while (!haveFrame || currentSeconds() < target - halfFrame) {
-                if (!advance()) {
-                    if (haveFrame || lastFrameAfterEnd()) {
-                        break; // past the end: the last frame
-                    }
-                    throw new MediaException(decoder.label, "no frame at or after " + target + " s");
-                }
-                haveFrame = true;
+            if (!haveFrame && !advance()) {
+                throw new MediaException(decoder.label, "no frame decoded at or before " + target + " s");
+            }
+            while (currentSeconds() < target - halfFrame && advance()) {
+                // decode forward; past the end the last frame stays current
             }
             scaleCurrent(spec, dstAddress + (long) slot * spec.bytes());
         }
         return seconds.length;
     }
 
-    /** After a seek that ran off the end: step back one second and keep the last frame decoded. */
-    private boolean lastFrameAfterEnd() {
-        decoder.seek(startPts + (long) Math.max(0, (info.durationSeconds() - 1) / timeBase));
-        while (advance()) {
-            haveFrame = true;
+    /**
+     * Looks at the stream's first frame, once: its time and whether it is marked as a keyframe. It stays pending, so
+     * it is the first one {@link #readEvery} writes.
+     */
+    private void start() {
+        if (started) {
+            return;
         }
-        return haveFrame && frame.width() > 0;
+        started = true;
+        empty = !peek();
+        if (!empty) {
+            firstSeconds = secondsOf(next);
+            keyframesMarked = isKeyframe(next);
+        }
     }
 
     /**
-     * Decodes the next frame into {@link #next} and, if there is one, makes it the current {@link #frame}; at the
-     * end of the stream the current frame stays as it was.
+     * {@return whether the frame for {@code target} lies ahead of the current position, near enough to decode to}
+     * The current frame (or, right after a seek or at the start, the pending one) is at or before the target, and
+     * nothing between it and the target has been skipped.
+     */
+    private boolean canDecodeForwardTo(final double target, final double halfFrame) {
+        if (haveFrame) {
+            final double current = currentSeconds();
+            return target >= current - halfFrame && target <= current + SEEK_AHEAD_SECONDS;
+        }
+        if (havePending) {
+            final double pending = secondsOf(next);
+            return (target >= pending - halfFrame || isFirst(next)) && target <= pending + SEEK_AHEAD_SECONDS;
+        }
+        return false;
+    }
+
+    /**
+     * Positions the decoder so that the next frame (left pending) is at or before {@code target}, with no frame
+     * between it and the target skipped, or is the stream's first frame.
      *
-     * @return whether a new frame was decoded
+     * <p>A seek to a timestamp does not always land on a keyframe at or before it: MPEG-TS and MPEG-PS are searched
+     * by packet timestamps and land on any packet (the decoder then drops frames up to the next keyframe, or, past
+     * the last keyframe, decodes nothing); MP4 with B-frames lands on the keyframe after B-frames that are shown
+     * before it but decoded after it. So the first frame decoded after the seek is checked, and while it is later
+     * than the target (or missing) the seek goes further back, one second, then twice as far each time; the last
+     * resort is the stream's beginning.
+     */
+    private void seekBefore(final double target) {
+        final double duration = info.durationSeconds();
+        final double at = duration > 0 ? Math.min(target, duration) : target; // a seek far past the end finds nothing
+        double back = 0;
+        while (at - back > 0) {
+            seek(at - back);
+            if (firstUsableFrameAtOrBefore(target)) {
+                return;
+            }
+            back = back == 0 ? FIRST_STEP_BACK_SECONDS : 2 * back;
+        }
+        restart();
+    }
+
+    /**
+     * After a seek: decodes up to the first usable frame (skipping frames before the first keyframe when the decoder
+     * marks them) and leaves it pending.
+     *
+     * @return whether it is at or before {@code target}
+     */
+    private boolean firstUsableFrameAtOrBefore(final double target) {
+        while (peek()) {
+            if (secondsOf(next) > target + tolerance) {
+                return false;
+            }
+            if (!keyframesMarked || isKeyframe(next)) {
+                return true;
+            }
+            havePending = false; // decoded without its references: not a frame of the stream
+        }
+        return false; // nothing decoded: the seek landed after the last keyframe
+    }
+
+    /**
+     * Goes back to the stream's first frame (left pending): by a seek to the start when the first frame decoded
+     * after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late), else by reopening the file.
+     */
+    private void restart() {
+        seek(0);
+        if (peek() && isFirst(next)) {
+            return;
+        }
+        final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
+        avutil.av_frame_unref(frame); // frames hold references into the old decoder's buffers; drop them first
+        avutil.av_frame_unref(next);
+        haveFrame = false;
+        havePending = false;
+        decoder.free();
+        decoder = fresh;
+        peek();
+    }
+
+    /** Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after. */
+    private void seek(final double seconds) {
+        decoder.seek(startPts + ticks(seconds));
+        haveFrame = false;
+        havePending = false;
+    }
+
+    /** {@return {@code seconds} in time-base ticks, saturating far past any real stream's end} */
+    private long ticks(final double seconds) {
+        final double t = Math.floor(seconds / timeBase + 1e-3); // 1e-3: a target on a tick is not rounded below it
+        return t >= 0x1p60 ? 1L << 60 : (long) t;
+    }
+
+    /** {@return whether the frame is the stream's first (nothing comes before it)} */
+    private boolean isFirst(final AVFrame f) {
+        return secondsOf(f) <= firstSeconds + tolerance;
+    }
+
+    private static boolean isKeyframe(final AVFrame f) {
+        return (f.flags() & AVFrame.AV_FRAME_FLAG_KEY) != 0;
+    }
+
+    /** {@return whether there is a next frame; it is decoded into {@link #next} unless already pending there} */
+    private boolean peek() {
+        if (!havePending) {
+            havePending = decoder.receive(next);
+        }
+        return havePending;
+    }
+
+    /**
+     * Makes the next frame (the pending one, or a newly decoded one) the current {@link #frame}; at the end of the
+     * stream the current frame stays as it was.
+     *
+     * @return whether there was a next frame
      */
     private boolean advance() {
-        if (!decoder.receive(next)) {
+        if (!peek()) {
             return false;
         }
         avutil.av_frame_unref(frame);
         avutil.av_frame_move_ref(frame, next);
+        havePending = false;
+        haveFrame = true;
         return true;
     }
 
@@ -212,9 +357,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             throw new IllegalArgumentException("k must be >= 1: " + k);
         }
         checkRequest(maxFrames, spec, dstCapacity);
+        start();
         if (!sequential) {
-            decoder.seek(startPts);
-            haveFrame = false;
+            restart();
             ordinal = 0;
             sequential = true;
         }
@@ -247,8 +392,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     private double currentSeconds() {
-        final long pts = frame.best_effort_timestamp() != avutil.AV_NOPTS_VALUE
-                ? frame.best_effort_timestamp() : frame.pts();
+        return secondsOf(frame);
+    }
+
+    private double secondsOf(final AVFrame f) {
+        final long pts = f.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? f.best_effort_timestamp() : f.pts();
         return (pts - startPts) * timeBase;
     }
 

@@ -140,7 +140,9 @@ final class StreamDecoder {
     }
 
     /**
-     * Seeks to the keyframe at or before {@code timestamp} and flushes the decoder.
+     * Asks the demuxer for the keyframe at or before {@code timestamp} and flushes the decoder. Some demuxers land
+     * later (MPEG-TS and MPEG-PS on any packet, MP4 after B-frames shown before the keyframe): the caller checks the
+     * first frame decoded.
      *
      * @param timestamp in the stream's time base
      */

@@ -1,0 +1,118 @@
+package org.spdl4j.media;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.nio.file.Path;
+import java.util.stream.IntStream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Frames asked for by index or time come back exactly, in containers whose seeks do not land on a keyframe at or
+ * before the target: MPEG-TS and MPEG-PS (FFmpeg seeks them by a binary search over packet timestamps, which lands on
+ * any packet, often a P-frame) and MP4/MOV with B-frames (the demuxer seeks by decode time, so the B-frames just
+ * before a keyframe, decoded after it, are skipped). Each clip shows its frame index as 8 bands.
+ */
+@Timeout(120)
+class VideoSeekTest {
+    private static final int W = 160;
+    private static final int H = 96;
+    private static final int FPS = 25;
+    private static final ImageSpec GRAY = ImageSpec.exact(W, H, PixelFormat.GRAY8);
+
+    @TempDir
+    static Path dir;
+
+    @AfterEach
+    void shouldLeaveNoNativeResources() {
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    static int[] indicesIn(final UnsafeBuffer dst, final int frames) {
+        final byte[] all = TestImages.bytes(dst, frames * GRAY.bytes());
+        return IntStream.range(0, frames).map(t -> FfmpegTestEncoder.frameIndex(all, t * GRAY.bytes(), W, H, 1))
+                .toArray();
+    }
+
+    /** {@return the frames the reader writes for {@code indices}, in one request} */
+    static int[] read(final SingleThreadVideoReader r, final long... indices) {
+        final UnsafeBuffer dst = TestImages.nativeBuffer(indices.length * GRAY.bytes());
+        assertThat(r.readFrames(indices, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(indices.length);
+        return indicesIn(dst, indices.length);
+    }
+
+    /** {@return the frame a fresh reader writes for {@code index}} */
+    static int readAlone(final Path clip, final long index) {
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            return read(r, index)[0];
+        }
+    }
+
+    /**
+     * GOPs of 2.4 s: a seek lands on a P-frame and the decoder drops frames up to the next keyframe, so index 1 gave
+     * frame 60; in the last GOP nothing decoded after the seek (nor after the old fixed one-second step back), so
+     * indices 140 to 149 and "past the end" threw. mpeg2video in TS also lost the first GOP on a seek to the start.
+     */
+    @ParameterizedTest
+    @CsvSource({"mpeg2video, ts", "libopenh264, ts", "mpeg2video, mpg"})
+    void shouldReturnTheRequestedFrameOfAnMpegTsOrPsFileWithLongGops(final String encoder, final String container) {
+        final Path clip = dir.resolve("gop60-" + encoder + "." + container);
+        FfmpegTestEncoder.video(clip, encoder, W, H, 150, FPS, 60);
+        for (final long i : new long[] {0, 1, 50, 59, 60, 100, 120, 140, 149, 150, 250}) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) Math.min(i, 149));
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 140, 3, 75, 149, 0, 61, 500)).containsExactly(140, 3, 75, 149, 0, 61, 149);
+            assertThat(read(r, 10)).containsExactly(10);
+            assertThat(read(r, 145, 1)).containsExactly(145, 1);
+        }
+    }
+
+    /** MPEG-4 part 2 in TS outputs garbage for the P-frames after a seek onto one (their reference is missing). */
+    @Test
+    void shouldReturnCleanFramesOfMpeg4InMpegTs() {
+        final Path clip = dir.resolve("mpeg4.ts");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 100, FPS, 12);
+        for (final long i : new long[] {5, 30, 47, 70, 99}) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) i);
+        }
+    }
+
+    /**
+     * With B-frames, B10 and B11 are decoded after I12; a seek for 10 lands on I12 and the decoder cannot decode
+     * them without P9, so I12 came back for indices 10 and 11.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mp4", "mov"})
+    void shouldReturnTheBFramesJustBeforeAKeyframe(final String container) {
+        final Path clip = dir.resolve("bframes." + container);
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 60, FPS, 12, 2);
+        for (final long i : new long[] {9, 10, 11, 12, 22, 23, 34, 35, 47, 59}) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) i);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 47, 11, 10, 35)).containsExactly(47, 11, 10, 35);
+        }
+    }
+
+    /** readEvery after a timestamp request starts again at frame 0 (a TS seek to the start landed on frame 12). */
+    @ParameterizedTest
+    @ValueSource(strings = {"ts", "mp4"})
+    void shouldRestartReadEveryAtTheFirstFrame(final String container) {
+        final Path clip = dir.resolve("restart." + container);
+        FfmpegTestEncoder.video(clip, "mpeg2video", W, H, 50, FPS, 12);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(60 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 30)).containsExactly(30);
+            final int n = r.readEvery(1, 60, GRAY, dst.addressOffset(), dst.capacity());
+            assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 50).toArray());
+        }
+    }
+}
