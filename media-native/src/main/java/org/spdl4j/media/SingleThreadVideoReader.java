@@ -26,7 +26,8 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  *
  * <p><b>Frame choice:</b> for a timestamp {@code t}, the first frame whose presentation time is at least
  * {@code t - half a frame} (the frame shown at {@code t} for constant frame rates); past the end, the last frame.
- * Index {@code i} means timestamp {@code i / fps}.
+ * Index {@code i} means timestamp {@code i / fps}. Times count from the first decoded frame's timestamp, so index
+ * {@code i} is the {@code i}-th frame {@link #readEvery} gives (for constant frame rates).
  */
 public final class SingleThreadVideoReader implements AutoCloseable {
     /** Decode forward instead of seeking when the next target is at most this far ahead. */
@@ -51,15 +52,18 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private final double timeBase;
     /** How far apart a frame's time and a target may be and still count as equal (timestamps are rounded). */
     private final double tolerance;
-    private final long startPts;
+    /**
+     * Time 0, in time-base ticks: the first decoded frame's timestamp (once {@link #start()} saw it), else the
+     * stream's start time. Not the start time alone: AVI with B-frames starts at 0 but its first frame comes out
+     * stamped 1 (decode times shifted by the decoder's delay), and index i must be the i-th frame readEvery returns.
+     */
+    private long originPts;
     private boolean haveFrame;
     private boolean havePending;
     /** Whether the first frame has been looked at ({@link #start()}). */
     private boolean started;
     /** Whether the stream decoded no frame at all from its start. */
     private boolean empty;
-    /** The stream's first frame's time: a frame at this time has nothing before it. */
-    private double firstSeconds;
     /**
      * Whether the decoder marks keyframes (the stream's first frame is marked): then, after a seek, frames before
      * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
@@ -75,7 +79,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         this.limits = limits;
         final AVRational tb = decoder.stream.time_base();
         this.timeBase = avutil.av_q2d(tb);
-        this.startPts = decoder.stream.start_time() == avutil.AV_NOPTS_VALUE ? 0 : decoder.stream.start_time();
+        this.originPts = decoder.stream.start_time() == avutil.AV_NOPTS_VALUE ? 0 : decoder.stream.start_time();
         // av_guess_frame_rate prefers the container's base rate when the average is skewed by frame durations.
         final AVRational rate = org.bytedeco.ffmpeg.global.avformat.av_guess_frame_rate(decoder.format,
                 decoder.stream, null);
@@ -139,7 +143,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * Decodes the frames shown at the given times into {@code [T, H, W, C]}, frame {@code t} at
      * {@code dstAddress + t * spec.bytes()}; times may be in any order and repeat.
      *
-     * @param seconds presentation times from the start of the stream
+     * @param seconds presentation times from the first frame's
      * @param spec the per-frame output description
      * @param dstAddress first byte of the destination
      * @param dstCapacity bytes available; at least {@code seconds.length * spec.bytes()}
@@ -177,8 +181,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Looks at the stream's first frame, once: its time and whether it is marked as a keyframe. It stays pending, so
-     * it is the first one {@link #readEvery} writes.
+     * Looks at the stream's first frame, once: its timestamp becomes time 0, and whether it is marked as a keyframe
+     * says whether the decoder marks them. It stays pending, so it is the first one {@link #readEvery} writes.
      */
     private void start() {
         if (started) {
@@ -187,7 +191,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         started = true;
         empty = !peek();
         if (!empty) {
-            firstSeconds = secondsOf(next);
+            final long first = timestampOf(next);
+            if (first != avutil.AV_NOPTS_VALUE) {
+                originPts = first;
+            }
             keyframesMarked = isKeyframe(next);
         }
     }
@@ -274,7 +281,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
 
     /** Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after. */
     private void seek(final double seconds) {
-        decoder.seek(startPts + ticks(seconds));
+        decoder.seek(originPts + ticks(seconds));
         haveFrame = false;
         havePending = false;
     }
@@ -285,9 +292,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         return t >= 0x1p60 ? 1L << 60 : (long) t;
     }
 
-    /** {@return whether the frame is the stream's first (nothing comes before it)} */
+    /** {@return whether the frame is the stream's first (at time 0: nothing comes before it)} */
     private boolean isFirst(final AVFrame f) {
-        return secondsOf(f) <= firstSeconds + tolerance;
+        return secondsOf(f) <= tolerance;
     }
 
     private static boolean isKeyframe(final AVFrame f) {
@@ -396,8 +403,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     private double secondsOf(final AVFrame f) {
-        final long pts = f.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? f.best_effort_timestamp() : f.pts();
-        return (pts - startPts) * timeBase;
+        return (timestampOf(f) - originPts) * timeBase;
+    }
+
+    private static long timestampOf(final AVFrame f) {
+        return f.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? f.best_effort_timestamp() : f.pts();
     }
 
     private void scaleCurrent(final ImageSpec spec, final long address) {

@@ -115,4 +115,29 @@ class VideoSeekTest {
             assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 50).toArray());
         }
     }
+
+    /**
+     * AVI stores decode times only; with B-frames the decoder's one-frame delay makes frame k's timestamp k + 1 while
+     * the stream's start time stays 0, so index i (time i / fps) gave frame i - 1 and readFrames disagreed with
+     * readEvery. Times count from the first frame decoded.
+     */
+    @Test
+    void shouldIndexAnAviWithBFramesFromItsFirstFrame() {
+        final Path clip = dir.resolve("bframes.avi");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 60, FPS, 12, 2);
+        for (final long i : new long[] {0, 1, 2, 10, 11, 12, 13, 30, 58, 59}) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) i);
+        }
+        final long[] all = IntStream.range(0, 60).asLongStream().toArray();
+        final UnsafeBuffer dst = TestImages.nativeBuffer(60 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 1, 2, 30, 59)).containsExactly(1, 2, 30, 59);
+            assertThat(read(r, all)).containsExactly(IntStream.range(0, 60).toArray());
+            final int n = r.readEvery(1, 60, GRAY, dst.addressOffset(), dst.capacity());
+            assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 60).toArray());
+            assertThat(r.readFramesAt(new double[] {59 / (double) FPS}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isEqualTo(1);
+            assertThat(indicesIn(dst, 1)).containsExactly(59);
+        }
+    }
 }
