@@ -15,7 +15,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * Reads frames of one video file into a {@code [T, H, W, C]} destination: frames at timestamps or indices (seek to
  * the keyframe before, decode forward), or every k-th frame sequentially, in chunks for long files. A seek that lands
  * after the target (MPEG-TS and MPEG-PS land on any packet; MP4 with B-frames on the keyframe after the B-frames shown
- * before it) is noticed from the first frame decoded after it and retried further back.
+ * before it) is noticed from the first frame decoded after it and retried further back. An input that cannot seek
+ * (a raw H.264 stream) is decoded forward to later targets and reopened for earlier ones; frames without timestamps
+ * (raw streams again) are timed by the frame rate from the first frame.
  *
  * <p><b>Threading:</b> confined to one thread (not checked per call; FFmpeg contexts must not be shared). Open one
  * reader per file per thread.
@@ -60,6 +62,15 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private long originPts;
     private boolean haveFrame;
     private boolean havePending;
+    /** The time of {@link #frame} and of {@link #next}, from the stream's first frame, in seconds. */
+    private double frameSeconds;
+    private double nextSeconds;
+    /**
+     * The time of the last frame decoded, for frames without a timestamp (raw H.264 has none): they come one frame
+     * duration after it. NaN after a seek (position unknown); {@link #atStart} before the first frame.
+     */
+    private double lastSeconds;
+    private boolean atStart = true;
     /** Whether the first frame has been looked at ({@link #start()}). */
     private boolean started;
     /** Whether the stream decoded no frame at all from its start. */
@@ -69,6 +80,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
      */
     private boolean keyframesMarked;
+    /** False once a seek failed (raw streams): targets ahead are decoded to, earlier ones by reopening the file. */
+    private boolean seekable = true;
     private boolean sequential = true;
     private long ordinal;
     private boolean closed;
@@ -194,6 +207,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             final long first = timestampOf(next);
             if (first != avutil.AV_NOPTS_VALUE) {
                 originPts = first;
+                nextSeconds = 0;
+                lastSeconds = 0;
             }
             keyframesMarked = isKeyframe(next);
         }
@@ -207,11 +222,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private boolean canDecodeForwardTo(final double target, final double halfFrame) {
         if (haveFrame) {
             final double current = currentSeconds();
-            return target >= current - halfFrame && target <= current + SEEK_AHEAD_SECONDS;
+            return target >= current - halfFrame && (target <= current + SEEK_AHEAD_SECONDS || !seekable);
         }
         if (havePending) {
-            final double pending = secondsOf(next);
-            return (target >= pending - halfFrame || isFirst(next)) && target <= pending + SEEK_AHEAD_SECONDS;
+            final double pending = nextSeconds;
+            return (target >= pending - halfFrame || pendingIsFirst())
+                    && (target <= pending + SEEK_AHEAD_SECONDS || !seekable);
         }
         return false;
     }
@@ -231,8 +247,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         final double duration = info.durationSeconds();
         final double at = duration > 0 ? Math.min(target, duration) : target; // a seek far past the end finds nothing
         double back = 0;
-        while (at - back > 0) {
-            seek(at - back);
+        while (seekable && at - back > 0) {
+            if (!seek(at - back)) {
+                break; // this input cannot seek: from the start
+            }
             if (firstUsableFrameAtOrBefore(target)) {
                 return;
             }
@@ -249,7 +267,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      */
     private boolean firstUsableFrameAtOrBefore(final double target) {
         while (peek()) {
-            if (secondsOf(next) > target + tolerance) {
+            if (!(nextSeconds <= target + tolerance)) { // NaN: no timestamp, and after a seek no count either
                 return false;
             }
             if (!keyframesMarked || isKeyframe(next)) {
@@ -262,11 +280,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
 
     /**
      * Goes back to the stream's first frame (left pending): by a seek to the start when the first frame decoded
-     * after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late), else by reopening the file.
+     * after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late), else, and for inputs that
+     * cannot seek, by reopening the file.
      */
     private void restart() {
-        seek(0);
-        if (peek() && isFirst(next)) {
+        if (seekable && seek(0) && peek() && pendingIsFirst()) {
             return;
         }
         final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
@@ -276,14 +294,22 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         havePending = false;
         decoder.free();
         decoder = fresh;
+        atStart = true;
         peek();
     }
 
-    /** Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after. */
-    private void seek(final double seconds) {
-        decoder.seek(originPts + ticks(seconds));
+    /**
+     * Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after.
+     *
+     * @return false when the input cannot seek (then {@link #seekable} is false and only reopening gets back)
+     */
+    private boolean seek(final double seconds) {
         haveFrame = false;
         havePending = false;
+        atStart = false;
+        lastSeconds = Double.NaN;
+        seekable = decoder.seek(originPts + ticks(seconds));
+        return seekable;
     }
 
     /** {@return {@code seconds} in time-base ticks, saturating far past any real stream's end} */
@@ -292,9 +318,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         return t >= 0x1p60 ? 1L << 60 : (long) t;
     }
 
-    /** {@return whether the frame is the stream's first (at time 0: nothing comes before it)} */
-    private boolean isFirst(final AVFrame f) {
-        return secondsOf(f) <= tolerance;
+    /** {@return whether the pending frame is the stream's first (at time 0: nothing comes before it)} */
+    private boolean pendingIsFirst() {
+        return nextSeconds <= tolerance;
     }
 
     private static boolean isKeyframe(final AVFrame f) {
@@ -303,8 +329,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
 
     /** {@return whether there is a next frame; it is decoded into {@link #next} unless already pending there} */
     private boolean peek() {
-        if (!havePending) {
-            havePending = decoder.receive(next);
+        if (!havePending && decoder.receive(next)) {
+            havePending = true;
+            nextSeconds = secondsOf(next);
         }
         return havePending;
     }
@@ -321,6 +348,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
         avutil.av_frame_unref(frame);
         avutil.av_frame_move_ref(frame, next);
+        frameSeconds = nextSeconds;
         havePending = false;
         haveFrame = true;
         return true;
@@ -399,11 +427,27 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     private double currentSeconds() {
-        return secondsOf(frame);
+        return frameSeconds;
     }
 
+    /**
+     * {@return the time of a frame just decoded} Its timestamp, or, without one, the last frame's time plus one frame
+     * (0 for the stream's first frame; NaN when the position is unknown after a seek).
+     */
     private double secondsOf(final AVFrame f) {
-        return (timestampOf(f) - originPts) * timeBase;
+        final long ts = timestampOf(f);
+        final double t;
+        if (ts != avutil.AV_NOPTS_VALUE) {
+            t = (ts - originPts) * timeBase;
+        } else if (atStart) {
+            t = 0;
+        } else {
+            // The frame rate, not the frame's duration: the raw H.264 demuxer stamps the flushed frames 1 tick long.
+            t = lastSeconds + (info.fps() > 0 ? 1 / info.fps() : Math.max(0, f.duration()) * timeBase);
+        }
+        atStart = false;
+        lastSeconds = t;
+        return t;
     }
 
     private static long timestampOf(final AVFrame f) {

@@ -145,13 +145,17 @@ final class StreamDecoder {
      * first frame decoded.
      *
      * @param timestamp in the stream's time base
+     * @return false when the demuxer cannot seek (raw streams such as H.264 elementary streams); where it was left
+     *         reading is then unknown, and the caller must reopen the input to read on
      */
-    void seek(final long timestamp) {
-        FFmpeg.check(avformat.av_seek_frame(format, streamIndex, timestamp, avformat.AVSEEK_FLAG_BACKWARD), label,
-                "av_seek_frame");
+    boolean seek(final long timestamp) {
+        if (avformat.av_seek_frame(format, streamIndex, timestamp, avformat.AVSEEK_FLAG_BACKWARD) < 0) {
+            return false;
+        }
         avcodec.avcodec_flush_buffers(codec);
         inputEnded = false;
         decoderDrained = false;
+        return true;
     }
 
     /** {@return whether the decoder has returned its last frame} */

@@ -140,4 +140,25 @@ class VideoSeekTest {
             assertThat(indicesIn(dst, 1)).containsExactly(59);
         }
     }
+
+    /**
+     * A raw H.264 stream cannot seek (av_seek_frame fails): the reader decodes forward to targets ahead of it, even
+     * far ahead, and goes back by reopening the file. A fresh reader asked for frame 0 used to seek and throw.
+     */
+    @Test
+    void shouldReadAnyFrameOfARawStreamThatCannotSeek() {
+        final Path clip = dir.resolve("clip.h264");
+        FfmpegTestEncoder.video(clip, "libopenh264", W, H, 100, FPS, 25);
+        assertThat(readAlone(clip, 0)).isZero();
+        assertThat(readAlone(clip, 90)).isEqualTo(90);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(100 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 3)).containsExactly(3);
+            assertThat(read(r, 90)).containsExactly(90);
+            assertThat(read(r, 70, 10, 99)).containsExactly(70, 10, 99);
+            assertThat(read(r, 5)).containsExactly(5);
+            final int n = r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity());
+            assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 100).toArray());
+        }
+    }
 }
