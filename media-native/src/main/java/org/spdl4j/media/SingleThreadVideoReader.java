@@ -156,15 +156,24 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * Decodes the frames shown at the given times into {@code [T, H, W, C]}, frame {@code t} at
      * {@code dstAddress + t * spec.bytes()}; times may be in any order and repeat.
      *
-     * @param seconds presentation times from the first frame's
+     * @param seconds presentation times from the first frame's, each finite and at least 0 (past the end: the last
+     *                frame)
      * @param spec the per-frame output description
      * @param dstAddress first byte of the destination
      * @param dstCapacity bytes available; at least {@code seconds.length * spec.bytes()}
      * @return frames written ({@code seconds.length})
+     * @throws IllegalArgumentException when a time is NaN, negative or infinite (nothing is decoded); the message
+     *         names its position and value
      */
     public int readFramesAt(final double[] seconds, final ImageSpec spec, final long dstAddress,
                             final long dstCapacity) {
         checkRequest(seconds.length, spec, dstCapacity);
+        for (int i = 0; i < seconds.length; i++) {
+            if (!(seconds[i] >= 0 && seconds[i] < Double.POSITIVE_INFINITY)) { // NaN fails both
+                throw new IllegalArgumentException("seconds[" + i + "] is " + seconds[i]
+                        + ": times must be finite and at least 0");
+            }
+        }
         start();
         if (empty) {
             throw new MediaException(decoder.label, "no frame decoded: the stream has no decodable video frame");
@@ -357,11 +366,13 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /**
      * Decodes the frames with the given indices (index {@code i} = time {@code i / fps}).
      *
-     * @param indices frame indices from 0
+     * @param indices frame indices from 0 (past the end: the last frame)
      * @param spec the per-frame output description
      * @param dstAddress first byte of the destination
      * @param dstCapacity bytes available
      * @return frames written
+     * @throws IllegalArgumentException when an index is negative (nothing is decoded); the message names its position
+     *         and value
      */
     public int readFrames(final long[] indices, final ImageSpec spec, final long dstAddress, final long dstCapacity) {
         if (info.fps() <= 0) {
@@ -369,6 +380,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
         final double[] seconds = new double[indices.length];
         for (int i = 0; i < indices.length; i++) {
+            if (indices[i] < 0) {
+                throw new IllegalArgumentException("indices[" + i + "] is " + indices[i]
+                        + ": indices must be at least 0");
+            }
             seconds[i] = indices[i] / info.fps();
         }
         return readFramesAt(seconds, spec, dstAddress, dstCapacity);

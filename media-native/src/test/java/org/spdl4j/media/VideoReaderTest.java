@@ -156,6 +156,31 @@ class VideoReaderTest {
                 .isInstanceOf(MediaException.class).hasMessageContaining("declared size 160x96");
     }
 
+    /**
+     * NaN, negative and infinite times and negative indices are caller bugs (a 0/0 frame rate, an off-by-one): they
+     * used to give some frame silently (NaN the current one, -5 s frame 0, index -7 frame 0).
+     */
+    @Test
+    void shouldRejectNanNegativeOrInfiniteTimesAndNegativeIndices() {
+        final UnsafeBuffer dst = TestImages.nativeBuffer(3 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            for (final double bad : new double[] {Double.NaN, -5.0, -Double.MIN_VALUE, Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY}) {
+                assertThatThrownBy(() -> r.readFramesAt(new double[] {1.0, 0.5, bad}, GRAY, dst.addressOffset(),
+                        dst.capacity())).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("seconds[2] is " + bad);
+            }
+            assertThatThrownBy(() -> r.readFrames(new long[] {-7, 3}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("indices[0] is -7");
+            assertThat(r.readFramesAt(new double[] {0.0, 1e300}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isEqualTo(2);
+            assertThat(indicesIn(dst, 2, GRAY)).containsExactly(0, FRAMES - 1);
+            assertThat(r.readFrames(new long[] {Long.MAX_VALUE, 1}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isEqualTo(2);
+            assertThat(indicesIn(dst, 2, GRAY)).containsExactly(FRAMES - 1, 1);
+        }
+    }
+
     @Test
     void shouldThrowMediaExceptionForBrokenFiles() throws Exception {
         final byte[] good = Files.readAllBytes(mp4);
