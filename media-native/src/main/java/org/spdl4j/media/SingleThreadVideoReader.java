@@ -176,7 +176,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
         start();
         if (empty) {
-            throw new MediaException(decoder.label, "no frame decoded: the stream has no decodable video frame");
+            final String skipped = decoder.invalidPacketsNote();
+            throw new MediaException(decoder.label, "no frame decoded: the stream has no decodable video frame"
+                    + (skipped.isEmpty() ? "" : "; " + skipped));
         }
         sequential = false;
         // Visit targets in time order (so one forward pass serves nearby targets), write each to its own slot.

@@ -11,6 +11,8 @@ import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 
@@ -24,7 +26,13 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * {@link #open} until {@link #free()}; the caller owns the frames it passes to {@link #receive}.
  */
 final class StreamDecoder {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamDecoder.class);
     private static final int EAGAIN = -11; // AVERROR(EAGAIN)
+    /**
+     * Packets the decoder refused as invalid data that are tolerated however few were sent; beyond this, and once
+     * more than half of those sent, the input is refused while decoding (at its end, more than half is enough).
+     */
+    private static final int INVALID_PACKETS_TOLERATED = 16;
 
     final String label;
     final AVFormatContext format;
@@ -34,6 +42,14 @@ final class StreamDecoder {
     private final AVPacket packet;
     private boolean inputEnded;
     private boolean decoderDrained;
+    /** Packets of the stream sent to the decoder, and those it refused or failed on as invalid data. */
+    private long packetsSent;
+    private long invalidPackets;
+    /** The step and FFmpeg error of the last invalid packet, for the message. */
+    private String lastInvalidStep;
+    private int lastInvalidError;
+    /** Whether an exception message already told of the invalid packets (then {@link #free()} does not log them). */
+    private boolean invalidReported;
 
     private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
                           final AVCodecContext codec, final AVPacket packet) {
@@ -102,6 +118,10 @@ final class StreamDecoder {
     /**
      * Decodes the next frame of the stream into {@code frame} (unreferencing what it held).
      *
+     * <p>A packet the decoder refuses as invalid data (AVERROR_INVALIDDATA from sending it or from receiving its
+     * frame: a damaged frame header, a WAV cut mid-sample) is skipped and counted, as the ffmpeg program does; FFmpeg
+     * leaves the decoder usable. The input is refused when more than half of the packets sent were invalid.
+     *
      * @param frame the caller's frame
      * @return true with a frame, false at the end of the stream
      */
@@ -114,7 +134,14 @@ final class StreamDecoder {
             }
             if (got == avutil.AVERROR_EOF) {
                 decoderDrained = true;
+                if (invalidPackets * 2 > packetsSent) {
+                    throw tooManyInvalidPackets();
+                }
                 return false;
+            }
+            if (got == avutil.AVERROR_INVALIDDATA) {
+                skipInvalid(got, "avcodec_receive_frame");
+                continue;
             }
             if (got != EAGAIN) {
                 throw FFmpeg.failure(got, label, "avcodec_receive_frame");
@@ -132,11 +159,44 @@ final class StreamDecoder {
             if (packet.stream_index() == streamIndex) {
                 final int sent = avcodec.avcodec_send_packet(codec, packet);
                 avcodec.av_packet_unref(packet);
-                FFmpeg.check(sent, label, "avcodec_send_packet");
+                packetsSent++;
+                if (sent == avutil.AVERROR_INVALIDDATA) {
+                    skipInvalid(sent, "avcodec_send_packet");
+                } else {
+                    FFmpeg.check(sent, label, "avcodec_send_packet");
+                }
             } else {
                 avcodec.av_packet_unref(packet);
             }
         }
+    }
+
+    /** Counts a packet refused as invalid data; throws once too many were. */
+    private void skipInvalid(final int error, final String step) {
+        invalidPackets++;
+        lastInvalidError = error;
+        lastInvalidStep = step;
+        if (invalidPackets > INVALID_PACKETS_TOLERATED && invalidPackets * 2 > packetsSent) {
+            throw tooManyInvalidPackets();
+        }
+    }
+
+    private MediaException tooManyInvalidPackets() {
+        return new MediaException(label, invalidPacketsNote(), lastInvalidError, null);
+    }
+
+    /**
+     * {@return what was skipped as invalid data so far, for an exception's message, e.g. "3 of 5 packets could not be
+     * decoded (last: avcodec_send_packet: Invalid data found when processing input (-1094995529))", or "" when
+     * nothing was}
+     */
+    String invalidPacketsNote() {
+        if (invalidPackets == 0) {
+            return "";
+        }
+        invalidReported = true;
+        return invalidPackets + " of " + packetsSent + " packets could not be decoded (last: " + lastInvalidStep + ": "
+                + FFmpeg.errorText(lastInvalidError) + ")";
     }
 
     /**
@@ -163,8 +223,11 @@ final class StreamDecoder {
         return decoderDrained;
     }
 
-    /** Frees the packet, the codec context and the input. */
+    /** Frees the packet, the codec context and the input; logs a warning if packets were skipped as invalid. */
     void free() {
+        if (invalidPackets > 0 && !invalidReported && LOG.isWarnEnabled()) {
+            LOG.warn("{}: {}", label, invalidPacketsNote());
+        }
         avcodec.av_packet_free(packet);
         NativeResourceCounter.freed(Kind.PACKET);
         avcodec.avcodec_free_context(codec);

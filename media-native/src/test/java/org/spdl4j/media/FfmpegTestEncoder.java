@@ -119,7 +119,7 @@ final class FfmpegTestEncoder {
     /**
      * Encodes frame i at {@code pts[i]} (time base {@code 1/timeBaseDen}) into the container the file name implies.
      *
-     * @param packetDuration each packet's duration in the time base, or 0 to keep the frame's (as the encoder copies it)
+     * @param packetDuration each packet's duration in the time base, or 0 to keep the frame's (the encoder copies it)
      */
     private static void encode(final Path path, final String encoder, final int width, final int height,
                                final long[] pts, final int timeBaseDen, final int fps, final int gop,
