@@ -28,7 +28,8 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * skipped, and the file is refused only when nothing decodes or more than half of its packets are invalid.
  *
  * <p><b>Memory:</b> all native objects of a call are freed before it returns, on every path. Limits: the stream's
- * declared duration against {@link MediaLimits#maxDurationSeconds()}, checked before the decoder is opened.
+ * declared duration against {@link MediaLimits#maxDurationSeconds()}, checked before the decoder is opened (a stream
+ * that declares none: on the samples as they decode).
  */
 public final class AudioDecoder {
     private AudioDecoder() {

@@ -24,7 +24,8 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  *
  * <p><b>Memory:</b> owns the demuxer, decoder, one frame, one scaler until {@link #close()}; each output frame is
  * written by one scaler pass to {@code dst + t * spec.bytes()}. Limits: pixels and duration are checked from the
- * header when opening, frames per request against {@link MediaLimits#maxFrames()}.
+ * header when opening (a stream that declares no duration: on the frames as they decode), frames per request against
+ * {@link MediaLimits#maxFrames()}.
  *
  * <p><b>Frame choice:</b> for a timestamp {@code t}, the first frame whose presentation time is at least
  * {@code t - half a frame} (the frame shown at {@code t} for constant frame rates); past the end, the last frame.

@@ -8,6 +8,7 @@ import org.bytedeco.ffmpeg.avformat.AVFormatContext;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
@@ -50,15 +51,34 @@ final class StreamDecoder {
     private int lastInvalidError;
     /** Whether an exception message already told of the invalid packets (then {@link #free()} does not log them). */
     private boolean invalidReported;
+    /**
+     * The duration limit, when the input declares no duration and it is checked on what decodes instead; 0 when the
+     * header's duration was checked.
+     */
+    private final long undeclaredDurationLimit;
+    private final double timeBase;
+    /** One frame period (video, from the frame rate; 0 if unknown), for frames without a timestamp. */
+    private final double framePeriod;
+    /** The first decoded frame's timestamp, and how far past it decoding has gone (for the duration limit). */
+    private long firstTimestamp = avutil.AV_NOPTS_VALUE;
+    private double decodedSeconds;
 
     private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
-                          final AVCodecContext codec, final AVPacket packet) {
+                          final AVCodecContext codec, final AVPacket packet, final long undeclaredDurationLimit) {
         this.label = label;
         this.format = format;
         this.streamIndex = streamIndex;
         this.stream = format.streams(streamIndex);
         this.codec = codec;
         this.packet = packet;
+        this.undeclaredDurationLimit = undeclaredDurationLimit;
+        this.timeBase = avutil.av_q2d(stream.time_base());
+        double period = 0;
+        if (undeclaredDurationLimit > 0 && codec.codec_type() == avutil.AVMEDIA_TYPE_VIDEO) {
+            final AVRational rate = avformat.av_guess_frame_rate(format, stream, null);
+            period = rate.num() > 0 && rate.den() > 0 ? rate.den() / (double) rate.num() : 0;
+        }
+        this.framePeriod = period;
     }
 
     /**
@@ -66,7 +86,8 @@ final class StreamDecoder {
      *
      * @param path the file
      * @param mediaType AVMEDIA_TYPE_VIDEO or AVMEDIA_TYPE_AUDIO
-     * @param limits checked against the header before the decoder is opened
+     * @param limits checked against the header before the decoder is opened; a duration the header does not give is
+     *               checked on the frames as they decode
      * @return the opened decoder; the caller must {@link #free()} it
      */
     static StreamDecoder open(final Path path, final int mediaType, final MediaLimits limits) {
@@ -104,7 +125,8 @@ final class StreamDecoder {
             // On failure the catch frees the codec context and the input.
             final AVPacket packet = NativeAllocations.allocate(avcodec::av_packet_alloc, "av_packet_alloc", label);
             NativeResourceCounter.allocated(Kind.PACKET);
-            return new StreamDecoder(label, format, index, codec, packet);
+            return new StreamDecoder(label, format, index, codec, packet,
+                    duration > 0 ? 0 : limits.maxDurationSeconds());
         } catch (final RuntimeException | Error e) {
             if (codec != null) {
                 avcodec.avcodec_free_context(codec);
@@ -130,6 +152,9 @@ final class StreamDecoder {
         while (true) {
             final int got = avcodec.avcodec_receive_frame(codec, frame);
             if (got >= 0) {
+                if (undeclaredDurationLimit > 0) {
+                    checkDecodedDuration(frame);
+                }
                 return true;
             }
             if (got == avutil.AVERROR_EOF) {
@@ -168,6 +193,29 @@ final class StreamDecoder {
             } else {
                 avcodec.av_packet_unref(packet);
             }
+        }
+    }
+
+    /**
+     * For an input that declares no duration (raw H.264, a FLAC stream without its sample count): throws once the
+     * frames decoded reach past the duration limit. Frames without a timestamp count one frame period (video) or
+     * their samples (audio) past the one before.
+     */
+    private void checkDecodedDuration(final AVFrame frame) {
+        final long ts = frame.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? frame.best_effort_timestamp()
+                : frame.pts();
+        if (ts == avutil.AV_NOPTS_VALUE) {
+            decodedSeconds += frame.sample_rate() > 0 ? frame.nb_samples() / (double) frame.sample_rate() : framePeriod;
+        } else if (firstTimestamp == avutil.AV_NOPTS_VALUE) {
+            firstTimestamp = ts;
+        } else {
+            decodedSeconds = (ts - firstTimestamp) * timeBase;
+        }
+        if (decodedSeconds > undeclaredDurationLimit) {
+            throw new MediaException(label, "the input declares no duration and decodes past "
+                    + Math.round(decodedSeconds * 1000) / 1000.0
+                    + " s, over the limit of " + undeclaredDurationLimit + " s; raise "
+                    + MediaConfiguration.MAX_DURATION_PROP);
         }
     }
 

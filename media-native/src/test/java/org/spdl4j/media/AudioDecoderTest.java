@@ -248,4 +248,31 @@ class AudioDecoderTest {
                 dst.capacity())).isInstanceOf(MediaException.class).hasMessageStartingWith(p + ": ")
                 .hasMessageContaining("packets could not be decoded").hasMessageContaining("Invalid data found");
     }
+
+    /**
+     * A FLAC file whose STREAMINFO gives the total sample count as 0 ("unknown", as a FLAC encoder writing to a pipe
+     * leaves it) declares no duration: its samples are held to the duration limit as they decode. It used to pass
+     * any limit.
+     */
+    @Test
+    void shouldHoldAStreamWithoutADeclaredDurationToTheDurationLimitWhileDecoding() throws IOException {
+        final Path p = dir.resolve("unknown-length.flac");
+        FfmpegTestEncoder.tone(p, "flac", 1, 8000, 3.0, 440);
+        final byte[] b = Files.readAllBytes(p);
+        // "fLaC", the metadata block header, then STREAMINFO: its 36-bit total sample count starts in the low
+        // nibble of byte 13 of the block (8 + 13 = 21) and fills bytes 22 to 25
+        assertThat(new String(b, 0, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("fLaC");
+        b[21] &= (byte) 0xF0;
+        java.util.Arrays.fill(b, 22, 26, (byte) 0);
+        Files.write(p, b);
+        assertThat(MediaProbe.probe(p).durationSeconds()).isZero();
+        final AudioSpec spec = new AudioSpec(8000, 1, false, 30_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        assertThatThrownBy(() -> AudioDecoder.decodeFile(p, spec, new MediaLimits(1 << 20, 10, 2, 1 << 20),
+                dst.addressOffset(), dst.capacity())).isInstanceOf(MediaException.class)
+                .hasMessageStartingWith(p + ": ").hasMessageContaining("limit of 2 s");
+        // 3 s, the last FLAC frame padded to the encoder's frame size
+        assertThat(AudioDecoder.decodeFile(p, spec, new MediaLimits(1 << 20, 10, 4, 1 << 20), dst.addressOffset(),
+                dst.capacity())).isBetween(24_000, 24_000 + 4608);
+    }
 }

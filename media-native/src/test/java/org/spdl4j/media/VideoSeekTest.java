@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Frames asked for by index or time come back exactly, in containers whose seeks do not land on a keyframe at or
@@ -159,6 +160,33 @@ class VideoSeekTest {
             assertThat(read(r, 5)).containsExactly(5);
             final int n = r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity());
             assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 100).toArray());
+        }
+    }
+
+    /**
+     * A stream that declares no duration (raw H.264) is held to the duration limit by its decoded timestamps: it
+     * used to pass any limit, so a 10 s stream opened under a 1 s limit decoded to its end.
+     */
+    @Test
+    void shouldHoldAStreamWithoutADeclaredDurationToTheDurationLimitWhileDecoding() {
+        final Path clip = dir.resolve("ten-seconds.h264");
+        FfmpegTestEncoder.video(clip, "libopenh264", W, H, 250, FPS, 50);
+        final MediaLimits oneSecond = new MediaLimits(1 << 20, 300, 1, 1 << 20);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(250 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, oneSecond)) {
+            assertThat(r.info().durationSeconds()).isZero();
+            assertThat(r.readFramesAt(new double[] {0.48}, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(1);
+            assertThat(indicesIn(dst, 1)).containsExactly(12);
+            assertThatThrownBy(() -> r.readFramesAt(new double[] {9.0}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(MediaException.class).hasMessageStartingWith(clip + ": ")
+                    .hasMessageContaining("limit of 1 s");
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, oneSecond)) {
+            assertThatThrownBy(() -> r.readEvery(1, 250, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("limit of 1 s");
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(r.readEvery(1, 250, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(250);
         }
     }
 }
