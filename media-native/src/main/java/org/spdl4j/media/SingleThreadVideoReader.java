@@ -27,10 +27,11 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * header when opening (a stream that declares no duration: on the frames as they decode), frames per request against
  * {@link MediaLimits#maxFrames()}.
  *
- * <p><b>Frame choice:</b> for a timestamp {@code t}, the first frame whose presentation time is at least
- * {@code t - half a frame} (the frame shown at {@code t} for constant frame rates); past the end, the last frame.
- * Index {@code i} means timestamp {@code i / fps}. Times count from the first decoded frame's timestamp, so index
- * {@code i} is the {@code i}-th frame {@link #readEvery} gives (for constant frame rates).
+ * <p><b>Frame choice:</b> for a timestamp {@code t}, the frame whose presentation time is nearest {@code t}, by the
+ * frames' own timestamps (so at a variable frame rate too), and of two equally near the earlier, the one shown at
+ * {@code t}; past the end, the last frame. Index {@code i} means timestamp {@code i / fps}. Times count from the
+ * first decoded frame's timestamp, so index {@code i} is the {@code i}-th frame {@link #readEvery} gives (for constant
+ * frame rates).
  */
 public final class SingleThreadVideoReader implements AutoCloseable {
     /** Decode forward instead of seeking when the next target is at most this far ahead. */
@@ -67,10 +68,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private double frameSeconds;
     private double nextSeconds;
     /**
-     * The time of the last frame decoded, for frames without a timestamp (raw H.264 has none): they come one frame
-     * duration after it. NaN after a seek (position unknown); {@link #atStart} before the first frame.
+     * For frames without a timestamp (raw H.264 has none): the time of the last frame with one (0 at the start, NaN
+     * after a seek: the position is unknown) and the frames decoded since; they come one frame period apart.
+     * {@link #atStart} before the first frame.
      */
-    private double lastSeconds;
+    private double anchorSeconds;
+    private long framesSinceAnchor;
     private boolean atStart = true;
     /** Whether the first frame has been looked at ({@link #start()}). */
     private boolean started;
@@ -188,19 +191,15 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             order[i] = i;
         }
         Arrays.sort(order, (a, b) -> Double.compare(seconds[a], seconds[b]));
-        final double halfFrame = info.fps() > 0 ? 0.5 / info.fps() : 0;
         for (final int slot : order) {
             final double target = seconds[slot];
-            if (!canDecodeForwardTo(target, halfFrame)) {
+            if (!canDecodeForwardTo(target)) {
                 seekBefore(target);
             }
             if (!haveFrame && !advance()) {
                 throw new MediaException(decoder.label, "no frame decoded at or before " + target + " s");
             }
-            while (currentSeconds() < target - halfFrame && advance()) {
-                // decode forward; past the end the last frame stays current
-            }
-            scaleCurrent(spec, dstAddress + (long) slot * spec.bytes());
+            scale(decodeTo(target), spec, dstAddress + (long) slot * spec.bytes());
         }
         return seconds.length;
     }
@@ -220,7 +219,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             if (first != avutil.AV_NOPTS_VALUE) {
                 originPts = first;
                 nextSeconds = 0;
-                lastSeconds = 0;
+                anchorSeconds = 0;
             }
             keyframesMarked = isKeyframe(next);
         }
@@ -231,17 +230,34 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * The current frame (or, right after a seek or at the start, the pending one) is at or before the target, and
      * nothing between it and the target has been skipped.
      */
-    private boolean canDecodeForwardTo(final double target, final double halfFrame) {
+    private boolean canDecodeForwardTo(final double target) {
         if (haveFrame) {
-            final double current = currentSeconds();
-            return target >= current - halfFrame && (target <= current + SEEK_AHEAD_SECONDS || !seekable);
+            return frameSeconds <= target + tolerance && (target <= frameSeconds + SEEK_AHEAD_SECONDS || !seekable);
         }
         if (havePending) {
-            final double pending = nextSeconds;
-            return (target >= pending - halfFrame || pendingIsFirst())
-                    && (target <= pending + SEEK_AHEAD_SECONDS || !seekable);
+            return nextSeconds <= target + tolerance && (target <= nextSeconds + SEEK_AHEAD_SECONDS || !seekable);
         }
         return false;
+    }
+
+    /**
+     * Decodes forward from the current frame (at or before {@code target}) to the frame nearest the target.
+     *
+     * @return the current frame, or the pending one after it when that is nearer: the current frame stays at or
+     *         before the target, so a later target, or the same again, is decoded to from it
+     */
+    private AVFrame decodeTo(final double target) {
+        while (frameSeconds < target - tolerance) {
+            if (!peek()) {
+                return frame; // past the end: the last frame
+            }
+            if (nextSeconds > target + tolerance) {
+                // Between two frames: the nearer, and on a tie (within the tolerance) the earlier, shown at target.
+                return nextSeconds - target < target - frameSeconds - tolerance ? next : frame;
+            }
+            advance();
+        }
+        return frame;
     }
 
     /**
@@ -319,7 +335,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         haveFrame = false;
         havePending = false;
         atStart = false;
-        lastSeconds = Double.NaN;
+        anchorSeconds = Double.NaN;
         seekable = decoder.seek(originPts + ticks(seconds));
         return seekable;
     }
@@ -419,7 +435,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         int written = 0;
         while (written < maxFrames && advance()) {
             if (ordinal++ % k == 0) {
-                scaleCurrent(spec, dstAddress + (long) written * spec.bytes());
+                scale(frame, spec, dstAddress + (long) written * spec.bytes());
                 written++;
             }
         }
@@ -444,27 +460,29 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
     }
 
-    private double currentSeconds() {
-        return frameSeconds;
-    }
-
     /**
-     * {@return the time of a frame just decoded} Its timestamp, or, without one, the last frame's time plus one frame
-     * (0 for the stream's first frame; NaN when the position is unknown after a seek).
+     * {@return the time of a frame just decoded} Its timestamp, or, without one, that of the last frame with one plus
+     * one frame period for each frame since (0 for the stream's first frame; NaN when the position is unknown after a
+     * seek). The frame rate, not the frames' durations: the raw H.264 demuxer stamps the flushed frames 1 tick long.
      */
     private double secondsOf(final AVFrame f) {
         final long ts = timestampOf(f);
         final double t;
         if (ts != avutil.AV_NOPTS_VALUE) {
             t = (ts - originPts) * timeBase;
+            anchorSeconds = t;
+            framesSinceAnchor = 0;
         } else if (atStart) {
             t = 0;
+            anchorSeconds = 0;
+            framesSinceAnchor = 0;
         } else {
-            // The frame rate, not the frame's duration: the raw H.264 demuxer stamps the flushed frames 1 tick long.
-            t = lastSeconds + (info.fps() > 0 ? 1 / info.fps() : Math.max(0, f.duration()) * timeBase);
+            framesSinceAnchor++;
+            // n / fps, not a running sum: index i must map to exactly i / fps, whatever the rounding of each step
+            t = anchorSeconds + (info.fps() > 0 ? framesSinceAnchor / info.fps()
+                    : framesSinceAnchor * Math.max(0, f.duration()) * timeBase);
         }
         atStart = false;
-        lastSeconds = t;
         return t;
     }
 
@@ -472,15 +490,14 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         return f.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? f.best_effort_timestamp() : f.pts();
     }
 
-    private void scaleCurrent(final ImageSpec spec, final long address) {
-        final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(frame.format());
+    private void scale(final AVFrame f, final ImageSpec spec, final long address) {
+        final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(f.format());
         if (desc == null || desc.isNull()) { // a corrupt stream can yield a frame without a pixel format
             throw new MediaException(decoder.label, "decoder produced a frame with no pixel format ("
-                    + frame.format() + "); the stream is corrupt");
+                    + f.format() + "); the stream is corrupt");
         }
-        plan.compute(spec, frame.width(), frame.height(), FrameScaler.cropAlignLog2W(desc),
-                FrameScaler.cropAlignLog2H(desc));
-        scaler.scale(frame, plan, spec, address, decoder.label);
+        plan.compute(spec, f.width(), f.height(), FrameScaler.cropAlignLog2W(desc), FrameScaler.cropAlignLog2H(desc));
+        scaler.scale(f, plan, spec, address, decoder.label);
     }
 
     private static String pixelFormatName(final int format) {

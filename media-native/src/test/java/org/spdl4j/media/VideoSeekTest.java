@@ -161,6 +161,12 @@ class VideoSeekTest {
             final int n = r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity());
             assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 100).toArray());
         }
+        // times half-way between two frames give the earlier, as with timestamps: frame k is timed k / fps exactly
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(r.readFramesAt(new double[] {0.5, 1.3, 2.5, 3.22, 3.9}, GRAY, dst.addressOffset(),
+                    dst.capacity())).isEqualTo(5);
+            assertThat(indicesIn(dst, 5)).containsExactly(12, 32, 62, 80, 97);
+        }
     }
 
     /**
