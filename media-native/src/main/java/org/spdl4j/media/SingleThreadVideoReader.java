@@ -4,6 +4,7 @@ import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avcodec;
+import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
 
 import java.nio.file.Path;
@@ -84,6 +85,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
      */
     private boolean keyframesMarked;
+    /**
+     * Whether the demuxer allows timestamp discontinuities (MPEG-TS, MPEG-PS): it seeks by a binary search over packet
+     * timestamps and stamps the packets after the seek point from the timestamp it searched for, so a frame without
+     * its own pts there is stamped wrongly (in MPEG-PS, half a frame late) until the next packet that carries one.
+     */
+    private final boolean stampsAfterSeekGuessed;
     /** False once a seek failed (raw streams): targets ahead are decoded to, earlier ones by reopening the file. */
     private boolean seekable = true;
     private boolean sequential = true;
@@ -98,7 +105,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         this.timeBase = avutil.av_q2d(tb);
         this.originPts = decoder.stream.start_time() == avutil.AV_NOPTS_VALUE ? 0 : decoder.stream.start_time();
         // av_guess_frame_rate prefers the container's base rate when the average is skewed by frame durations.
-        final AVRational rate = org.bytedeco.ffmpeg.global.avformat.av_guess_frame_rate(decoder.format,
+        final AVRational rate = avformat.av_guess_frame_rate(decoder.format,
                 decoder.stream, null);
         final double fps = rate.den() == 0 ? 0 : avutil.av_q2d(rate);
         final double duration = FileInputs.durationSeconds(decoder.format, decoder.stream);
@@ -109,6 +116,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 pixelFormatName(decoder.codec.pix_fmt()));
         // One tick of the time base (timestamps are rounded to it), but under a quarter frame (AVI's tick is a frame).
         this.tolerance = fps > 0 ? Math.min(timeBase, 0.25 / fps) : timeBase;
+        this.stampsAfterSeekGuessed = (decoder.format.iformat().flags() & avformat.AVFMT_TS_DISCONT) != 0;
         // Last, so nothing above can throw with them allocated; open frees the decoder on failure, this the rest.
         AVFrame current = null;
         AVFrame following = null;
@@ -291,7 +299,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * After a seek: decodes up to the first usable frame (skipping frames before the first keyframe when the decoder
      * marks them) and leaves it pending.
      *
-     * @return whether it is at or before {@code target}
+     * @return whether it is at or before {@code target}, with a time that can be trusted
      */
     private boolean firstUsableFrameAtOrBefore(final double target) {
         while (peek()) {
@@ -299,7 +307,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 return false;
             }
             if (!keyframesMarked || isKeyframe(next)) {
-                return true;
+                // Without its own pts, an MPEG-TS/PS frame after a seek is stamped from the seek itself: untrusted.
+                return !stampsAfterSeekGuessed || next.pts() != avutil.AV_NOPTS_VALUE;
             }
             havePending = false; // decoded without its references: not a frame of the stream
         }
@@ -307,12 +316,13 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Goes back to the stream's first frame (left pending): by a seek to the start when the first frame decoded
-     * after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late), else, and for inputs that
-     * cannot seek, by reopening the file.
+     * Goes back to the stream's first frame (left pending): by a seek to the start when the first usable frame
+     * decoded after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late, nor for MPEG-4 part
+     * 2 with B-frames there, whose first frame after a flush is a stale picture), else, and for inputs that cannot
+     * seek, by reopening the file.
      */
     private void restart() {
-        if (seekable && seek(0) && peek() && pendingIsFirst()) {
+        if (seekable && seek(0) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
             return;
         }
         final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);

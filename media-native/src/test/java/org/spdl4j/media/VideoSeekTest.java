@@ -76,13 +76,37 @@ class VideoSeekTest {
         }
     }
 
-    /** MPEG-4 part 2 in TS outputs garbage for the P-frames after a seek onto one (their reference is missing). */
-    @Test
-    void shouldReturnCleanFramesOfMpeg4InMpegTs() {
-        final Path clip = dir.resolve("mpeg4.ts");
-        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 100, FPS, 12);
+    /**
+     * MPEG-4 part 2 in TS outputs garbage for the P-frames after a seek onto one (their reference is missing); with
+     * B-frames, its first picture after a flush is a stale one, stamped as if it were the frame sought, and a seek
+     * back to the start ended there.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 2})
+    void shouldReturnCleanFramesOfMpeg4InMpegTs(final int maxBFrames) {
+        final Path clip = dir.resolve("mpeg4-b" + maxBFrames + ".ts");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 100, FPS, 12, maxBFrames);
         for (final long i : new long[] {5, 30, 47, 70, 99}) {
             assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) i);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 61, 9, 60, 9, 5)).containsExactly(61, 9, 60, 9, 5);
+            assertThat(read(r, 9, 18, 4, 15, 54)).containsExactly(9, 18, 4, 15, 54);
+            assertThat(read(r, 77, 36, 18, 27, 69)).containsExactly(77, 36, 18, 27, 69);
+        }
+    }
+
+    /**
+     * An MPEG-PS seek to just after a keyframe lands on it, but when its packet carries no pts the demuxer stamps it
+     * (and the frames up to the next pts) half a frame late, so index 61 gave frame 60. Such a landing is not
+     * trusted: the seek goes further back.
+     */
+    @Test
+    void shouldReturnEveryFrameOfAnMpegPsFileAlone() {
+        final Path clip = dir.resolve("every.mpg");
+        FfmpegTestEncoder.video(clip, "mpeg2video", W, H, 80, FPS, 30);
+        for (long i = 0; i <= 80; i++) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo((int) Math.min(i, 79));
         }
     }
 
