@@ -21,7 +21,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
  * One opened media file and the decoder of its best stream of one type (video or audio): demux, decode, seek.
- * The shared core of {@link SingleThreadVideoReader} and {@link SingleThreadAudioDecoder}.
+ * The shared core of {@link SingleThreadVideoReader} and {@link AudioDecoder}.
  *
  * <p>Not thread safe: owned by one reader on one thread. Owns the format context, codec context and packet from
  * {@link #open} until {@link #free()}; the caller owns the frames it passes to {@link #receive}.
