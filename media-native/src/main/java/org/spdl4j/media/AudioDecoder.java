@@ -24,8 +24,12 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * 5.1 and stereo) is followed: the resampler is drained and rebuilt for the new parameters, so the output stays at
  * the spec's rate and channels throughout.
  *
+ * <p>A packet FFmpeg refuses as invalid data (a damaged frame, a WAV cut mid-sample) costs its own samples only: it is
+ * skipped, and the file is refused only when nothing decodes or more than half of its packets are invalid.
+ *
  * <p><b>Memory:</b> all native objects of a call are freed before it returns, on every path. Limits: the stream's
- * declared duration against {@link MediaLimits#maxDurationSeconds()}, checked before the decoder is opened.
+ * declared duration against {@link MediaLimits#maxDurationSeconds()}, checked before the decoder is opened (a stream
+ * that declares none: on the samples as they decode).
  */
 public final class AudioDecoder {
     private AudioDecoder() {
@@ -99,7 +103,8 @@ public final class AudioDecoder {
                         (PointerPointer<?>) null, 0), label, "swr_convert(flush)");
             }
             if (swrFormat < 0) {
-                throw new MediaException(label, "no audio decoded");
+                final String skipped = decoder.invalidPacketsNote();
+                throw new MediaException(label, "no audio decoded" + (skipped.isEmpty() ? "" : ": " + skipped));
             }
             return written;
         } finally {

@@ -4,12 +4,17 @@ package org.spdl4j.media;
  * Limits checked before anything large is allocated, so a decompression bomb (a header declaring 65500x65500, a
  * stream claiming days of video) is refused with a {@link MediaException} instead of exhausting memory.
  *
+ * <p>The duration limit is checked against the container header when it gives a duration. A stream that gives none
+ * (a raw H.264 or HEVC stream, a FLAC stream without its sample count) is still opened, since such files are common
+ * and bounded in practice, and the limit is checked on its frames as they decode instead: decoding fails with a
+ * {@link MediaException} naming the limit once a frame lies further than it from the first frame.
+ *
  * <p>Immutable and thread safe.
  *
  * @param maxPixels largest frame accepted (width x height); enforced on the container header and on FFmpeg's decoder
  *                  ({@code AVCodecContext.max_pixels}), which checks it before allocating a frame
  * @param maxFrames most video frames one request may ask for
- * @param maxDurationSeconds longest stream accepted, from the container header
+ * @param maxDurationSeconds longest stream accepted: from the container header, else from the frames as they decode
  * @param maxInputBytes largest image file read into memory
  */
 public record MediaLimits(long maxPixels, int maxFrames, long maxDurationSeconds, long maxInputBytes) {

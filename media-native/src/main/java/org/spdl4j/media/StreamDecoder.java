@@ -8,9 +8,12 @@ import org.bytedeco.ffmpeg.avformat.AVFormatContext;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
+import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.nio.file.Path;
 
@@ -18,13 +21,19 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
  * One opened media file and the decoder of its best stream of one type (video or audio): demux, decode, seek.
- * The shared core of {@link SingleThreadVideoReader} and {@link SingleThreadAudioDecoder}.
+ * The shared core of {@link SingleThreadVideoReader} and {@link AudioDecoder}.
  *
  * <p>Not thread safe: owned by one reader on one thread. Owns the format context, codec context and packet from
  * {@link #open} until {@link #free()}; the caller owns the frames it passes to {@link #receive}.
  */
 final class StreamDecoder {
+    private static final Logger LOG = LoggerFactory.getLogger(StreamDecoder.class);
     private static final int EAGAIN = -11; // AVERROR(EAGAIN)
+    /**
+     * Packets the decoder refused as invalid data that are tolerated however few were sent; beyond this, and once
+     * more than half of those sent, the input is refused while decoding (at its end, more than half is enough).
+     */
+    private static final int INVALID_PACKETS_TOLERATED = 16;
 
     final String label;
     final AVFormatContext format;
@@ -34,15 +43,42 @@ final class StreamDecoder {
     private final AVPacket packet;
     private boolean inputEnded;
     private boolean decoderDrained;
+    /** Packets of the stream sent to the decoder, and those it refused or failed on as invalid data. */
+    private long packetsSent;
+    private long invalidPackets;
+    /** The step and FFmpeg error of the last invalid packet, for the message. */
+    private String lastInvalidStep;
+    private int lastInvalidError;
+    /** Whether an exception message already told of the invalid packets (then {@link #free()} does not log them). */
+    private boolean invalidReported;
+    /**
+     * The duration limit, when the input declares no duration and it is checked on what decodes instead; 0 when the
+     * header's duration was checked.
+     */
+    private final long undeclaredDurationLimit;
+    private final double timeBase;
+    /** One frame period (video, from the frame rate; 0 if unknown), for frames without a timestamp. */
+    private final double framePeriod;
+    /** The first decoded frame's timestamp, and how far past it decoding has gone (for the duration limit). */
+    private long firstTimestamp = avutil.AV_NOPTS_VALUE;
+    private double decodedSeconds;
 
     private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
-                          final AVCodecContext codec, final AVPacket packet) {
+                          final AVCodecContext codec, final AVPacket packet, final long undeclaredDurationLimit) {
         this.label = label;
         this.format = format;
         this.streamIndex = streamIndex;
         this.stream = format.streams(streamIndex);
         this.codec = codec;
         this.packet = packet;
+        this.undeclaredDurationLimit = undeclaredDurationLimit;
+        this.timeBase = avutil.av_q2d(stream.time_base());
+        double period = 0;
+        if (undeclaredDurationLimit > 0 && codec.codec_type() == avutil.AVMEDIA_TYPE_VIDEO) {
+            final AVRational rate = avformat.av_guess_frame_rate(format, stream, null);
+            period = rate.num() > 0 && rate.den() > 0 ? rate.den() / (double) rate.num() : 0;
+        }
+        this.framePeriod = period;
     }
 
     /**
@@ -50,7 +86,8 @@ final class StreamDecoder {
      *
      * @param path the file
      * @param mediaType AVMEDIA_TYPE_VIDEO or AVMEDIA_TYPE_AUDIO
-     * @param limits checked against the header before the decoder is opened
+     * @param limits checked against the header before the decoder is opened; a duration the header does not give is
+     *               checked on the frames as they decode
      * @return the opened decoder; the caller must {@link #free()} it
      */
     static StreamDecoder open(final Path path, final int mediaType, final MediaLimits limits) {
@@ -88,7 +125,8 @@ final class StreamDecoder {
             // On failure the catch frees the codec context and the input.
             final AVPacket packet = NativeAllocations.allocate(avcodec::av_packet_alloc, "av_packet_alloc", label);
             NativeResourceCounter.allocated(Kind.PACKET);
-            return new StreamDecoder(label, format, index, codec, packet);
+            return new StreamDecoder(label, format, index, codec, packet,
+                    duration > 0 ? 0 : limits.maxDurationSeconds());
         } catch (final RuntimeException | Error e) {
             if (codec != null) {
                 avcodec.avcodec_free_context(codec);
@@ -102,6 +140,10 @@ final class StreamDecoder {
     /**
      * Decodes the next frame of the stream into {@code frame} (unreferencing what it held).
      *
+     * <p>A packet the decoder refuses as invalid data (AVERROR_INVALIDDATA from sending it or from receiving its
+     * frame: a damaged frame header, a WAV cut mid-sample) is skipped and counted, as the ffmpeg program does; FFmpeg
+     * leaves the decoder usable. The input is refused when more than half of the packets sent were invalid.
+     *
      * @param frame the caller's frame
      * @return true with a frame, false at the end of the stream
      */
@@ -110,11 +152,21 @@ final class StreamDecoder {
         while (true) {
             final int got = avcodec.avcodec_receive_frame(codec, frame);
             if (got >= 0) {
+                if (undeclaredDurationLimit > 0) {
+                    checkDecodedDuration(frame);
+                }
                 return true;
             }
             if (got == avutil.AVERROR_EOF) {
                 decoderDrained = true;
+                if (invalidPackets * 2 > packetsSent) {
+                    throw tooManyInvalidPackets();
+                }
                 return false;
+            }
+            if (got == avutil.AVERROR_INVALIDDATA) {
+                skipInvalid(got, "avcodec_receive_frame");
+                continue;
             }
             if (got != EAGAIN) {
                 throw FFmpeg.failure(got, label, "avcodec_receive_frame");
@@ -132,7 +184,12 @@ final class StreamDecoder {
             if (packet.stream_index() == streamIndex) {
                 final int sent = avcodec.avcodec_send_packet(codec, packet);
                 avcodec.av_packet_unref(packet);
-                FFmpeg.check(sent, label, "avcodec_send_packet");
+                packetsSent++;
+                if (sent == avutil.AVERROR_INVALIDDATA) {
+                    skipInvalid(sent, "avcodec_send_packet");
+                } else {
+                    FFmpeg.check(sent, label, "avcodec_send_packet");
+                }
             } else {
                 avcodec.av_packet_unref(packet);
             }
@@ -140,16 +197,73 @@ final class StreamDecoder {
     }
 
     /**
-     * Seeks to the keyframe at or before {@code timestamp} and flushes the decoder.
+     * For an input that declares no duration (raw H.264, a FLAC stream without its sample count): throws once the
+     * frames decoded reach past the duration limit. Frames without a timestamp count one frame period (video) or
+     * their samples (audio) past the one before.
+     */
+    private void checkDecodedDuration(final AVFrame frame) {
+        final long ts = frame.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? frame.best_effort_timestamp()
+                : frame.pts();
+        if (ts == avutil.AV_NOPTS_VALUE) {
+            decodedSeconds += frame.sample_rate() > 0 ? frame.nb_samples() / (double) frame.sample_rate() : framePeriod;
+        } else if (firstTimestamp == avutil.AV_NOPTS_VALUE) {
+            firstTimestamp = ts;
+        } else {
+            decodedSeconds = (ts - firstTimestamp) * timeBase;
+        }
+        if (decodedSeconds > undeclaredDurationLimit) {
+            throw new MediaException(label, "the input declares no duration and decodes past "
+                    + Math.round(decodedSeconds * 1000) / 1000.0
+                    + " s, over the limit of " + undeclaredDurationLimit + " s; raise "
+                    + MediaConfiguration.MAX_DURATION_PROP);
+        }
+    }
+
+    /** Counts a packet refused as invalid data; throws once too many were. */
+    private void skipInvalid(final int error, final String step) {
+        invalidPackets++;
+        lastInvalidError = error;
+        lastInvalidStep = step;
+        if (invalidPackets > INVALID_PACKETS_TOLERATED && invalidPackets * 2 > packetsSent) {
+            throw tooManyInvalidPackets();
+        }
+    }
+
+    private MediaException tooManyInvalidPackets() {
+        return new MediaException(label, invalidPacketsNote(), lastInvalidError, null);
+    }
+
+    /**
+     * {@return what was skipped as invalid data so far, for an exception's message, e.g. "3 of 5 packets could not be
+     * decoded (last: avcodec_send_packet: Invalid data found when processing input (-1094995529))", or "" when
+     * nothing was}
+     */
+    String invalidPacketsNote() {
+        if (invalidPackets == 0) {
+            return "";
+        }
+        invalidReported = true;
+        return invalidPackets + " of " + packetsSent + " packets could not be decoded (last: " + lastInvalidStep + ": "
+                + FFmpeg.errorText(lastInvalidError) + ")";
+    }
+
+    /**
+     * Asks the demuxer for the keyframe at or before {@code timestamp} and flushes the decoder. Some demuxers land
+     * later (MPEG-TS and MPEG-PS on any packet, MP4 after B-frames shown before the keyframe): the caller checks the
+     * first frame decoded.
      *
      * @param timestamp in the stream's time base
+     * @return false when the demuxer cannot seek (raw streams such as H.264 elementary streams); where it was left
+     *         reading is then unknown, and the caller must reopen the input to read on
      */
-    void seek(final long timestamp) {
-        FFmpeg.check(avformat.av_seek_frame(format, streamIndex, timestamp, avformat.AVSEEK_FLAG_BACKWARD), label,
-                "av_seek_frame");
+    boolean seek(final long timestamp) {
+        if (avformat.av_seek_frame(format, streamIndex, timestamp, avformat.AVSEEK_FLAG_BACKWARD) < 0) {
+            return false;
+        }
         avcodec.avcodec_flush_buffers(codec);
         inputEnded = false;
         decoderDrained = false;
+        return true;
     }
 
     /** {@return whether the decoder has returned its last frame} */
@@ -157,8 +271,11 @@ final class StreamDecoder {
         return decoderDrained;
     }
 
-    /** Frees the packet, the codec context and the input. */
+    /** Frees the packet, the codec context and the input; logs a warning if packets were skipped as invalid. */
     void free() {
+        if (invalidPackets > 0 && !invalidReported && LOG.isWarnEnabled()) {
+            LOG.warn("{}: {}", label, invalidPacketsNote());
+        }
         avcodec.av_packet_free(packet);
         NativeResourceCounter.freed(Kind.PACKET);
         avcodec.avcodec_free_context(codec);

@@ -204,4 +204,75 @@ class AudioDecoderTest {
             assertThat(s.frames()).isEqualTo(10);
         });
     }
+
+    /** MP2 at 48 kHz and 256 kb/s: every frame is 768 bytes (no padding), so frame k starts at byte 768 k. */
+    private static final int MP2_FRAME_BYTES = 768;
+
+    /** {@return a 2 s stereo MP2 tone with the frames {@code damaged} selects given an invalid bitrate index} */
+    private static Path mp2WithDamagedFrames(final String name, final java.util.function.IntPredicate damaged)
+            throws IOException {
+        final Path p = dir.resolve(name);
+        FfmpegTestEncoder.tone(p, "mp2", 2, 48_000, 2.0, 440);
+        final byte[] b = Files.readAllBytes(p);
+        for (int k = 0; (k + 1) * MP2_FRAME_BYTES <= b.length; k++) {
+            final int at = k * MP2_FRAME_BYTES;
+            assertThat(b[at] & 0xFF).as("frame %d sync", k).isEqualTo(0xFF);
+            if (damaged.test(k)) {
+                b[at + 2] = (byte) (b[at + 2] | 0xF0); // bitrate index 15: "invalid" in every MPEG audio layer
+            }
+        }
+        return Files.write(p, b);
+    }
+
+    /**
+     * One damaged packet costs its own samples only: FFmpeg's decoder stays usable after AVERROR_INVALIDDATA (the
+     * ffmpeg program logs it and goes on). It used to throw away the whole clip.
+     */
+    @Test
+    void shouldSkipADamagedPacketAndKeepTheRestOfTheClip() throws IOException {
+        final Path p = mp2WithDamagedFrames("one-bad-frame.mp2", k -> k == 60);
+        final AudioSpec spec = new AudioSpec(16_000, 1, false, 40_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        final int n = AudioDecoder.decodeFile(p, spec, MediaLimits.DEFAULT, dst.addressOffset(), dst.capacity());
+        // 2 s at 16 kHz less the damaged frame's 1152 samples at 48 kHz (384 at 16 kHz), give or take codec delay
+        assertThat(n).isBetween(32_000 - 384 - 200, 32_000);
+    }
+
+    /** When most packets are damaged the file is refused, naming the count and FFmpeg's reason. */
+    @Test
+    void shouldRefuseAClipWhoseMostPacketsAreDamaged() throws IOException {
+        final Path p = mp2WithDamagedFrames("mostly-bad.mp2", k -> k >= 3 && k % 4 != 0);
+        final AudioSpec spec = new AudioSpec(16_000, 1, false, 40_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        assertThatThrownBy(() -> AudioDecoder.decodeFile(p, spec, MediaLimits.DEFAULT, dst.addressOffset(),
+                dst.capacity())).isInstanceOf(MediaException.class).hasMessageStartingWith(p + ": ")
+                .hasMessageContaining("packets could not be decoded").hasMessageContaining("Invalid data found");
+    }
+
+    /**
+     * A FLAC file whose STREAMINFO gives the total sample count as 0 ("unknown", as a FLAC encoder writing to a pipe
+     * leaves it) declares no duration: its samples are held to the duration limit as they decode. It used to pass
+     * any limit.
+     */
+    @Test
+    void shouldHoldAStreamWithoutADeclaredDurationToTheDurationLimitWhileDecoding() throws IOException {
+        final Path p = dir.resolve("unknown-length.flac");
+        FfmpegTestEncoder.tone(p, "flac", 1, 8000, 3.0, 440);
+        final byte[] b = Files.readAllBytes(p);
+        // "fLaC", the metadata block header, then STREAMINFO: its 36-bit total sample count starts in the low
+        // nibble of byte 13 of the block (8 + 13 = 21) and fills bytes 22 to 25
+        assertThat(new String(b, 0, 4, java.nio.charset.StandardCharsets.US_ASCII)).isEqualTo("fLaC");
+        b[21] &= (byte) 0xF0;
+        java.util.Arrays.fill(b, 22, 26, (byte) 0);
+        Files.write(p, b);
+        assertThat(MediaProbe.probe(p).durationSeconds()).isZero();
+        final AudioSpec spec = new AudioSpec(8000, 1, false, 30_000);
+        final UnsafeBuffer dst = TestImages.nativeBuffer((int) spec.bytes());
+        assertThatThrownBy(() -> AudioDecoder.decodeFile(p, spec, new MediaLimits(1 << 20, 10, 2, 1 << 20),
+                dst.addressOffset(), dst.capacity())).isInstanceOf(MediaException.class)
+                .hasMessageStartingWith(p + ": ").hasMessageContaining("limit of 2 s");
+        // 3 s, the last FLAC frame padded to the encoder's frame size
+        assertThat(AudioDecoder.decodeFile(p, spec, new MediaLimits(1 << 20, 10, 4, 1 << 20), dst.addressOffset(),
+                dst.capacity())).isBetween(24_000, 24_000 + 4608);
+    }
 }

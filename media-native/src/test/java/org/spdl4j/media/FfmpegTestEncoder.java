@@ -86,22 +86,60 @@ final class FfmpegTestEncoder {
 
     /**
      * Writes a video whose frame i shows i (mod 256) as 8 vertical black/white bands (bit 7 leftmost), so decoded
-     * frames can be identified despite lossy coding.
+     * frames can be identified despite lossy coding. No B-frames; the container comes from the file name.
      */
     static void video(final Path path, final String encoder, final int width, final int height, final int frames,
                       final int fps, final int gop) {
+        video(path, encoder, width, height, frames, fps, gop, 0);
+    }
+
+    /**
+     * Like {@link #video(Path, String, int, int, int, int, int)}, with up to {@code maxBFrames} B-frames between
+     * reference frames (encoders that support them: mpeg4, mpeg2video), so decode order differs from display order.
+     */
+    static void video(final Path path, final String encoder, final int width, final int height, final int frames,
+                      final int fps, final int gop, final int maxBFrames) {
+        final long[] pts = new long[frames];
+        java.util.Arrays.setAll(pts, i -> i);
+        encode(path, encoder, width, height, pts, fps, fps, gop, maxBFrames, 1);
+    }
+
+    /**
+     * Writes a video whose frame i (identified as in {@link #video(Path, String, int, int, int, int, int)}) is shown
+     * at {@code pts[i] / timeBaseDen} seconds: a variable frame rate when the gaps differ. Each frame lasts until the
+     * next one; the last as long as the gap before it.
+     *
+     * @param fps the nominal rate given to the encoder (rate control, and the header of containers that store one)
+     */
+    static void videoAt(final Path path, final String encoder, final int width, final int height, final long[] pts,
+                        final int timeBaseDen, final int fps, final int gop) {
+        encode(path, encoder, width, height, pts, timeBaseDen, fps, gop, 0, 0);
+    }
+
+    /**
+     * Encodes frame i at {@code pts[i]} (time base {@code 1/timeBaseDen}) into the container the file name implies.
+     *
+     * @param packetDuration each packet's duration in the time base, or 0 to keep the frame's (the encoder copies it)
+     */
+    private static void encode(final Path path, final String encoder, final int width, final int height,
+                               final long[] pts, final int timeBaseDen, final int fps, final int gop,
+                               final int maxBFrames, final long packetDuration) {
         FFmpeg.init();
         final AVFormatContext oc = new AVFormatContext(null);
         check(avformat.avformat_alloc_output_context2(oc, null, null, path.toString()), "alloc_output");
         final AVCodec codec = avcodec.avcodec_find_encoder_by_name(encoder);
+        if (codec == null || codec.isNull()) {
+            avformat.avformat_free_context(oc);
+            throw new IllegalStateException("no encoder " + encoder);
+        }
         final AVCodecContext enc = avcodec.avcodec_alloc_context3(codec);
         final AVFrame frame = avutil.av_frame_alloc();
         final AVPacket pkt = avcodec.av_packet_alloc();
         try {
             final AVStream st = avformat.avformat_new_stream(oc, null);
-            final AVRational tb = avutil.av_make_q(1, fps);
+            final AVRational tb = avutil.av_make_q(1, timeBaseDen);
             enc.width(width).height(height).pix_fmt(avutil.AV_PIX_FMT_YUV420P).time_base(tb)
-                    .framerate(avutil.av_make_q(fps, 1)).gop_size(gop).max_b_frames(0);
+                    .framerate(avutil.av_make_q(fps, 1)).gop_size(gop).max_b_frames(maxBFrames);
             enc.flags(enc.flags() | avcodec.AV_CODEC_FLAG_QSCALE);
             enc.global_quality(avutil.FF_QP2LAMBDA * 3);
             if ((oc.oformat().flags() & avformat.AVFMT_GLOBALHEADER) != 0) {
@@ -114,7 +152,7 @@ final class FfmpegTestEncoder {
             frame.format(avutil.AV_PIX_FMT_YUV420P).width(width).height(height);
             check(avutil.av_frame_get_buffer(frame, 0), "get_buffer");
             final byte[] row = new byte[width];
-            for (int i = 0; i < frames; i++) {
+            for (int i = 0; i < pts.length; i++) {
                 check(avutil.av_frame_make_writable(frame), "writable");
                 for (int x = 0; x < width; x++) {
                     final int bit = BANDS - 1 - x * BANDS / width;
@@ -130,11 +168,12 @@ final class FfmpegTestEncoder {
                         }
                     }
                 }
-                frame.pts(i);
+                frame.pts(pts[i]);
+                frame.duration(i + 1 < pts.length ? pts[i + 1] - pts[i] : i > 0 ? pts[i] - pts[i - 1] : 1);
                 check(avcodec.avcodec_send_frame(enc, frame), "send_frame");
-                drain(oc, enc, st, pkt, 1); // one frame in the encoder's 1/fps time base
+                drain(oc, enc, st, pkt, packetDuration);
             }
-            finish(oc, enc, st, pkt, 1);
+            finish(oc, enc, st, pkt, packetDuration);
         } finally {
             free(oc, enc, frame, pkt);
         }
@@ -222,10 +261,16 @@ final class FfmpegTestEncoder {
         check(avformat.av_write_trailer(oc), "trailer");
     }
 
-    /** Closes the file and frees the muxer, encoder, frame and packet (any of them may be unused). */
+    /**
+     * Closes the file and frees the muxer, encoder, frame and packet (any of them may be unused). The file is open
+     * only once {@link #writeHeader} ran: avio_closep on a muxer without one dereferences a null pointer (the JVM dies
+     * instead of the test failing, e.g. when avcodec_open2 refuses the encoder's settings).
+     */
     private static void free(final AVFormatContext oc, final AVCodecContext enc, final AVFrame frame,
                              final AVPacket pkt) {
-        avformat.avio_closep(oc.pb());
+        if (oc.pb() != null && !oc.pb().isNull()) {
+            avformat.avio_closep(oc.pb());
+        }
         avcodec.av_packet_free(pkt);
         avutil.av_frame_free(frame);
         avcodec.avcodec_free_context(enc);

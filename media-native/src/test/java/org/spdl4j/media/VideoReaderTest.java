@@ -119,6 +119,37 @@ class VideoReaderTest {
         }
     }
 
+    /**
+     * A variable frame rate: frames 0 to 19 every 100 ms, then 20 to 139 every 1/60 s. The frame nearest each time
+     * comes back, by the frames' own timestamps: the choice used to go by one guessed rate (10 fps in MKV, so 2.5 s
+     * gave frame 47 although frame 50 is stamped 2.5 s exactly; 60 fps in MP4, so 0.55 s gave frame 6, not 5 shown
+     * then). A time half-way between two frames gives the earlier, the one shown at that time.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mkv", "mp4"})
+    void shouldReturnTheFrameNearestEachTimeAtAVariableFrameRate(final String container) {
+        final long[] pts = new long[140];
+        for (int i = 0; i < pts.length; i++) {
+            pts[i] = i < 20 ? 600L * i : 12_000 + 100L * (i - 20); // in 1/6000 s
+        }
+        final Path clip = dir.resolve("vfr." + container);
+        FfmpegTestEncoder.videoAt(clip, "mpeg4", W, H, pts, 6000, 10, 12);
+        final double[] seconds = {0.0, 0.55, 1.05, 1.04, 1.96, 2.01, 2.5, 3.0, 3.99, 30.0};
+        final int[] expected = {0, 5, 10, 10, 20, 21, 50, 80, 139, 139};
+        for (int i = 0; i < seconds.length; i++) {
+            final UnsafeBuffer one = TestImages.nativeBuffer(GRAY.bytes());
+            try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+                r.readFramesAt(new double[] {seconds[i]}, GRAY, one.addressOffset(), one.capacity());
+            }
+            assertThat(indicesIn(one, 1, GRAY)).as("alone at %s s", seconds[i]).containsExactly(expected[i]);
+        }
+        final UnsafeBuffer dst = TestImages.nativeBuffer(seconds.length * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            r.readFramesAt(seconds, GRAY, dst.addressOffset(), dst.capacity());
+        }
+        assertThat(indicesIn(dst, seconds.length, GRAY)).containsExactly(expected);
+    }
+
     @Test
     void shouldReadEveryKthFrameInChunks() {
         final int k = 3;
@@ -154,6 +185,31 @@ class VideoReaderTest {
                 .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 2 s");
         assertThatThrownBy(() -> SingleThreadVideoReader.open(mp4, new MediaLimits(W * H - 1, 10, 60, 1 << 20)))
                 .isInstanceOf(MediaException.class).hasMessageContaining("declared size 160x96");
+    }
+
+    /**
+     * NaN, negative and infinite times and negative indices are caller bugs (a 0/0 frame rate, an off-by-one): they
+     * used to give some frame silently (NaN the current one, -5 s frame 0, index -7 frame 0).
+     */
+    @Test
+    void shouldRejectNanNegativeOrInfiniteTimesAndNegativeIndices() {
+        final UnsafeBuffer dst = TestImages.nativeBuffer(3 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            for (final double bad : new double[] {Double.NaN, -5.0, -Double.MIN_VALUE, Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY}) {
+                assertThatThrownBy(() -> r.readFramesAt(new double[] {1.0, 0.5, bad}, GRAY, dst.addressOffset(),
+                        dst.capacity())).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining("seconds[2] is " + bad);
+            }
+            assertThatThrownBy(() -> r.readFrames(new long[] {-7, 3}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("indices[0] is -7");
+            assertThat(r.readFramesAt(new double[] {0.0, 1e300}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isEqualTo(2);
+            assertThat(indicesIn(dst, 2, GRAY)).containsExactly(0, FRAMES - 1);
+            assertThat(r.readFrames(new long[] {Long.MAX_VALUE, 1}, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isEqualTo(2);
+            assertThat(indicesIn(dst, 2, GRAY)).containsExactly(FRAMES - 1, 1);
+        }
     }
 
     @Test
