@@ -132,7 +132,9 @@ public final class SampleClips {
             drain(oc, enc, st, pkt, path);
             check(avformat.av_write_trailer(oc), "write trailer", path);
         } finally {
-            avformat.avio_closep(oc.pb());
+            if (oc.pb() != null && !oc.pb().isNull()) { // open only once avio_open ran: closing none crashes the JVM
+                avformat.avio_closep(oc.pb());
+            }
             avcodec.av_packet_free(pkt);
             avutil.av_frame_free(frame);
             avcodec.avcodec_free_context(enc);
