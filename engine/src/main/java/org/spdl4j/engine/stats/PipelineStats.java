@@ -38,10 +38,17 @@ public final class PipelineStats {
     private IntervalHistogramListener[] listeners = new IntervalHistogramListener[0];
     private final Histogram[] interval;
     private final Histogram[] accumulated;
+    // Counter baselines: the interval's (last*) and the run's (start*). Counters are cumulative from when the workers
+    // started; a rate or share covers only the time since this object's start, so both start at the counters' values
+    // then (work done before is not charged to a clock that was not running).
     private final long[] lastOut;
     private final long[] lastBusy;
     private final long[] lastStarved;
     private final long[] lastBackPressured;
+    private final long[] startOut;
+    private final long[] startBusy;
+    private final long[] startStarved;
+    private final long[] startBackPressured;
     private long startNanos;
     private long startEpochMillis;
     /** End of the last histogram interval (any sample). */
@@ -50,7 +57,8 @@ public final class PipelineStats {
     private long lastSnapshotNanos;
 
     /**
-     * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}).
+     * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}):
+     * rates and time shares cover what the stages do from now on, not what they did before this object existed.
      *
      * @param name   the pipeline's name, the first part of every metric name
      * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
@@ -94,6 +102,10 @@ public final class PipelineStats {
         lastBusy = new long[n];
         lastStarved = new long[n];
         lastBackPressured = new long[n];
+        startOut = new long[n];
+        startBusy = new long[n];
+        startStarved = new long[n];
+        startBackPressured = new long[n];
         markStarted();
     }
 
@@ -123,14 +135,22 @@ public final class PipelineStats {
     }
 
     /**
-     * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts).
-     * Counts and histograms are kept.
+     * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts, or
+     * after a warm-up): rates, time shares and throughput, of the next {@link #snapshot()} and of every
+     * {@link #runSnapshot()}, cover only what the stages do from now on. Cumulative counts and histograms are kept.
      */
     public synchronized void markStarted() {
         startNanos = nanoClock.getAsLong();
         startEpochMillis = System.currentTimeMillis();
         lastSampleNanos = startNanos;
         lastSnapshotNanos = startNanos;
+        for (int i = 0; i < stages.size(); i++) {
+            StageStats s = stages.get(i);
+            startOut[i] = lastOut[i] = s.itemsOut();
+            startBusy[i] = lastBusy[i] = s.busyNanos();
+            startStarved[i] = lastStarved[i] = s.starvedNanos();
+            startBackPressured[i] = lastBackPressured[i] = s.backPressuredNanos();
+        }
     }
 
     /** {@return when the pipeline started, in milliseconds since the epoch (the {@code .hlog} base time)} */
@@ -230,9 +250,10 @@ public final class PipelineStats {
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
-            busy[i] = share(b - (wholeRun ? 0 : lastBusy[i]), intervalNanos, s.taskSlots());
-            starved[i] = share(st - (wholeRun ? 0 : lastStarved[i]), intervalNanos, s.taskSlots());
-            backPressured[i] = share(bp - (wholeRun ? 0 : lastBackPressured[i]), intervalNanos, s.taskSlots());
+            busy[i] = share(b - (wholeRun ? startBusy[i] : lastBusy[i]), intervalNanos, s.taskSlots());
+            starved[i] = share(st - (wholeRun ? startStarved[i] : lastStarved[i]), intervalNanos, s.taskSlots());
+            backPressured[i] = share(bp - (wholeRun ? startBackPressured[i] : lastBackPressured[i]), intervalNanos,
+                    s.taskSlots());
             if (!wholeRun) {
                 lastBusy[i] = b;
                 lastStarved[i] = st;
@@ -246,7 +267,8 @@ public final class PipelineStats {
             StageStats s = stages.get(i);
             Histogram h = accumulated[i];
             boolean any = h.getTotalCount() > 0;
-            double rate = intervalNanos > 0 ? (out[i] - (wholeRun ? 0 : lastOut[i])) * 1e9 / intervalNanos : 0;
+            double rate = intervalNanos > 0
+                    ? (out[i] - (wholeRun ? startOut[i] : lastOut[i])) * 1e9 / intervalNanos : 0;
             if (!wholeRun) {
                 lastOut[i] = out[i];
             }
@@ -258,7 +280,7 @@ public final class PipelineStats {
                     i == bottleneck));
         }
         long wall = now - startNanos;
-        double throughput = n == 0 || wall <= 0 ? 0 : out[n - 1] * 1e9 / wall;
+        double throughput = n == 0 || wall <= 0 ? 0 : (out[n - 1] - startOut[n - 1]) * 1e9 / wall;
         if (!wholeRun) {
             lastSnapshotNanos = now;
         }

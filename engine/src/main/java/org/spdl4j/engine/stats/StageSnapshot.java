@@ -3,7 +3,9 @@ package org.spdl4j.engine.stats;
 /**
  * One stage's figures at one instant, immutable. Counts and task-time percentiles are cumulative (since the pipeline
  * started, from the stage's accumulated HdrHistogram); rates and time shares are over the interval since the
- * previous snapshot of the same {@link PipelineStats} (so a periodic reporter shows the present, not the average).
+ * previous snapshot of the same {@link PipelineStats} (so a periodic reporter shows the present, not the average),
+ * the first one since that object's start (its creation or {@link PipelineStats#markStarted()}); a
+ * {@link PipelineStats#runSnapshot()} covers the whole time since that start.
  *
  * <p>Time shares are per worker slot: {@code 100 * nanos / (interval * workers)}. Workers report waits when they end,
  * so a share can exceed 100 in one interval and fall short in the next; renderers clamp it for display.
