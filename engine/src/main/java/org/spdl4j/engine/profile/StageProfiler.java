@@ -11,7 +11,8 @@ import org.spdl4j.engine.stats.StageStats;
 
 /**
  * Runs one stage function alone, source -> stage -> sink, at each given concurrency over the same inputs, and
- * measures items/s. Blocking (I/O) functions run on virtual threads. Not thread-safe; one profile at a time.
+ * measures the items/s that come out of it (a failed item does not count). Blocking (I/O) functions run on virtual
+ * threads. Not thread-safe; one profile at a time.
  */
 public final class StageProfiler {
     private StageProfiler() {
@@ -38,14 +39,15 @@ public final class StageProfiler {
                 : source.pipe(stage, fn, options);
             long t0 = System.nanoTime();
             long failures;
+            long received = 0; // failed items never reach the consumer: they are not throughput
             try (Pipeline<Object> p = piped.sink(64).build()) {
                 for (Object ignored : p) {
-                    // drain: the consumer does no work so the stage alone sets the pace
+                    received++; // the consumer does no work so the stage alone sets the pace
                 }
                 failures = stageFailures(p.stats(), stage);
             }
             double seconds = (System.nanoTime() - t0) / 1e9;
-            points.add(new StageProfile.Point(c, inputs.size() / seconds, failures));
+            points.add(new StageProfile.Point(c, received / seconds, failures));
         }
         return new StageProfile(stage, points);
     }
