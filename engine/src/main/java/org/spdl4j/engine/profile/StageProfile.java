@@ -14,8 +14,9 @@ public record StageProfile(String stage, List<Point> points) {
      * Throughput at one concurrency.
      *
      * @param concurrency    workers (or tasks in flight)
-     * @param itemsPerSecond items that came out of the stage per second; a failed item does not count, so a
-     *                       concurrency at which every item failed has 0
+     * @param itemsPerSecond items that came out of the stage per second in the steady state (see
+     *                       {@link StageProfiler}); a failed item does not count, so a concurrency at which every
+     *                       item failed has 0
      * @param failures       items whose function threw (or timed out), over the whole pass of the inputs
      */
     public record Point(int concurrency, double itemsPerSecond, long failures) {
