@@ -213,7 +213,10 @@ final class AsyncDispatcher extends StageWorker {
             if (blocked > 0) {
                 // While this publish waited for room, no free slot could take a task, and the slot of the result
                 // being published was held: weighted by the slots idle during the wait, tasks still running are busy.
-                recordBackPressure(blocked * (concurrency - inFlight));
+                // Slots whose task finished before or during the wait hold a result that waits for this one to get
+                // out: back-pressured too, from when they finished.
+                long now = System.nanoTime();
+                recordBackPressure(blocked * (concurrency - inFlight) + heldDuring(now - blocked, now));
             }
             if (published) {
                 stats.onItemOut();
@@ -221,6 +224,21 @@ final class AsyncDispatcher extends StageWorker {
                 discarder.discard(result);
             }
         }
+    }
+
+    /**
+     * The slot time, between {@code from} and {@code to}, of the entries now holding a finished task's result that
+     * is not published yet. Scans every entry: only after a publish that waited for room (the stage then keeps
+     * pace with its consumer, not with this loop), never per item otherwise.
+     */
+    private long heldDuring(long from, long to) {
+        long held = 0;
+        for (AsyncTaskEntry e : entries) {
+            if (e.phase() == AsyncTaskEntry.DONE) { // acquire: completedNanos is visible
+                held += to - Math.max(from, Math.min(e.completedNanos, to));
+            }
+        }
+        return held;
     }
 
     /**
