@@ -19,6 +19,12 @@ import org.slf4j.LoggerFactory;
  * accumulated histogram. Whoever samples, every interval reaches every listener once and the accumulation once:
  * nothing is lost or counted twice.
  *
+ * <p><b>One per pipeline:</b> sampling takes the workers' interval histograms, so a second {@code PipelineStats} on
+ * the same stages would take intervals away from the first (its task counts, percentiles and {@code .hlog} would
+ * miss them). Create one when the pipeline starts and share it (reporter, {@code .hlog} writer, final table); a second
+ * one on a stage that a live one reads is refused with {@link IllegalStateException} until the first is
+ * {@link #detach() detached}.
+ *
  * <p><b>Threading:</b> the runtime builds it from its stages; workers keep writing their {@link WorkerStats} and never
  * touch this object. Readers (a reporter thread, the CLI, tests) may call any method from any thread: sampling is
  * serialised by this object's monitor, which only readers take.
@@ -55,14 +61,19 @@ public final class PipelineStats {
     private long lastSampleNanos;
     /** End of the last snapshot: the window of rates and time shares. */
     private long lastSnapshotNanos;
+    /** Whether {@link #detach()} gave the stages up. */
+    private boolean detached;
 
     /**
      * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}):
      * rates and time shares cover what the stages do from now on, not what they did before this object existed.
+     * Only one {@code PipelineStats} may read a stage at a time (see the class documentation).
      *
      * @param name   the pipeline's name, the first part of every metric name
      * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
      * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages and was not
+     *                                  {@link #detach() detached}
      */
     public PipelineStats(String name, List<StageStats> stages) {
         this(name, stages, System::nanoTime);
@@ -75,6 +86,7 @@ public final class PipelineStats {
      * @param stages    the stages in pipeline order (source first)
      * @param nanoClock a monotonic clock in nanoseconds, read by readers only
      * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public PipelineStats(String name, List<StageStats> stages, LongSupplier nanoClock) {
         this.name = name;
@@ -90,6 +102,18 @@ public final class PipelineStats {
                 throw new IllegalArgumentException("pipeline '" + name + "' has two stages named '" + s.stage()
                         + "': stage names must be unique (they name metrics and .hlog tags)");
             }
+        }
+        int attached = 0;
+        try {
+            for (StageStats s : this.stages) {
+                s.attach(this);
+                attached++;
+            }
+        } catch (IllegalStateException e) {
+            for (int i = 0; i < attached; i++) {
+                this.stages.get(i).detach(this);
+            }
+            throw e;
         }
         int n = this.stages.size();
         interval = new Histogram[n];
@@ -111,11 +135,13 @@ public final class PipelineStats {
 
     /**
      * Stats of a running pipeline from its stages, named after them (as {@code new PipelineStats(name, stages)}):
-     * {@code PipelineStats.of(pipeline.stats())}.
+     * {@code PipelineStats.of(pipeline.stats())}. Call it once per pipeline and share the result: a second call on
+     * the same stages is refused while the first one is not {@link #detach() detached}.
      *
      * @param stages the stages in pipeline order, all of one pipeline
      * @return the pipeline's stats; its clock starts now
      * @throws IllegalArgumentException when there is no stage, or they belong to different pipelines
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public static PipelineStats of(List<StageStats> stages) {
         if (stages.isEmpty()) {
@@ -150,6 +176,22 @@ public final class PipelineStats {
             startBusy[i] = lastBusy[i] = s.busyNanos();
             startStarved[i] = lastStarved[i] = s.starvedNanos();
             startBackPressured[i] = lastBackPressured[i] = s.backPressuredNanos();
+        }
+    }
+
+    /**
+     * Stops reading the stages, so that another {@code PipelineStats} may read them; idempotent. Afterwards
+     * {@link #sample()}, {@link #snapshot()} and {@link #runSnapshot()} throw {@link IllegalStateException} (they
+     * would take intervals from the new reader): close this object's reporter first. Its accumulated histograms stay
+     * readable.
+     */
+    public synchronized void detach() {
+        if (detached) {
+            return;
+        }
+        detached = true;
+        for (StageStats s : stages) {
+            s.detach(this);
         }
     }
 
@@ -190,8 +232,12 @@ public final class PipelineStats {
      * the stage's accumulation. Allocates nothing after the first call.
      *
      * @return the clock reading that ended the interval
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized long sample() {
+        if (detached) {
+            throw new IllegalStateException("the stats of pipeline '" + name + "' were detached from its stages");
+        }
         long now = nanoClock.getAsLong();
         long from = epochMillis(lastSampleNanos);
         long to = epochMillis(now);
@@ -221,6 +267,7 @@ public final class PipelineStats {
      * shares over the interval since the previous snapshot, the bottleneck mark.
      *
      * @return a new immutable snapshot
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized PipelineSnapshot snapshot() {
         return snapshot(false);
@@ -231,6 +278,7 @@ public final class PipelineStats {
      * interval, and the interval state is left as it was: the figures for an end-of-run summary.
      *
      * @return a new immutable snapshot whose interval is the whole run
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized PipelineSnapshot runSnapshot() {
         return snapshot(true);

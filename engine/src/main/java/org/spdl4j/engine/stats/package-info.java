@@ -5,7 +5,7 @@
  * <pre>
  *  worker thread ──on*()──> WorkerStats (single writer, no lock, no allocation)
  *                               │  one per worker, grouped in a StageStats per stage
- *  PipelineStats (one per pipeline, the only reader)
+ *  PipelineStats (one per pipeline, the only reader; a second on the same stages is refused)
  *      sample()   ── swaps every worker's interval histogram (recycled), feeds IntervalHistogramListeners,
  *                    adds it to the stage's accumulated histogram
  *      snapshot() ── sample() + counters ──> PipelineSnapshot [StageSnapshot...]   (immutable)
@@ -16,13 +16,15 @@
  *
  * <h2>Typical use (the CLI)</h2>
  * <pre>{@code
- * PipelineStats stats = PipelineStats.of(pipeline.stats());
+ * PipelineStats stats = PipelineStats.of(pipeline.stats()); // once per pipeline: share it, do not create another
  * try (StageHistogramLogWriter hlog = StageHistogramLogWriter.open(stats, Path.of("train.hlog"));
  *      PipelineStatsReporter log = PipelineStatsReporter.start(stats, Duration.ofSeconds(10))) {
  *     for (Batch b : pipeline) { train(b); }
  * }
- * System.out.print(StatsTable.render(stats.snapshot()));
+ * System.out.print(StatsTable.render(stats.runSnapshot())); // the whole run
  * }</pre>
+ * The final table is a {@link org.spdl4j.engine.stats.PipelineStats#runSnapshot() runSnapshot()}: closing the
+ * reporter has just taken the last interval, so a {@code snapshot()} here would cover the few microseconds since.
  *
  * <h2>Metric names</h2>
  * Stable names, {@code <pipeline>:<stage>:<metric>} ({@link org.spdl4j.engine.stats.PipelineSnapshot#metrics()}):

@@ -243,6 +243,35 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldRefuseASecondPipelineStatsOnTheSameStages() {
+        // A second reader would take the first one's interval histograms: its task counts would miss them.
+        assertThatThrownBy(() -> PipelineStats.of(List.of(source, decode, batch)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("train:source");
+        StageStats fresh = new StageStats("train", "fresh", 1, () -> 0, 0);
+        assertThatThrownBy(() -> new PipelineStats("train", List.of(fresh, decode)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("train:decode");
+        for (int i = 0; i < 10; i++) {
+            decode.worker(0).onTask(1_000);
+        }
+        assertThat(stats.snapshot().stage("decode").tasks()).isEqualTo(10).isEqualTo(decode.tasks());
+        assertThat(new PipelineStats("train", List.of(fresh)).stages())
+                .as("a refused PipelineStats left no stage attached").containsExactly(fresh);
+    }
+
+    @Test
+    void shouldLetANewPipelineStatsReadTheStagesOnceTheFirstIsDetached() {
+        decode.worker(0).onTask(1_000);
+        stats.snapshot();
+        stats.detach();
+        stats.detach(); // idempotent
+        assertThatThrownBy(stats::snapshot).isInstanceOf(IllegalStateException.class).hasMessageContaining("train");
+        PipelineStats next = new PipelineStats("train", List.of(source, decode, batch), clock);
+        decode.worker(1).onTask(2_000);
+        assertThat(next.snapshot().stage("decode").tasks()).isEqualTo(1);
+        assertThat(stats.copyAccumulatedTaskHistogram("decode").getTotalCount()).isEqualTo(1);
+    }
+
+    @Test
     void shouldRejectStagesOfAnotherPipelineOrDuplicateNames() {
         StageStats other = new StageStats("eval", "decode", 1, () -> 0, 0);
         assertThatThrownBy(() -> new PipelineStats("train", List.of(source, other)))
