@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
+import org.spdl4j.engine.stats.StageSnapshot;
 
 /**
  * The stats of an async stage read like a sync stage's of the same concurrency: its shares are per task slot, so a
@@ -93,6 +94,38 @@ class AsyncStageStatsTest {
                     .as("busy %.1f + starved %.1f + back-pressured %.1f", a.busyPercent(), a.starvedPercent(),
                             a.backPressuredPercent())
                     .isBetween(70.0, 110.0);
+        }
+    }
+
+    /**
+     * An async stage whose function does its work before it returns the stage (here a completed future): only one
+     * task is ever in flight, and the dispatcher's time in the function is what limits the stage. The slots left
+     * idle meanwhile are busy with it too, so the stage reads as saturated and is named the bottleneck, not as
+     * 1/concurrency busy with nothing to blame.
+     */
+    @Test
+    void shouldShowAnAsyncStageBoundByItsSynchronousPartAsBusy() throws Exception {
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 1)
+                .named("async-dispatch-bound")
+                .pipeAsync("a", (Integer i) -> {
+                    EngineThreads.sleep(1); // the synchronous part, on the dispatcher's thread
+                    return CompletableFuture.completedFuture(i);
+                }, StageOptions.defaults().withConcurrency(16))
+                .sink(16)
+                .build()) {
+            PipelineStats stats = PipelineStats.of(p.stats());
+            for (int i = 0; i < 30; i++) {
+                assertThat(p.next(Duration.ofSeconds(10))).isNotNull();
+            }
+            stats.snapshot();
+            for (int i = 0; i < 200; i++) {
+                assertThat(p.next(Duration.ofSeconds(10))).isNotNull(); // the consumer takes each item at once
+            }
+            PipelineSnapshot s = stats.snapshot();
+            var a = s.stage("a");
+            assertThat(a.busyPercent()).as("busy %.1f, starved %.1f, back-pressured %.1f", a.busyPercent(),
+                    a.starvedPercent(), a.backPressuredPercent()).isBetween(70.0, 110.0);
+            assertThat(s.bottleneck()).map(StageSnapshot::stage).contains("a");
         }
     }
 

@@ -21,7 +21,8 @@ package org.spdl4j.engine.stats;
  * @param p99Nanos             99th percentile task time, ns
  * @param maxNanos             longest task time, ns (within the histogram's precision)
  * @param itemsOutPerSecond    items published per second over the interval
- * @param busyPercent          share of worker time spent in tasks over the interval
+ * @param busyPercent          share of worker time spent in tasks over the interval (an async stage: also its
+ *                             slots left idle while its dispatcher ran the function's synchronous part)
  * @param starvedPercent       share of worker time spent waiting for input over the interval
  * @param backPressuredPercent share of worker time spent blocked on a full output over the interval
  * @param ringOccupancy        items waiting in the stage's input ring at the snapshot
