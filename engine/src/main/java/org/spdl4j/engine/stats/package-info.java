@@ -40,11 +40,15 @@
  *       <td>task-time percentiles since the start</td></tr>
  *   <tr><td>{@code items_out_per_s}</td><td>output rate over the last interval</td></tr>
  *   <tr><td>{@code busy_pct}, {@code starved_pct}, {@code back_pressured_pct}</td>
- *       <td>share of worker time in tasks / waiting for input / blocked on a full output, last interval</td></tr>
+ *       <td>share of worker time in tasks / waiting for input / blocked on a full output, last interval (an async
+ *       stage: per task slot; its dispatcher's time in the function's synchronous part is busy for every idle slot,
+ *       and a slot holding a finished result behind a blocked publish is back-pressured)</td></tr>
  *   <tr><td>{@code ring_occupancy}, {@code ring_capacity}</td><td>items waiting in the input ring, its size</td></tr>
  * </table>
  * Pipeline-wide: {@code <pipeline>:wall_ns}, {@code <pipeline>:interval_ns}, {@code <pipeline>:throughput_per_s}
- * (items out of the last stage per second since the start). In {@code .hlog} files each stage's tag is
+ * (items out of the last stage per second since the start). Counts are the stages' totals; rates, shares and
+ * throughput start when the {@code PipelineStats} is created or {@code markStarted()} runs, so work done before is
+ * not charged to them. In {@code .hlog} files each stage's tag is
  * {@code <pipeline>:<stage>}.
  *
  * <h2>The bottleneck</h2>
