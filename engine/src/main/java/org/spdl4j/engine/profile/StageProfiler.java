@@ -1,6 +1,7 @@
 package org.spdl4j.engine.profile;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.function.Function;
 import org.spdl4j.engine.FailureBudget;
@@ -11,7 +12,18 @@ import org.spdl4j.engine.stats.StageStats;
 
 /**
  * Runs one stage function alone, source -> stage -> sink, at each given concurrency over the same inputs, and
- * measures items/s. Blocking (I/O) functions run on virtual threads. Not thread-safe; one profile at a time.
+ * measures the items/s that come out of it in the steady state. Blocking (I/O) functions run on virtual threads.
+ * Not thread-safe; one profile at a time.
+ *
+ * <p><b>What is measured:</b> before the first point, one unmeasured pass over the inputs at the highest concurrency
+ * warms up class loading, the JIT and caches (page cache, connections), so the first concurrency tried is not the
+ * only cold one. Each point then pushes all the inputs through a new pipeline; its clock starts when the consumer
+ * has received the first {@code max(concurrency, n / 10)} items (at most half of the {@code n} inputs) and stops when
+ * it sees the end of the stream: the items received in between over that time. Building, starting and closing the
+ * pipeline, its threads' first tasks (per-thread set-up) and the ramp-up are outside the figure. When no item comes
+ * after that mark (fewer than two inputs, or most items failed), the figure is the items received over the time from
+ * the pipeline's start to the end of the stream.
+ * Failed items never reach the consumer, so they do not count as throughput; each point reports them.
  */
 public final class StageProfiler {
     private StageProfiler() {
@@ -21,33 +33,67 @@ public final class StageProfiler {
      * Profiles {@code fn}.
      *
      * @param stage         name for threads and results
-     * @param inputs        the items to push through at each concurrency (all of them each time)
+     * @param inputs        the items to push through at each concurrency (all of them each time, and once more to
+     *                      warm up)
      * @param fn            the stage function; a throw counts as a failure, the run goes on
      * @param blocking      run on virtual threads (I/O) rather than platform worker threads
      * @param concurrencies the concurrencies to try, in order
      * @param <T>           input type
-     * @return throughput at each concurrency
+     * @return steady-state throughput at each concurrency
      */
     public static <T> StageProfile profile(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
                                            int... concurrencies) {
         List<StageProfile.Point> points = new ArrayList<>();
-        for (int c : concurrencies) {
-            StageOptions options = StageOptions.defaults().withConcurrency(c).withFailureBudget(FailureBudget.UNLIMITED);
-            PipelineBuilder<T> source = PipelineBuilder.<T>fromIterable(inputs).named("profile-" + stage + "-" + c);
-            PipelineBuilder<Object> piped = blocking ? source.pipeVirtual(stage, fn, options)
-                : source.pipe(stage, fn, options);
-            long t0 = System.nanoTime();
-            long failures;
-            try (Pipeline<Object> p = piped.sink(64).build()) {
-                for (Object ignored : p) {
-                    // drain: the consumer does no work so the stage alone sets the pace
-                }
-                failures = stageFailures(p.stats(), stage);
+        if (concurrencies.length > 0 && !inputs.isEmpty()) {
+            int highest = concurrencies[0];
+            for (int c : concurrencies) {
+                highest = Math.max(highest, c);
             }
-            double seconds = (System.nanoTime() - t0) / 1e9;
-            points.add(new StageProfile.Point(c, inputs.size() / seconds, failures));
+            run(stage, "warm-up", inputs, fn, blocking, highest);
+        }
+        for (int c : concurrencies) {
+            points.add(run(stage, Integer.toString(c), inputs, fn, blocking, c));
         }
         return new StageProfile(stage, points);
+    }
+
+    private static <T> StageProfile.Point run(String stage, String pass, List<T> inputs, Function<? super T, ?> fn,
+                                              boolean blocking, int c) {
+        StageOptions options = StageOptions.defaults().withConcurrency(c).withFailureBudget(FailureBudget.UNLIMITED);
+        PipelineBuilder<T> source = PipelineBuilder.<T>fromIterable(inputs).named("profile-" + stage + "-" + pass);
+        PipelineBuilder<Object> piped = blocking ? source.pipeVirtual(stage, fn, options)
+            : source.pipe(stage, fn, options);
+        int mark = startMark(inputs.size(), c);
+        long received = 0;
+        long markNanos = 0;
+        long startNanos;
+        long endNanos;
+        long failures;
+        try (Pipeline<Object> p = piped.sink(64).build()) {
+            Iterator<Object> items = p.iterator();
+            p.start();
+            startNanos = System.nanoTime();
+            while (items.hasNext()) {
+                items.next(); // the consumer does no work so the stage alone sets the pace
+                if (++received == mark) {
+                    markNanos = System.nanoTime();
+                }
+            }
+            endNanos = System.nanoTime(); // before close: joining the threads is not the stage's time
+            failures = stageFailures(p.stats(), stage);
+        }
+        double itemsPerSecond;
+        if (mark > 0 && received > mark) {
+            itemsPerSecond = (received - mark) * 1e9 / Math.max(1, endNanos - markNanos);
+        } else {
+            itemsPerSecond = received * 1e9 / Math.max(1, endNanos - startNanos);
+        }
+        return new StageProfile.Point(c, itemsPerSecond, failures);
+    }
+
+    /** {@return how many items the consumer receives before a point's clock starts; 0 for no window} */
+    static int startMark(int inputs, int concurrency) {
+        return Math.min(Math.max(concurrency, inputs / 10), inputs / 2);
     }
 
     private static long stageFailures(List<StageStats> stats, String stage) {

@@ -2,6 +2,7 @@ package org.spdl4j.engine.ring;
 
 import java.util.Arrays;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * One producing thread's batch in front of a {@link BoundedPublisher}: the thread adds results as they are ready and
@@ -26,6 +27,13 @@ import java.util.function.Consumer;
  *   range. What a stop leaves staged belongs to the thread: {@link #discardStaged} hands it to the discard hook.</li>
  * </ul>
  *
+ * <p><b>Counting:</b> each published range is reported at once to the {@code published} callback given at
+ * construction (the worker's items-out counter), also a range that {@link #add} or a waiting {@link #flush} publishes
+ * while the ring is full, so a slow consumer never sees items the producer has not counted yet for longer than it
+ * takes to publish one range. (In place, slots that {@code tryNext} made visible early, see above, count when their
+ * range is published, at the latest when the run ends.) {@link #flush()} and {@link #takeUnreported()} also return
+ * the tally, for callers that count themselves.
+ *
  * <p><b>Threading:</b> one thread only. <b>Allocation:</b> the staging arrays at construction (several producers
  * only), none after.
  */
@@ -39,18 +47,33 @@ public final class BatchingPublisher {
     private long first; // in place: the first claimed, unpublished sequence (when size > 0)
     private long last;  // in place: the last one
     private int unreported; // published by this batch and not yet returned by flush() or takeUnreported()
+    private final IntConsumer published;
 
     /**
-     * Creates a batch.
+     * Creates a batch whose caller counts what {@link #flush()} and {@link #takeUnreported()} return.
      *
      * @param out      the thread's publisher; a single-producer ring's is used in place
      * @param capacity the most items held at once, at least 1
      * @throws IllegalArgumentException if capacity is below 1
      */
     public BatchingPublisher(BoundedPublisher out, int capacity) {
+        this(out, capacity, n -> { });
+    }
+
+    /**
+     * Creates a batch that reports every published range as it goes.
+     *
+     * @param out       the thread's publisher; a single-producer ring's is used in place
+     * @param capacity  the most items held at once, at least 1
+     * @param published told, on this thread, how many items each range made visible, right after it is published
+     *                  (a worker passes its items-out counter)
+     * @throws IllegalArgumentException if capacity is below 1
+     */
+    public BatchingPublisher(BoundedPublisher out, int capacity, IntConsumer published) {
         if (capacity < 1) {
             throw new IllegalArgumentException("a publish batch needs room for at least one item, got " + capacity);
         }
+        this.published = published;
         this.out = out;
         this.inPlace = out.isSingleProducer();
         this.capacity = capacity;
@@ -126,9 +149,10 @@ public final class BatchingPublisher {
             out.publishRange(first, last); // one release store of the cursor for the whole range
             size = 0;
             unreported += n;
+            published.accept(n);
             return;
         }
-        int done = out.publishAll(items, epochs, n);
+        int done = out.publishAll(items, epochs, n, published);
         // The published items now belong to the ring: drop our references so the GC can have them once consumed.
         Arrays.fill(items, 0, done, null);
         if (done < n) { // stopped: keep the rest, in order, for discardStaged

@@ -2,6 +2,7 @@ package org.spdl4j.engine.ring;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.Sequenced;
+import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -86,12 +87,14 @@ public final class BoundedPublisher {
      * (one when it has room for all); waits while the ring is full. Each range's slots are written, then the range
      * is published once. Does not clear the arrays.
      *
-     * @param items  the items, none {@code null}
-     * @param epochs their epochs
-     * @param count  how many, at least 1
+     * @param items     the items, none {@code null}
+     * @param epochs    their epochs
+     * @param count     how many, at least 1
+     * @param published told how many items each range made visible, right after it is published (before any wait
+     *                  for the next range)
      * @return how many were published: {@code count}, or fewer (a prefix) if the pipeline stopped while waiting
      */
-    int publishAll(Object[] items, long[] epochs, int count) {
+    int publishAll(Object[] items, long[] epochs, int count, IntConsumer published) {
         int done = 0;
         while (done < count) {
             long hi = claimUpTo(count - done);
@@ -108,6 +111,7 @@ public final class BoundedPublisher {
             // cursor up to its last claimed sequence when it rereads the consumers, so no claimed range may still be
             // unwritten then.
             sequenced.publish(lo, hi);
+            published.accept((int) (hi - lo + 1));
         }
         return done;
     }

@@ -19,7 +19,8 @@ import org.spdl4j.engine.stats.WorkerStats;
  * <p>Async pipes call the function here and attach a completion callback to the returned {@link CompletionStage}.
  * Virtual-thread pipes run the blocking function on a new virtual thread per task. <b>Allocation:</b> both allocate
  * per item by nature (the callback or the virtual thread and its runnable); the links and entries do not.
- * Task time in the stats is from start to completion as seen by the dispatcher.
+ * Task time in the stats is from start to completion as seen by the dispatcher. The time an async pipe's function
+ * runs on this thread (before it returns its stage) is also busy time of every slot left idle meanwhile.
  *
  * <p><b>Stop:</b> a result that cannot be published because the pipeline stopped goes to the {@link Discarder};
  * after the thread ends, {@link #abandonInFlight()} hands over finished results and makes still-running tasks discard
@@ -123,7 +124,8 @@ final class AsyncDispatcher extends StageWorker {
 
     private void startTask(Object item, long epoch) {
         AsyncTaskEntry e = inputOrder ? entries[(int) (started % concurrency)] : entries[freeStack[--freeCount]];
-        int gen = e.start(item, epoch, started++, System.nanoTime());
+        long startNanos = System.nanoTime();
+        int gen = e.start(item, epoch, started++, startNanos);
         inFlight++;
         if (virtualThreads != null) {
             try {
@@ -145,6 +147,13 @@ final class AsyncDispatcher extends StageWorker {
             e.complete(gen, null, ex);
         }
         clearTaskInterrupt(); // the function started its task on this (the dispatcher's) thread
+        int idleSlots = concurrency - inFlight;
+        if (idleSlots > 0) {
+            // The function's synchronous part ran on this thread: meanwhile no idle slot could start a task. Its own
+            // slot has it in its task time; the idle ones are busy with it too, so a stage bound by that part (a
+            // request built or a completedFuture(decode(x)) computed here) shows busy, not idle at 1/concurrency.
+            stats.onBusy((System.nanoTime() - startNanos) * idleSlots);
+        }
     }
 
     private void runBlocking(AsyncTaskEntry e, int gen, Object item) {
@@ -213,7 +222,10 @@ final class AsyncDispatcher extends StageWorker {
             if (blocked > 0) {
                 // While this publish waited for room, no free slot could take a task, and the slot of the result
                 // being published was held: weighted by the slots idle during the wait, tasks still running are busy.
-                recordBackPressure(blocked * (concurrency - inFlight));
+                // Slots whose task finished before or during the wait hold a result that waits for this one to get
+                // out: back-pressured too, from when they finished.
+                long now = System.nanoTime();
+                recordBackPressure(blocked * (concurrency - inFlight) + heldDuring(now - blocked, now));
             }
             if (published) {
                 stats.onItemOut();
@@ -221,6 +233,21 @@ final class AsyncDispatcher extends StageWorker {
                 discarder.discard(result);
             }
         }
+    }
+
+    /**
+     * The slot time, between {@code from} and {@code to}, of the entries now holding a finished task's result that
+     * is not published yet. Scans every entry: only after a publish that waited for room (the stage then keeps
+     * pace with its consumer, not with this loop), never per item otherwise.
+     */
+    private long heldDuring(long from, long to) {
+        long held = 0;
+        for (AsyncTaskEntry e : entries) {
+            if (e.phase() == AsyncTaskEntry.DONE) { // acquire: completedNanos is visible
+                held += to - Math.max(from, Math.min(e.completedNanos, to));
+            }
+        }
+        return held;
     }
 
     /**

@@ -84,7 +84,6 @@ final class MapWorker extends StageWorker {
         } finally {
             timer.settle(); // closed or failed mid-run: still count every task that ran
             if (batch != null) {
-                stats.onItemsOut(batch.takeUnreported()); // published by a flush of add() before the stop
                 batch.discardStaged(discarder::discard); // stopped mid-run: results nobody will publish
             }
         }
@@ -153,7 +152,7 @@ final class MapWorker extends StageWorker {
         if (batch == null) {
             return true;
         }
-        stats.onItemsOut(batch.flush());
+        batch.flush(); // counted in items out range by range as it publishes (see batchFor)
         return batch.isEmpty();
     }
 

@@ -24,6 +24,7 @@ import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * The running form of a {@link PipelineSpec}: its links, workers, threads and stats. Constructing it allocates every
@@ -98,7 +99,7 @@ public final class PipelineRuntime implements AutoCloseable {
         BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
                 control.running());
         workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
-                batchFor(spec.sourcePublishBatching(), sourceOut, links[0]),
+                batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
                 new EndOfStream(1, links[0].consumerCount()), discarder));
         pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
         for (int i = 0; i < n; i++) {
@@ -155,7 +156,8 @@ public final class PipelineRuntime implements AutoCloseable {
                     }
                     BoundedPublisher publisher = out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running());
                     workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w), publisher,
-                            window == null ? batchFor(o.publishBatching(), publisher, in) : null, m.fn(), window,
+                            window == null ? batchFor(o.publishBatching(), publisher, in, st.worker(w)) : null,
+                            m.fn(), window,
                             WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder));
                 }
             }
@@ -188,11 +190,13 @@ public final class PipelineRuntime implements AutoCloseable {
 
     /**
      * The publish batch of a thread that batches, sized to the longest run it takes from {@code in} (for the source,
-     * which has no input, a quarter of its ring): a map worker's batch holds at most one input run.
+     * which has no input, a quarter of its ring): a map worker's batch holds at most one input run. It counts each
+     * range it publishes in the worker's items out as it goes.
      */
-    private static BatchingPublisher batchFor(PublishBatching batching, BoundedPublisher out, ItemLink in) {
-        return batching == PublishBatching.SHORT_TASKS ? new BatchingPublisher(out, ItemLink.maxRun(in.capacity()))
-                : null;
+    private static BatchingPublisher batchFor(PublishBatching batching, BoundedPublisher out, ItemLink in,
+                                              WorkerStats stats) {
+        return batching == PublishBatching.SHORT_TASKS
+                ? new BatchingPublisher(out, ItemLink.maxRun(in.capacity()), stats::onItemsOut) : null;
     }
 
     private void addDispatcher(AsyncDispatcher d) {

@@ -49,7 +49,6 @@ final class SourceWorker extends StageWorker {
         } finally {
             timer.settle(); // the end, or closed mid-run: count every call that returned
             if (batch != null) {
-                stats.onItemsOut(batch.takeUnreported()); // published by a flush of add() before the stop
                 batch.discardStaged(discarder::discard); // stopped: items nobody will publish
             }
         }
@@ -105,7 +104,7 @@ final class SourceWorker extends StageWorker {
         if (batch == null) {
             return true;
         }
-        stats.onItemsOut(batch.flush());
+        batch.flush(); // counted in items out range by range as it publishes (see batchFor)
         return batch.isEmpty();
     }
 }

@@ -19,6 +19,12 @@ import org.slf4j.LoggerFactory;
  * accumulated histogram. Whoever samples, every interval reaches every listener once and the accumulation once:
  * nothing is lost or counted twice.
  *
+ * <p><b>One per pipeline:</b> sampling takes the workers' interval histograms, so a second {@code PipelineStats} on
+ * the same stages would take intervals away from the first (its task counts, percentiles and {@code .hlog} would
+ * miss them). Create one when the pipeline starts and share it (reporter, {@code .hlog} writer, final table); a second
+ * one on a stage that a live one reads is refused with {@link IllegalStateException} until the first is
+ * {@link #detach() detached}.
+ *
  * <p><b>Threading:</b> the runtime builds it from its stages; workers keep writing their {@link WorkerStats} and never
  * touch this object. Readers (a reporter thread, the CLI, tests) may call any method from any thread: sampling is
  * serialised by this object's monitor, which only readers take.
@@ -38,23 +44,36 @@ public final class PipelineStats {
     private IntervalHistogramListener[] listeners = new IntervalHistogramListener[0];
     private final Histogram[] interval;
     private final Histogram[] accumulated;
+    // Counter baselines: the interval's (last*) and the run's (start*). Counters are cumulative from when the workers
+    // started; a rate or share covers only the time since this object's start, so both start at the counters' values
+    // then (work done before is not charged to a clock that was not running).
     private final long[] lastOut;
     private final long[] lastBusy;
     private final long[] lastStarved;
     private final long[] lastBackPressured;
+    private final long[] startOut;
+    private final long[] startBusy;
+    private final long[] startStarved;
+    private final long[] startBackPressured;
     private long startNanos;
     private long startEpochMillis;
     /** End of the last histogram interval (any sample). */
     private long lastSampleNanos;
     /** End of the last snapshot: the window of rates and time shares. */
     private long lastSnapshotNanos;
+    /** Whether {@link #detach()} gave the stages up. */
+    private boolean detached;
 
     /**
-     * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}).
+     * Stats of a pipeline measured with {@link System#nanoTime()}; the clock starts now (see {@link #markStarted()}):
+     * rates and time shares cover what the stages do from now on, not what they did before this object existed.
+     * Only one {@code PipelineStats} may read a stage at a time (see the class documentation).
      *
      * @param name   the pipeline's name, the first part of every metric name
      * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
      * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages and was not
+     *                                  {@link #detach() detached}
      */
     public PipelineStats(String name, List<StageStats> stages) {
         this(name, stages, System::nanoTime);
@@ -67,6 +86,7 @@ public final class PipelineStats {
      * @param stages    the stages in pipeline order (source first)
      * @param nanoClock a monotonic clock in nanoseconds, read by readers only
      * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public PipelineStats(String name, List<StageStats> stages, LongSupplier nanoClock) {
         this.name = name;
@@ -83,6 +103,18 @@ public final class PipelineStats {
                         + "': stage names must be unique (they name metrics and .hlog tags)");
             }
         }
+        int attached = 0;
+        try {
+            for (StageStats s : this.stages) {
+                s.attach(this);
+                attached++;
+            }
+        } catch (IllegalStateException e) {
+            for (int i = 0; i < attached; i++) {
+                this.stages.get(i).detach(this);
+            }
+            throw e;
+        }
         int n = this.stages.size();
         interval = new Histogram[n];
         accumulated = new Histogram[n];
@@ -94,16 +126,22 @@ public final class PipelineStats {
         lastBusy = new long[n];
         lastStarved = new long[n];
         lastBackPressured = new long[n];
+        startOut = new long[n];
+        startBusy = new long[n];
+        startStarved = new long[n];
+        startBackPressured = new long[n];
         markStarted();
     }
 
     /**
      * Stats of a running pipeline from its stages, named after them (as {@code new PipelineStats(name, stages)}):
-     * {@code PipelineStats.of(pipeline.stats())}.
+     * {@code PipelineStats.of(pipeline.stats())}. Call it once per pipeline and share the result: a second call on
+     * the same stages is refused while the first one is not {@link #detach() detached}.
      *
      * @param stages the stages in pipeline order, all of one pipeline
      * @return the pipeline's stats; its clock starts now
      * @throws IllegalArgumentException when there is no stage, or they belong to different pipelines
+     * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public static PipelineStats of(List<StageStats> stages) {
         if (stages.isEmpty()) {
@@ -123,14 +161,38 @@ public final class PipelineStats {
     }
 
     /**
-     * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts).
-     * Counts and histograms are kept.
+     * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts, or
+     * after a warm-up): rates, time shares and throughput, of the next {@link #snapshot()} and of every
+     * {@link #runSnapshot()}, cover only what the stages do from now on. Cumulative counts and histograms are kept.
      */
     public synchronized void markStarted() {
         startNanos = nanoClock.getAsLong();
         startEpochMillis = System.currentTimeMillis();
         lastSampleNanos = startNanos;
         lastSnapshotNanos = startNanos;
+        for (int i = 0; i < stages.size(); i++) {
+            StageStats s = stages.get(i);
+            startOut[i] = lastOut[i] = s.itemsOut();
+            startBusy[i] = lastBusy[i] = s.busyNanos();
+            startStarved[i] = lastStarved[i] = s.starvedNanos();
+            startBackPressured[i] = lastBackPressured[i] = s.backPressuredNanos();
+        }
+    }
+
+    /**
+     * Stops reading the stages, so that another {@code PipelineStats} may read them; idempotent. Afterwards
+     * {@link #sample()}, {@link #snapshot()} and {@link #runSnapshot()} throw {@link IllegalStateException} (they
+     * would take intervals from the new reader): close this object's reporter first. Its accumulated histograms stay
+     * readable.
+     */
+    public synchronized void detach() {
+        if (detached) {
+            return;
+        }
+        detached = true;
+        for (StageStats s : stages) {
+            s.detach(this);
+        }
     }
 
     /** {@return when the pipeline started, in milliseconds since the epoch (the {@code .hlog} base time)} */
@@ -170,8 +232,12 @@ public final class PipelineStats {
      * the stage's accumulation. Allocates nothing after the first call.
      *
      * @return the clock reading that ended the interval
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized long sample() {
+        if (detached) {
+            throw new IllegalStateException("the stats of pipeline '" + name + "' were detached from its stages");
+        }
         long now = nanoClock.getAsLong();
         long from = epochMillis(lastSampleNanos);
         long to = epochMillis(now);
@@ -201,6 +267,7 @@ public final class PipelineStats {
      * shares over the interval since the previous snapshot, the bottleneck mark.
      *
      * @return a new immutable snapshot
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized PipelineSnapshot snapshot() {
         return snapshot(false);
@@ -211,6 +278,7 @@ public final class PipelineStats {
      * interval, and the interval state is left as it was: the figures for an end-of-run summary.
      *
      * @return a new immutable snapshot whose interval is the whole run
+     * @throws IllegalStateException after {@link #detach()}
      */
     public synchronized PipelineSnapshot runSnapshot() {
         return snapshot(true);
@@ -230,9 +298,10 @@ public final class PipelineStats {
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
-            busy[i] = share(b - (wholeRun ? 0 : lastBusy[i]), intervalNanos, s.taskSlots());
-            starved[i] = share(st - (wholeRun ? 0 : lastStarved[i]), intervalNanos, s.taskSlots());
-            backPressured[i] = share(bp - (wholeRun ? 0 : lastBackPressured[i]), intervalNanos, s.taskSlots());
+            busy[i] = share(b - (wholeRun ? startBusy[i] : lastBusy[i]), intervalNanos, s.taskSlots());
+            starved[i] = share(st - (wholeRun ? startStarved[i] : lastStarved[i]), intervalNanos, s.taskSlots());
+            backPressured[i] = share(bp - (wholeRun ? startBackPressured[i] : lastBackPressured[i]), intervalNanos,
+                    s.taskSlots());
             if (!wholeRun) {
                 lastBusy[i] = b;
                 lastStarved[i] = st;
@@ -246,7 +315,8 @@ public final class PipelineStats {
             StageStats s = stages.get(i);
             Histogram h = accumulated[i];
             boolean any = h.getTotalCount() > 0;
-            double rate = intervalNanos > 0 ? (out[i] - (wholeRun ? 0 : lastOut[i])) * 1e9 / intervalNanos : 0;
+            double rate = intervalNanos > 0
+                    ? (out[i] - (wholeRun ? startOut[i] : lastOut[i])) * 1e9 / intervalNanos : 0;
             if (!wholeRun) {
                 lastOut[i] = out[i];
             }
@@ -258,7 +328,7 @@ public final class PipelineStats {
                     i == bottleneck));
         }
         long wall = now - startNanos;
-        double throughput = n == 0 || wall <= 0 ? 0 : out[n - 1] * 1e9 / wall;
+        double throughput = n == 0 || wall <= 0 ? 0 : (out[n - 1] - startOut[n - 1]) * 1e9 / wall;
         if (!wholeRun) {
             lastSnapshotNanos = now;
         }

@@ -15,7 +15,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p><b>Threading:</b> start and close from any thread. The sink runs on the reporter thread; an exception from it is
  * logged and reporting goes on. {@link #close()} is idempotent: it wakes the thread, which reports one last time (the
- * tail interval) and ends; close waits for that up to {@link #CLOSE_TIMEOUT}.
+ * tail interval) and ends; close waits for that up to {@link #CLOSE_TIMEOUT}. Only close ends it: an interrupt of
+ * the reporter thread (from a debugger, a framework, or a sink that restores the flag) is cleared, logged once, and
+ * reporting goes on at its period.
  *
  * <p><b>Allocation:</b> per interval, the snapshot and (when logged) the rendered table; never on worker threads.
  */
@@ -98,7 +100,17 @@ public final class PipelineStatsReporter implements AutoCloseable {
 
     private void run() {
         long next = System.nanoTime() + intervalNanos;
+        boolean interruptLogged = false;
         while (!closed) {
+            if (Thread.interrupted()) {
+                // Only close() ends the reporter. Left set, the flag would make every parkNanos return at once (a
+                // spin on a core until close) and could fail the sink's next I/O, so it is cleared.
+                if (!interruptLogged) {
+                    interruptLogged = true;
+                    LOG.warn("stats reporter thread {} was interrupted; interrupts are ignored (close() stops it),"
+                            + " reporting goes on", thread.getName());
+                }
+            }
             long wait = next - System.nanoTime();
             if (wait > 0) {
                 // close() unparks us; spurious wake-ups just loop.

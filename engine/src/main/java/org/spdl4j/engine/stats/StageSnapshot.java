@@ -3,7 +3,9 @@ package org.spdl4j.engine.stats;
 /**
  * One stage's figures at one instant, immutable. Counts and task-time percentiles are cumulative (since the pipeline
  * started, from the stage's accumulated HdrHistogram); rates and time shares are over the interval since the
- * previous snapshot of the same {@link PipelineStats} (so a periodic reporter shows the present, not the average).
+ * previous snapshot of the same {@link PipelineStats} (so a periodic reporter shows the present, not the average),
+ * the first one since that object's start (its creation or {@link PipelineStats#markStarted()}); a
+ * {@link PipelineStats#runSnapshot()} covers the whole time since that start.
  *
  * <p>Time shares are per worker slot: {@code 100 * nanos / (interval * workers)}. Workers report waits when they end,
  * so a share can exceed 100 in one interval and fall short in the next; renderers clamp it for display.
@@ -19,7 +21,8 @@ package org.spdl4j.engine.stats;
  * @param p99Nanos             99th percentile task time, ns
  * @param maxNanos             longest task time, ns (within the histogram's precision)
  * @param itemsOutPerSecond    items published per second over the interval
- * @param busyPercent          share of worker time spent in tasks over the interval
+ * @param busyPercent          share of worker time spent in tasks over the interval (an async stage: also its
+ *                             slots left idle while its dispatcher ran the function's synchronous part)
  * @param starvedPercent       share of worker time spent waiting for input over the interval
  * @param backPressuredPercent share of worker time spent blocked on a full output over the interval
  * @param ringOccupancy        items waiting in the stage's input ring at the snapshot

@@ -13,7 +13,8 @@ import org.HdrHistogram.Histogram;
  * (reporters, snapshots) may call the read methods from any thread. Taking interval
  * histograms is serialised by a reader-side lock that writers never touch.
  *
- * <p><b>Ownership:</b> normally one {@link PipelineStats} reads it; that object is the only caller of
+ * <p><b>Ownership:</b> one {@link PipelineStats} at a time reads it (a second one is refused until the first is
+ * {@link PipelineStats#detach() detached}); that object is the only caller of
  * {@link #addIntervalTaskHistogram(Histogram)}, so every interval reaches every listener exactly once.
  * Names follow {@code <pipeline>:<stage>:<metric>} (see the package documentation).
  *
@@ -33,6 +34,8 @@ public final class StageStats {
     private final int taskSlots;
     /** The stage's first failed task's cause; set once, on the failure path. */
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** The one {@link PipelineStats} reading this stage, or null; guarded by this object's (reader-side) monitor. */
+    private PipelineStats reader;
 
     /**
      * Creates the statistics of a stage whose tasks run on its workers (one task per worker at a time).
@@ -201,6 +204,27 @@ public final class StageStats {
     public synchronized void addIntervalTaskHistogram(Histogram into) {
         for (WorkerStats w : workers) {
             into.add(w.takeIntervalHistogram());
+        }
+    }
+
+    /**
+     * Makes {@code stats} this stage's one reader.
+     *
+     * @throws IllegalStateException when another {@link PipelineStats} reads it
+     */
+    synchronized void attach(PipelineStats stats) {
+        if (reader != null && reader != stats) {
+            throw new IllegalStateException("stage '" + name() + "' is already read by another PipelineStats: two"
+                    + " would take each other's interval histograms (task counts, percentiles and .hlog intervals"
+                    + " would go missing from both). Reuse the first one, or detach() it before creating another");
+        }
+        reader = stats;
+    }
+
+    /** Gives up {@code stats}' reading of this stage, if it is the reader. */
+    synchronized void detach(PipelineStats stats) {
+        if (reader == stats) {
+            reader = null;
         }
     }
 

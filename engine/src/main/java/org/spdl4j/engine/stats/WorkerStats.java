@@ -117,6 +117,19 @@ public final class WorkerStats {
     }
 
     /**
+     * Busy time outside any task: the slots of an async stage that sat idle while its dispatcher ran the synchronous
+     * part of the function (they could take no task meanwhile). Added to busy time only, not to the task count or
+     * histogram.
+     *
+     * @param nanos slot time, in nanoseconds
+     */
+    public void onBusy(long nanos) {
+        if (nanos > 0) {
+            add(BUSY_NS, nanos);
+        }
+    }
+
+    /**
      * The worker waited {@code nanos} for input (the upstream did not keep up).
      *
      * @param nanos time waited, in nanoseconds

@@ -5,7 +5,7 @@
  * <pre>
  *  worker thread ──on*()──> WorkerStats (single writer, no lock, no allocation)
  *                               │  one per worker, grouped in a StageStats per stage
- *  PipelineStats (one per pipeline, the only reader)
+ *  PipelineStats (one per pipeline, the only reader; a second on the same stages is refused)
  *      sample()   ── swaps every worker's interval histogram (recycled), feeds IntervalHistogramListeners,
  *                    adds it to the stage's accumulated histogram
  *      snapshot() ── sample() + counters ──> PipelineSnapshot [StageSnapshot...]   (immutable)
@@ -16,13 +16,15 @@
  *
  * <h2>Typical use (the CLI)</h2>
  * <pre>{@code
- * PipelineStats stats = PipelineStats.of(pipeline.stats());
+ * PipelineStats stats = PipelineStats.of(pipeline.stats()); // once per pipeline: share it, do not create another
  * try (StageHistogramLogWriter hlog = StageHistogramLogWriter.open(stats, Path.of("train.hlog"));
  *      PipelineStatsReporter log = PipelineStatsReporter.start(stats, Duration.ofSeconds(10))) {
  *     for (Batch b : pipeline) { train(b); }
  * }
- * System.out.print(StatsTable.render(stats.snapshot()));
+ * System.out.print(StatsTable.render(stats.runSnapshot())); // the whole run
  * }</pre>
+ * The final table is a {@link org.spdl4j.engine.stats.PipelineStats#runSnapshot() runSnapshot()}: closing the
+ * reporter has just taken the last interval, so a {@code snapshot()} here would cover the few microseconds since.
  *
  * <h2>Metric names</h2>
  * Stable names, {@code <pipeline>:<stage>:<metric>} ({@link org.spdl4j.engine.stats.PipelineSnapshot#metrics()}):
@@ -38,11 +40,15 @@
  *       <td>task-time percentiles since the start</td></tr>
  *   <tr><td>{@code items_out_per_s}</td><td>output rate over the last interval</td></tr>
  *   <tr><td>{@code busy_pct}, {@code starved_pct}, {@code back_pressured_pct}</td>
- *       <td>share of worker time in tasks / waiting for input / blocked on a full output, last interval</td></tr>
+ *       <td>share of worker time in tasks / waiting for input / blocked on a full output, last interval (an async
+ *       stage: per task slot; its dispatcher's time in the function's synchronous part is busy for every idle slot,
+ *       and a slot holding a finished result behind a blocked publish is back-pressured)</td></tr>
  *   <tr><td>{@code ring_occupancy}, {@code ring_capacity}</td><td>items waiting in the input ring, its size</td></tr>
  * </table>
  * Pipeline-wide: {@code <pipeline>:wall_ns}, {@code <pipeline>:interval_ns}, {@code <pipeline>:throughput_per_s}
- * (items out of the last stage per second since the start). In {@code .hlog} files each stage's tag is
+ * (items out of the last stage per second since the start). Counts are the stages' totals; rates, shares and
+ * throughput start when the {@code PipelineStats} is created or {@code markStarted()} runs, so work done before is
+ * not charged to them. In {@code .hlog} files each stage's tag is
  * {@code <pipeline>:<stage>}.
  *
  * <h2>The bottleneck</h2>

@@ -83,6 +83,33 @@ class BatchingPublisherTest {
     }
 
     @Test
+    void shouldReportEachRangeAsItIsPublishedNotWhenTheFlushReturns() {
+        for (boolean multiProducer : new boolean[] {false, true}) {
+            ItemLink link = new ItemLink("batch", 4, multiProducer, 1, new YieldingWaitStrategy());
+            RunFlag running = new RunFlag();
+            List<Integer> ranges = new ArrayList<>();
+            BatchingPublisher batch = new BatchingPublisher(link.publisher(new BusySpinIdleStrategy(), running), 8,
+                    ranges::add);
+            SingleConsumerPoller poller = new SingleConsumerPoller(link);
+            for (int i = 0; i < 4; i++) {
+                assertThat(batch.add(i, 0)).isTrue();
+            }
+            assertThat(ranges).as("nothing published yet").isEmpty();
+            if (multiProducer) {
+                batch.add(4, 0);
+                running.stop(); // the flush publishes the 4 that fit, then would wait for room: stopped, it gives up
+                batch.flush();
+            } else {
+                running.stop();
+                assertThat(batch.add(4, 0)).as("the ring is full: publishes what it holds, then stops waiting")
+                        .isFalse();
+            }
+            assertThat(ranges).as("multi-producer: %s", multiProducer).containsExactly(4);
+            assertThat(pollAll(poller)).containsExactly(0, 1, 2, 3);
+        }
+    }
+
+    @Test
     void shouldLeaveClaimedUnpublishedItemsInTheRingForTheCloseSweepExactlyOnce() {
         ItemLink link = new ItemLink("batch", 8, false, 1, new YieldingWaitStrategy());
         RunFlag running = new RunFlag();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -125,6 +126,34 @@ class EnginePipelineStatsTest {
             assertThat(s.consumerBound()).as(StatsTable.render(s)).isTrue();
             assertThat(s.bottleneck()).isEmpty();
             assertThat(StatsTable.verdict(s)).startsWith("bottleneck: the consumer");
+        }
+    }
+
+    /**
+     * Cheap stages publish their results in runs (PublishBatching.SHORT_TASKS): in front of a slow consumer a run
+     * goes out one slot at a time. Each item counts as out when it is published, not when its whole run is, so no
+     * stage shows fewer items out than the next one has already taken in.
+     */
+    @Test
+    void shouldCountAnItemOutWhenItIsPublishedNotWhenItsRunEnds() throws Exception {
+        try (Pipeline<Long> p = PipelineBuilder.fromSupplier(() -> 1L).named("runs")
+                .pipe("fetch", (Long x) -> x, StageOptions.defaults().withConcurrency(4))
+                .sink(4)
+                .build()) {
+            Iterator<Long> items = p.iterator();
+            for (int i = 0; i < 300; i++) {
+                assertThat(items.hasNext()).isTrue();
+                items.next();
+                sleepMillis(2); // the training step
+            }
+            List<StageStats> stages = p.stats(); // read downstream first: what it took was published before
+            long sinkIn = stages.get(2).itemsIn();
+            long fetchIn = stages.get(1).itemsIn();
+            long fetchOut = stages.get(1).itemsOut() + stages.get(1).failures();
+            long sourceOut = stages.get(0).itemsOut();
+            // An item is counted out just after it is published: allow the one a worker may be between the two.
+            assertThat(fetchOut).as("fetch out vs sink in").isGreaterThanOrEqualTo(sinkIn - 4);
+            assertThat(sourceOut).as("source out vs fetch in").isGreaterThanOrEqualTo(fetchIn - 1);
         }
     }
 

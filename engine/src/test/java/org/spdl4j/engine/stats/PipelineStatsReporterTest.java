@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -75,6 +76,35 @@ class PipelineStatsReporterTest {
         try (PipelineStatsReporter reporter = PipelineStatsReporter.start(stats, Duration.ofMillis(5))) {
             decode.worker(0).onTask(5);
             assertThat(reporter.threadName()).isEqualTo("spdl4j-imgs-reporter");
+        }
+        assertThat(threadAlive("spdl4j-imgs-reporter")).isFalse();
+    }
+
+    @Test
+    void shouldClearAnInterruptAndKeepReportingAtItsPeriod() throws Exception {
+        AtomicInteger reports = new AtomicInteger();
+        try (PipelineStatsReporter reporter = PipelineStatsReporter.start(stats, Duration.ofMillis(50),
+                s -> reports.incrementAndGet())) {
+            Thread thread = Thread.getAllStackTraces().keySet().stream()
+                    .filter(t -> t.getName().equals(reporter.threadName())).findFirst().orElseThrow();
+            thread.interrupt();
+            // Left set, the flag makes every park return at once: the thread spins until close.
+            long deadline = System.nanoTime() + 5_000_000_000L;
+            while (thread.isInterrupted() && System.nanoTime() < deadline) {
+                Thread.sleep(1);
+            }
+            assertThat(thread.isInterrupted()).as("the reporter cleared the interrupt").isFalse();
+            int before = reports.get();
+            long start = System.nanoTime();
+            while (reports.get() < before + 3 && System.nanoTime() - start < 5_000_000_000L) {
+                Thread.sleep(5);
+            }
+            Thread.sleep(200);
+            int after = reports.get();
+            long elapsedMillis = (System.nanoTime() - start) / 1_000_000;
+            assertThat(after - before).as("reports in %d ms at a 50 ms period", elapsedMillis)
+                    .isGreaterThanOrEqualTo(3).isLessThanOrEqualTo((int) (elapsedMillis / 50) + 2);
+            assertThat(thread.isAlive()).as("an interrupt does not end the reporter; close does").isTrue();
         }
         assertThat(threadAlive("spdl4j-imgs-reporter")).isFalse();
     }

@@ -120,6 +120,69 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldNotChargeWorkDoneBeforeTheStatsWereAttached() {
+        // A running pipeline: the counters already hold 9 s of the last stage's work and 1,000 items when the stats
+        // attach. The first second after that: decode is saturated, the batch stage waits for it.
+        StageStats src = new StageStats("p", "source", 1, () -> 0, 0);
+        StageStats dec = new StageStats("p", "decode", 4, () -> 0, 64);
+        StageStats collate = new StageStats("p", "collate", 1, () -> 0, 64);
+        collate.worker(0).onTask(9_000_000_000L);
+        collate.worker(0).onStarved(2_000_000_000L);
+        for (int i = 0; i < 1_000; i++) {
+            collate.worker(0).onItemOut();
+        }
+        PipelineStats attached = new PipelineStats("p", List.of(src, dec, collate), clock);
+        clock.advance(1_000_000_000L);
+        for (int w = 0; w < 4; w++) {
+            dec.worker(w).onTask(950_000_000L);
+        }
+        collate.worker(0).onTask(300_000_000L);
+        collate.worker(0).onStarved(600_000_000L);
+        for (int i = 0; i < 50; i++) {
+            collate.worker(0).onItemOut();
+        }
+        PipelineSnapshot first = attached.snapshot();
+        StageSnapshot c = first.stage("collate");
+        assertThat(c.busyPercent()).isCloseTo(30.0, within(1e-9));
+        assertThat(c.starvedPercent()).isCloseTo(60.0, within(1e-9));
+        assertThat(c.itemsOutPerSecond()).isCloseTo(50.0, within(1e-9));
+        assertThat(c.itemsOut()).as("counts stay cumulative").isEqualTo(1_050);
+        assertThat(first.throughput()).isCloseTo(50.0, within(1e-9));
+        assertThat(first.bottleneck()).map(StageSnapshot::stage).contains("decode");
+        PipelineSnapshot run = attached.runSnapshot();
+        assertThat(run.stage("collate").busyPercent()).isCloseTo(30.0, within(1e-9));
+        assertThat(run.stage("collate").itemsOutPerSecond()).isCloseTo(50.0, within(1e-9));
+    }
+
+    @Test
+    void shouldMeasureFromMarkStartedOnlyWhatFollowsIt() {
+        clock.advance(4_000_000_000L); // a warm-up: 4 s of work on every decode worker, 400 items out
+        for (int w = 0; w < 4; w++) {
+            decode.worker(w).onTask(4_000_000_000L);
+        }
+        for (int i = 0; i < 400; i++) {
+            batch.worker(0).onItemOut();
+        }
+        stats.markStarted();
+        clock.advance(1_000_000_000L);
+        for (int w = 0; w < 4; w++) {
+            decode.worker(w).onTask(500_000_000L);
+            decode.worker(w).onBackPressured(250_000_000L);
+        }
+        for (int i = 0; i < 100; i++) {
+            batch.worker(0).onItemOut();
+        }
+        PipelineSnapshot run = stats.runSnapshot();
+        assertThat(run.stage("decode").busyPercent()).isCloseTo(50.0, within(1e-9));
+        assertThat(run.stage("decode").backPressuredPercent()).isCloseTo(25.0, within(1e-9));
+        assertThat(run.stage("batch").itemsOutPerSecond()).isCloseTo(100.0, within(1e-9));
+        assertThat(run.throughput()).isCloseTo(100.0, within(1e-9));
+        PipelineSnapshot interval = stats.snapshot();
+        assertThat(interval.stage("decode").busyPercent()).isCloseTo(50.0, within(1e-9));
+        assertThat(interval.stage("batch").itemsOutPerSecond()).isCloseTo(100.0, within(1e-9));
+    }
+
+    @Test
     void shouldComputeThroughputFromTheLastStageSinceTheStart() {
         clock.advance(2_000_000_000L);
         for (int i = 0; i < 500; i++) {
@@ -177,6 +240,35 @@ class PipelineStatsTest {
         }
         long allocated = threads.getThreadAllocatedBytes(tid) - before;
         assertThat(allocated).as("bytes allocated by 1000 samples").isLessThan(16 * 1024);
+    }
+
+    @Test
+    void shouldRefuseASecondPipelineStatsOnTheSameStages() {
+        // A second reader would take the first one's interval histograms: its task counts would miss them.
+        assertThatThrownBy(() -> PipelineStats.of(List.of(source, decode, batch)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("train:source");
+        StageStats fresh = new StageStats("train", "fresh", 1, () -> 0, 0);
+        assertThatThrownBy(() -> new PipelineStats("train", List.of(fresh, decode)))
+                .isInstanceOf(IllegalStateException.class).hasMessageContaining("train:decode");
+        for (int i = 0; i < 10; i++) {
+            decode.worker(0).onTask(1_000);
+        }
+        assertThat(stats.snapshot().stage("decode").tasks()).isEqualTo(10).isEqualTo(decode.tasks());
+        assertThat(new PipelineStats("train", List.of(fresh)).stages())
+                .as("a refused PipelineStats left no stage attached").containsExactly(fresh);
+    }
+
+    @Test
+    void shouldLetANewPipelineStatsReadTheStagesOnceTheFirstIsDetached() {
+        decode.worker(0).onTask(1_000);
+        stats.snapshot();
+        stats.detach();
+        stats.detach(); // idempotent
+        assertThatThrownBy(stats::snapshot).isInstanceOf(IllegalStateException.class).hasMessageContaining("train");
+        PipelineStats next = new PipelineStats("train", List.of(source, decode, batch), clock);
+        decode.worker(1).onTask(2_000);
+        assertThat(next.snapshot().stage("decode").tasks()).isEqualTo(1);
+        assertThat(stats.copyAccumulatedTaskHistogram("decode").getTotalCount()).isEqualTo(1);
     }
 
     @Test

@@ -137,14 +137,17 @@ final class ProfileCommand implements Callable<Integer> {
             double[] ys = new double[p.points().size()];
             for (int i = 0; i < xs.length; i++) {
                 StageProfile.Point pt = p.points().get(i);
-                out.printf(Locale.ROOT, "%-8s %12d %12.1f %9.2fx%s%n", p.stage(), pt.concurrency(), pt.itemsPerSecond(),
-                    pt.itemsPerSecond() / base, pt.failures() > 0 ? "  (" + pt.failures() + " failed)" : "");
+                out.printf(Locale.ROOT, "%-8s %12d %12.1f %10s%s%n", p.stage(), pt.concurrency(), pt.itemsPerSecond(),
+                    base > 0 ? String.format(Locale.ROOT, "%.2fx", pt.itemsPerSecond() / base) : "-",
+                    pt.failures() > 0 ? "  (" + pt.failures() + " failed)" : "");
                 xs[i] = pt.concurrency();
                 ys[i] = pt.itemsPerSecond();
             }
             chart.add(p.stage(), xs, ys);
-            out.printf(Locale.ROOT, "%-8s best at concurrency %d: %.1f items/s%n", p.stage(), p.best().concurrency(),
-                p.best().itemsPerSecond());
+            p.best().ifPresentOrElse(best -> out.printf(Locale.ROOT, "%-8s best at concurrency %d: %.1f items/s%s%n",
+                    p.stage(), best.concurrency(), best.itemsPerSecond(),
+                    best.failures() > 0 ? " (" + best.failures() + " failed)" : ""),
+                () -> out.printf(Locale.ROOT, "%-8s best: none, every item failed at every concurrency%n", p.stage()));
         }
         if (encoded.size() < items.size()) {
             out.printf(Locale.ROOT, "%d of %d images could not be read: %s%n", items.size() - encoded.size(),
