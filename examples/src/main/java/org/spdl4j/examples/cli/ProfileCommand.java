@@ -60,9 +60,10 @@ final class ProfileCommand implements Callable<Integer> {
     Path outDir;
 
     /**
-     * Profiles one stage: one unmeasured pass over the inputs at its highest concurrency first, then each level
-     * measured. Without it the first level (concurrency 1) alone pays for class loading, JIT compilation, starting
-     * threads and filling the page cache, and every speed-up is measured against that cold baseline.
+     * Profiles one stage: {@link StageProfiler} makes one unmeasured pass over the inputs at the highest concurrency
+     * first, then measures each level. Without it the first level (concurrency 1) alone would pay for class loading,
+     * JIT compilation, starting threads and filling the page cache, and every speed-up would be measured against that
+     * cold baseline.
      *
      * @param stage    the stage's name
      * @param inputs   the items of each pass
@@ -74,8 +75,7 @@ final class ProfileCommand implements Callable<Integer> {
      */
     static <T> StageProfile profileWarm(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
                                         int... levels) {
-        StageProfiler.profile(stage, inputs, fn, blocking, levels[levels.length - 1]); // warm-up: not kept
-        return StageProfiler.profile(stage, inputs, fn, blocking, levels);
+        return StageProfiler.profile(stage, inputs, fn, blocking, levels); // warms up itself (engine)
     }
 
     @Override
