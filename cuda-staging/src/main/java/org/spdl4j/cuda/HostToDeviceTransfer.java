@@ -64,6 +64,10 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private final AtomicBoolean lanesFreed = new AtomicBoolean();
     /** Counted down when the first close() has done what it does; a second close() waits for it. */
     private final CountDownLatch firstCloseDone = new CountDownLatch(1);
+    /** The thread of the first close(): a close on it again (from a callback the first ran) must not wait for it. */
+    private volatile Thread firstCloser;
+    /** Whether the first close() ran on the completion thread, which it cannot wait for: a later close waits. */
+    private volatile boolean firstCloseHandedOff;
 
     private HostToDeviceTransfer(Device device, int inFlight, long submitTimeoutMs) {
         this.device = device;
@@ -404,8 +408,10 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      *
      * <p>A second {@code close()} waits until the first has finished (bounded), so whoever closes the device next
      * finds no copy in flight. Called from a completion callback (a stage of an {@code applyAsync} future, which runs
-     * on the completion thread), close cannot wait for that thread: it returns at once, and the completion thread
-     * finishes the copies in flight and frees the streams and events when it ends.
+     * on the completion thread), close cannot wait for that thread: it returns at once, the completion thread
+     * finishes the copies in flight and frees the streams and events when it ends, and a later close from another
+     * thread waits for that as a first close would. A close from a callback that this close itself runs (a future it
+     * fails) returns at once.
      *
      * @param waitMillis how long to wait for the copies in flight (0: not at all)
      */
@@ -421,45 +427,62 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         } finally {
             submitLock.unlock();
         }
-        boolean onCompleter = Thread.currentThread() == completer;
+        Thread me = Thread.currentThread();
+        boolean onCompleter = me == completer;
         if (!first) {
-            if (!onCompleter) {
-                awaitFirstClose(waitMillis);
+            if (onCompleter || me == firstCloser) {
+                return; // the first close is under way on this very thread (a callback it ran closes again)
+            }
+            awaitFirstClose(waitMillis);
+            if (firstCloseHandedOff) {
+                awaitCopies(waitMillis); // the first ran on the completion thread and could not wait: this one does
             }
             return;
         }
+        firstCloser = me;
         try {
             // One extra permit wakes a submitter waiting for a slot; it sees `closed` under the lock, fails, and
             // releases the permit again, which wakes the next. Nothing is armed after close: the permit costs nothing.
             permits.release();
             if (onCompleter) {
+                firstCloseHandedOff = true;
                 handedOff = true; // this thread frees the lanes when it ends, after the copies still queued
                 return;
             }
-            boolean interrupted = joinUninterruptibly(completer, waitMillis);
-            if (completer.isAlive()) {
-                completer.interrupt();
-                interrupted |= joinUninterruptibly(completer, Math.max(1, waitMillis / 4));
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-            if (completerEnded) {
-                freeLanes();
-                return;
-            }
-            // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
-            // destroying them under it is undefined behaviour in the driver, so the lanes stay until it ends.
-            int failed = failPendingFutures(waitMillis);
-            LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); {} pending "
-                    + "future(s) failed; host batches, streams and events stay allocated until its copies end",
-                    completer.getName(), waitMillis, failed);
-            handedOff = true;
-            if (completerEnded) {
-                freeLanes();
-            }
+            awaitCopies(waitMillis);
         } finally {
             firstCloseDone.countDown();
+        }
+    }
+
+    /**
+     * Waits for the completion thread to end (the copies in flight, then the poison), then frees the lanes; or, when
+     * it does not end in time, fails the pending futures and hands the lanes to it. Safe to run on two threads at
+     * once (a second close after a first on the completion thread): failing a future and freeing the lanes happen
+     * once each.
+     */
+    private void awaitCopies(long waitMillis) {
+        boolean interrupted = joinUninterruptibly(completer, waitMillis);
+        if (completer.isAlive()) {
+            completer.interrupt();
+            interrupted |= joinUninterruptibly(completer, Math.max(1, waitMillis / 4));
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+        if (completerEnded) {
+            freeLanes();
+            return;
+        }
+        // It may still sit in cuEventSynchronize on one of these events (an interrupt cannot wake a driver call):
+        // destroying them under it is undefined behaviour in the driver, so the lanes stay until it ends.
+        int failed = failPendingFutures(waitMillis);
+        LOG.error("{} did not finish within {} ms (a copy that never completes: a hung device?); {} pending "
+                + "future(s) failed; host batches, streams and events stay allocated until its copies end",
+                completer.getName(), waitMillis, failed);
+        handedOff = true;
+        if (completerEnded) {
+            freeLanes();
         }
     }
 

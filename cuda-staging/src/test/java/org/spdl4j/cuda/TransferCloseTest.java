@@ -3,6 +3,7 @@ package org.spdl4j.cuda;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -95,6 +96,79 @@ class TransferCloseTest {
         assertThat(closeMillis.get()).as("close on the completion thread returns at once").isLessThan(2_000);
         awaitReleased(batches, 2);
         awaitStreamsFreed(device);
+        device.host.close();
+    }
+
+    /**
+     * A first close from a completion callback cannot wait (it runs on the completion thread); the try-with-resources
+     * close that follows on the main thread must, or the device is closed under the copies still in flight. Before
+     * the fix that second close found the first "done" and returned at once.
+     */
+    @Test
+    void shouldMakeACloseAfterOneFromACallbackWaitForTheCopiesInFlight() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 2, 10_000);
+        CompletableFuture<DeviceBatch> first = transfer.applyAsync(batches.random(SPEC, 0, null));
+        CompletableFuture<DeviceBatch> second = transfer.applyAsync(batches.random(SPEC, 1, null));
+        CountDownLatch closedInCallback = new CountDownLatch(1);
+        CountDownLatch callbackMayReturn = new CountDownLatch(1);
+        first.thenAccept(b -> {
+            transfer.close(); // "stop after this batch": the first close, on the completion thread
+            b.close();
+            closedInCallback.countDown();
+            try {
+                callbackMayReturn.await(); // the completion thread is held here: the second copy is not done yet
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        device.gate.countDown();
+        assertThat(closedInCallback.await(10, TimeUnit.SECONDS)).isTrue();
+        Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(300);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            callbackMayReturn.countDown();
+        });
+
+        transfer.close(); // try-with-resources, on the main thread
+
+        assertThat(second).as("the copy in flight when the main thread closed").isDone();
+        assertThat(batches.released).hasValue(2);
+        assertThat(device.counters().streams()).isZero();
+        second.join().close();
+        device.host.close();
+    }
+
+    /**
+     * On a hung device the first close fails the pending futures, which runs their callbacks on the closing thread;
+     * one that closes the transfer again ("stop at the first error") must not wait for the close it runs inside.
+     * Before the fix it waited out its bound: 5.5 s for a 200 ms close.
+     */
+    @Test
+    void shouldNotMakeACloseFromACallbackOfTheFirstCloseWaitForItself() throws Exception {
+        TransferBackPressureTest.GatedDevice device = new TransferBackPressureTest.GatedDevice();
+        device.uninterruptible = true;
+        TestBatches batches = new TestBatches(device);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 200);
+        CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
+        copy.whenComplete((b, e) -> {
+            if (e != null) {
+                transfer.close();
+            }
+        });
+
+        long t0 = System.nanoTime();
+        transfer.close();
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - t0);
+
+        assertThat(copy).isCompletedExceptionally();
+        assertThat(millis).as("close of a hung device with a 200 ms wait, in ms").isLessThan(3_000);
+        device.gate.countDown();
+        awaitReleased(batches, 1);
         device.host.close();
     }
 

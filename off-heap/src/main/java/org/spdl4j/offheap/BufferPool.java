@@ -353,8 +353,9 @@ public final class BufferPool implements AutoCloseable {
             return;
         }
         closed = true; // volatile write before counting leases: see recycle()
-        final List<LeakRecord> leaks = outstandingOnceSettled();
-        final int unsettled = inUse() - leaks.size();
+        final int[] inUseSeen = new int[1];
+        final List<LeakRecord> leaks = outstandingOnceSettled(inUseSeen);
+        final int unsettled = inUseSeen[0] - leaks.size();
         if (!leaks.isEmpty() || unsettled > 0) {
             LOG.error("pool '{}' closed with {} lease(s) held{}; its memory is freed when they are released", name,
                     leaks.size(), unsettled > 0 ? " and " + unsettled + " still being handed over after "
@@ -374,14 +375,19 @@ public final class BufferPool implements AutoCloseable {
      * counted for a moment; without this wait an acquire racing close could end with a lease close never named
      * (closed "clean", the memory still held). Bounded: close never waits more than {@link #SETTLE_NANOS}.
      */
-    private List<LeakRecord> outstandingOnceSettled() {
+    private List<LeakRecord> outstandingOnceSettled(int[] inUseSeen) {
         final long start = System.nanoTime();
-        List<LeakRecord> leaks = outstanding();
-        while (inUse() > leaks.size() && System.nanoTime() - start < SETTLE_NANOS) {
+        for (;;) {
+            // In use first, then the held leases: a lease released between the two reads lowers only the second,
+            // so it cannot hide a lease in transit (read the other way round, the two could match by accident).
+            final int inUse = inUse();
+            final List<LeakRecord> leaks = outstanding();
+            if (inUse <= leaks.size() || System.nanoTime() - start >= SETTLE_NANOS) {
+                inUseSeen[0] = inUse;
+                return leaks;
+            }
             Thread.yield(); // the other thread is within a few instructions of done, unless it was descheduled
-            leaks = outstanding();
         }
-        return leaks;
     }
 
     /**

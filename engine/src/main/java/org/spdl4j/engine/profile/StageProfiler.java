@@ -83,7 +83,10 @@ public final class StageProfiler {
             failures = stageFailures(p.stats(), stage);
         }
         double itemsPerSecond;
-        if (mark > 0 && received > mark) {
+        // The window after the mark measures the stage only when at least two waves of tasks end in it; with fewer
+        // (concurrency near the number of inputs: one wave) the mark falls inside a burst of completions and the
+        // window measures how fast the consumer drains them (a million items/s for 20 ms tasks).
+        if (mark > 0 && received - mark >= 2L * c) {
             itemsPerSecond = (received - mark) * 1e9 / Math.max(1, endNanos - markNanos);
         } else {
             itemsPerSecond = received * 1e9 / Math.max(1, endNanos - startNanos);

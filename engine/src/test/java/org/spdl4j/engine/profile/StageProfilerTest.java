@@ -89,6 +89,21 @@ class StageProfilerTest {
             .isGreaterThan(0.5 * p.points().get(1).itemsPerSecond());
     }
 
+    /**
+     * With as many tasks in flight as inputs (one wave), no steady state exists to window: the point is the inputs
+     * over the run's time. 16 tasks of 20 ms cannot pass 800 items/s at any concurrency; the window after the mark
+     * used to time only the burst of completions and reported about a million.
+     */
+    @Test
+    void shouldNotReportMoreThanTheStageCanDoWhenAllInputsRunInOneWave() {
+        StageProfile p = StageProfiler.profile("sleepy", ints(16), (Integer x) -> {
+            sleepMillis(20);
+            return x;
+        }, true, 1, 4, 16, 64);
+        assertThat(p.points()).hasSize(4).allSatisfy(pt -> assertThat(pt.itemsPerSecond())
+                .as("items/s at concurrency %d (at most 800 possible)", pt.concurrency()).isLessThan(1_600));
+    }
+
     @Test
     void shouldMeasureASingleInput() {
         StageProfile p = StageProfiler.profile("one", List.of(1), (Integer x) -> x, false, 1, 8);

@@ -15,18 +15,20 @@ import org.spdl4j.engine.source.SampleAllocator;
 /**
  * Collects an HTTP body straight into a buffer from a {@link SampleAllocator}: one copy, from the client's network
  * buffers into ours. With a {@code Content-Length} the buffer is allocated at the exact size; without one it starts at
- * the first chunk's size (at least {@value #UNKNOWN_LENGTH_START} bytes, at most the limit) and doubles (allocate,
- * copy, release the old one), so a small chunked body takes a small buffer.
+ * {@value #UNKNOWN_LENGTH_START} bytes (or at the first chunk's size when the allocator has no buffer that large) and
+ * doubles (allocate, copy, release the old one).
  *
  * <p><b>Ownership:</b> exactly one of completion (the buffer passes to the caller), error or {@link #abort()} (the
  * buffer is released) happens, guarded by one flag, whichever thread calls. <b>Threading:</b> the HTTP client calls
  * {@code onNext} serially (reactive-streams rule) and may block there while the allocator waits for a free buffer
- * (back-pressure from a full pool); {@link #abort()} may race with it and never blocks: it fails the body at once and
- * frees the buffer if the lock is free, or leaves that to {@code onNext}, which frees it when it lets go of the lock
- * (the fetcher aborts on its one timer thread, which must not wait behind an allocation).
+ * (back-pressure from a full pool); {@link #abort()} may race with it and never blocks: it frees the buffer and fails
+ * the body at once if the lock is free, or leaves both to {@code onNext}, which does them when it lets go of the lock
+ * (the fetcher aborts on its one timer thread, which must not wait behind an allocation). The body fails only after
+ * its buffer is back, so whoever waits for it (the fetcher's close) finds nothing held.
  */
 final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteBuffer> {
-    private static final int UNKNOWN_LENGTH_START = 4 * 1024;
+    private static final int UNKNOWN_LENGTH_START = 64 * 1024;
+    private static final int SMALL_START = 4 * 1024;
     private final SampleAllocator allocator;
     private final long declaredLength;
     private final int maxBytes;
@@ -35,6 +37,8 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
     /** Guards {@link #buffer}: held by onNext/onComplete throughout, only tried by a failing thread. */
     private final ReentrantLock lock = new ReentrantLock();
     private volatile Flow.Subscription subscription;
+    /** Why the body failed, set once by the thread that finished it so; null while running or once completed. */
+    private volatile Throwable failure;
     private ByteBuffer buffer;
 
     AllocatorBodySubscriber(SampleAllocator allocator, long declaredLength, int maxBytes) {
@@ -82,9 +86,7 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
 
     private boolean ensure(int more) {
         if (buffer == null) {
-            int first = declaredLength >= 0 ? (int) declaredLength
-                    : Math.min(maxBytes, Math.max(more, UNKNOWN_LENGTH_START));
-            buffer = allocateOrFail(first);
+            buffer = declaredLength >= 0 ? allocateOrFail((int) declaredLength) : allocateFirstOfUnknownLength(more);
             if (buffer == null) {
                 return false;
             }
@@ -108,6 +110,23 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         allocator.release(buffer);
         buffer = bigger;
         return !finished.get(); // aborted while we allocated: stop (the buffer is freed on the way out)
+    }
+
+    /**
+     * The first buffer of a body without a Content-Length: {@value #UNKNOWN_LENGTH_START} bytes (or the limit), so
+     * a body up to that size never grows (growing holds the old buffer while it asks for the next, which on a pool
+     * whose class has few slabs waits for a slab only this body could free). An allocator whose largest buffer is
+     * smaller (a pool of small slabs) gets the first chunk's size, at least {@value #SMALL_START} bytes, instead.
+     */
+    private ByteBuffer allocateFirstOfUnknownLength(int firstChunk) {
+        try {
+            return allocator.allocate(Math.min(maxBytes, UNKNOWN_LENGTH_START));
+        } catch (IllegalArgumentException tooLarge) { // a pool without a slab that large ("larger than its largest")
+            return allocateOrFail(Math.min(maxBytes, Math.max(firstChunk, SMALL_START)));
+        } catch (RuntimeException e) {
+            fail(e);
+            return null;
+        }
     }
 
     /** Allocates, or fails the body (releasing what it holds) when the allocator refuses; null then. */
@@ -148,16 +167,14 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
     }
 
     private void fail(Throwable t) {
-        boolean first = finished.compareAndSet(false, true);
+        if (finished.compareAndSet(false, true)) {
+            failure = t; // read by whoever frees the buffer: written before this thread's tryLock below
+            Flow.Subscription s = subscription;
+            if (s != null) {
+                s.cancel();
+            }
+        }
         releaseIfFinished();
-        if (!first) {
-            return;
-        }
-        Flow.Subscription s = subscription;
-        if (s != null) {
-            s.cancel();
-        }
-        body.completeExceptionally(t);
     }
 
     /**
@@ -170,14 +187,21 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         if (!finished.get() || !lock.tryLock()) {
             return;
         }
+        Throwable failed;
         try {
             if (buffer != null) {
                 ByteBuffer b = buffer;
                 buffer = null;
                 allocator.release(b);
             }
+            failed = failure;
         } finally {
             lock.unlock();
+        }
+        if (failed != null) {
+            // Only now, with the buffer back: whoever waits for the body (the fetcher's close) then finds nothing
+            // held. The first completion wins; a later call finds the body failed already.
+            body.completeExceptionally(failed);
         }
     }
 }

@@ -272,7 +272,8 @@ class HttpObjectFetcherTest {
                 }
                 assertThat(server.attempts.get(2).get()).as("object 2's slow attempt timed out and was retried")
                         .isEqualTo(2);
-                waiting.get(15, TimeUnit.SECONDS).close(); // its retry took a buffer that was free
+                poolFrees.countDown(); // its body fails once the allocation gives up; the retry finds a buffer
+                waiting.get(15, TimeUnit.SECONDS).close();
             } finally {
                 poolFrees.countDown();
             }

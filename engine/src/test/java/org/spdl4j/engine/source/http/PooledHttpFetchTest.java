@@ -27,8 +27,7 @@ class PooledHttpFetchTest {
 
     @Test
     void shouldCollectBodiesIntoThePoolAndReturnEveryLeaseIncludingThoseOfFailedAttempts() throws Exception {
-        // 0, 6: plain; 1: two 500s; 3: first attempt dropped mid-body; 12: chunked 200 KB (the buffer doubles from the first
-        // chunk's size, at least 4 KiB, up to 256 KiB)
+        // 0, 6: plain; 1: two 500s; 3: first attempt dropped mid-body; 12: chunked 200 KB (64 -> 128 -> 256 KiB)
         int[] objects = {0, 1, 3, 6, 12};
         try (BufferPool pool = BufferPool.open(PoolConfig.builder("http").sizeClass(4096, 8)
                 .sizeClass(64 * 1024, 2).sizeClass(256 * 1024, 2).build());
@@ -51,8 +50,9 @@ class PooledHttpFetchTest {
     }
 
     /**
-     * A chunked body (no Content-Length) of 1,000 bytes fits a pool of 4 KiB slabs: its buffer starts at the first
-     * chunk's size (at least 4 KiB), not at 64 KiB, which such a pool refused ("larger than its largest slab").
+     * A chunked body (no Content-Length) of 1,000 bytes fits a pool of 4 KiB slabs: where the pool has no 64 KiB slab
+     * its buffer starts at the first chunk's size (at least 4 KiB); such a pool refused the 64 KiB start ("larger
+     * than its largest slab").
      */
     @Test
     void shouldCollectASmallChunkedBodyInAPoolOfSmallSlabs() throws Exception {
@@ -62,6 +62,38 @@ class PooledHttpFetchTest {
             try (Sample s = fetcher.apply(server.uri(0)).toCompletableFuture().get(30, TimeUnit.SECONDS)) {
                 assertThat(s.field("bytes").toByteArray()).isEqualTo(FaultyObjectServer.payload(0));
             }
+            assertThat(pool.inUse()).isZero();
+        }
+    }
+
+    /**
+     * A chunked body of 40 KB on a pool with one 64 KiB slab: it must fit in its first buffer. Growing from a small
+     * start (8, 16, 32, 64 KiB, all from that one class) held one slab while waiting for the next, which only this body
+     * could free: it failed after the pool's timeout.
+     */
+    @Test
+    void shouldNotGrowAChunkedBodyThatFitsItsFirstBuffer() {
+        try (BufferPool pool = BufferPool.open(PoolConfig.builder("http-one").sizeClass(64 * 1024, 1)
+                .acquireTimeout(Duration.ofMillis(200)).build())) {
+            PooledSampleAllocator alloc = new PooledSampleAllocator(pool);
+            AllocatorBodySubscriber body = new AllocatorBodySubscriber(alloc, -1, 1 << 20);
+            body.onSubscribe(new java.util.concurrent.Flow.Subscription() {
+                @Override
+                public void request(long n) {
+                }
+
+                @Override
+                public void cancel() {
+                }
+            });
+            for (int i = 0; i < 5; i++) {
+                body.onNext(List.of(java.nio.ByteBuffer.allocate(8192)));
+            }
+            body.onComplete();
+
+            java.nio.ByteBuffer got = body.getBody().toCompletableFuture().join();
+            assertThat(got.remaining()).isEqualTo(5 * 8192);
+            alloc.release(got);
             assertThat(pool.inUse()).isZero();
         }
     }
