@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.avcodec.AVCodecDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
@@ -81,10 +82,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** Whether the stream decoded no frame at all from its start. */
     private boolean empty;
     /**
-     * Whether the decoder marks keyframes (the stream's first frame is marked): then, after a seek, frames before
-     * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
+     * Whether frames before the first keyframe after a seek are skipped (some decoders, MPEG-4 part 2, output them
+     * without their references): for every codec with inter frames, whose FFmpeg decoders mark keyframes; not for
+     * intra-only codecs (AV_CODEC_PROP_INTRA_ONLY), where every frame stands alone. Decided from the codec, not from
+     * the stream's first frame: a TS cut mid-GOP starts with an unmarked P-frame although its I-frames are marked.
      */
-    private boolean keyframesMarked;
+    private final boolean keyframesMarked;
     /**
      * Whether the demuxer allows timestamp discontinuities (MPEG-TS, MPEG-PS): it seeks by a binary search over packet
      * timestamps and stamps the packets after the seek point from the timestamp it searched for, so a frame without
@@ -117,6 +120,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         // One tick of the time base (timestamps are rounded to it), but under a quarter frame (AVI's tick is a frame).
         this.tolerance = fps > 0 ? Math.min(timeBase, 0.25 / fps) : timeBase;
         this.stampsAfterSeekGuessed = (decoder.format.iformat().flags() & avformat.AVFMT_TS_DISCONT) != 0;
+        final AVCodecDescriptor descriptor = avcodec.avcodec_descriptor_get(decoder.codec.codec_id());
+        this.keyframesMarked = descriptor == null || descriptor.isNull()
+                || (descriptor.props() & avcodec.AV_CODEC_PROP_INTRA_ONLY) == 0;
         // Last, so nothing above can throw with them allocated; open frees the decoder on failure, this the rest.
         AVFrame current = null;
         AVFrame following = null;
@@ -213,8 +219,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Looks at the stream's first frame, once: its timestamp becomes time 0, and whether it is marked as a keyframe
-     * says whether the decoder marks them. It stays pending, so it is the first one {@link #readEvery} writes.
+     * Looks at the stream's first frame, once: its timestamp becomes time 0. It stays pending, so it is the first one {@link #readEvery} writes.
      */
     private void start() {
         if (started) {
@@ -229,7 +234,6 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 nextSeconds = 0;
                 anchorSeconds = 0;
             }
-            keyframesMarked = isKeyframe(next);
         }
     }
 

@@ -9,7 +9,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,6 +96,30 @@ class VideoSeekTest {
             assertThat(read(r, 61, 9, 60, 9, 5)).containsExactly(61, 9, 60, 9, 5);
             assertThat(read(r, 9, 18, 4, 15, 54)).containsExactly(9, 18, 4, 15, 54);
             assertThat(read(r, 77, 36, 18, 27, 69)).containsExactly(77, 36, 18, 27, 69);
+        }
+    }
+
+    /**
+     * A TS cut mid-GOP (a recording started anywhere) begins with a P-frame that carries no key flag; the reader took
+     * that to mean the decoder marks no keyframes, so after a seek onto a P-frame it returned MPEG-4 part 2's
+     * reference-less garbage (26 of the 49 indices from 51 on). Whether to skip frames up to a keyframe after a seek
+     * is decided from the codec.
+     */
+    @Test
+    void shouldReturnCleanFramesOfAnMpeg4TsThatStartsMidGop() throws IOException {
+        final Path full = dir.resolve("mid-gop-full.ts");
+        FfmpegTestEncoder.video(full, "mpeg4", W, H, 100, FPS, 12);
+        final byte[] bytes = Files.readAllBytes(full);
+        final Path clip = Files.write(dir.resolve("mid-gop.ts"),
+                Arrays.copyOfRange(bytes, bytes.length / 5 / 188 * 188, bytes.length));
+        final UnsafeBuffer dst = TestImages.nativeBuffer(100 * GRAY.bytes());
+        final int[] sequence;
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            sequence = indicesIn(dst, r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity()));
+        }
+        assertThat(sequence.length).isGreaterThan(60);
+        for (int i = sequence.length / 2; i < sequence.length; i++) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo(sequence[i]);
         }
     }
 
