@@ -246,4 +246,26 @@ class VideoSeekTest {
             assertThat(r.readEvery(1, 250, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(250);
         }
     }
+
+    /**
+     * A raw stream of exactly the limit decodes (frames without timestamps were timed by a running sum of periods:
+     * 25 x 0.04 s came to 1.0000000000000002 s, "past 1.0 s, over the limit of 1 s"), one frame more does not.
+     */
+    @Test
+    void shouldDecodeAStreamWithoutADeclaredDurationOfExactlyTheDurationLimit() {
+        final Path clip = dir.resolve("one-second.h264");
+        FfmpegTestEncoder.video(clip, "libopenh264", W, H, FPS, FPS, FPS);
+        final Path longer = dir.resolve("one-frame-over.h264");
+        FfmpegTestEncoder.video(longer, "libopenh264", W, H, FPS + 1, FPS, FPS);
+        final MediaLimits oneSecond = new MediaLimits(1 << 20, 300, 1, 1 << 20);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(30 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, oneSecond)) {
+            assertThat(r.info().durationSeconds()).isZero();
+            assertThat(r.readEvery(1, 30, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(FPS);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(longer, oneSecond)) {
+            assertThatThrownBy(() -> r.readEvery(1, 30, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("limit of 1 s");
+        }
+    }
 }
