@@ -97,6 +97,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** False once a seek failed (raw streams): targets ahead are decoded to, earlier ones by reopening the file. */
     private boolean seekable = true;
     private boolean sequential = true;
+    /** Seeks asked of the demuxer over the reader's life (for tests: the work a request costs). */
+    long seeks;
     private long ordinal;
     private boolean closed;
 
@@ -281,14 +283,21 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * the last keyframe, decodes nothing); MP4 with B-frames lands on the keyframe after B-frames that are shown
      * before it but decoded after it. So the first frame decoded after the seek is checked, and while it is later
      * than the target (or missing) the seek goes further back, one second, then twice as far each time; the last
-     * resort is the stream's beginning.
+     * resort is the stream's beginning, taken at once when a step back does not move the seek earlier (a huge target
+     * in an input that declares no duration: its tick count saturates), so no seek is repeated.
      */
     private void seekBefore(final double target) {
         final double duration = info.durationSeconds();
         final double at = duration > 0 ? Math.min(target, duration) : target; // a seek far past the end finds nothing
         double back = 0;
+        long previous = Long.MAX_VALUE;
         while (seekable && at - back > 0) {
-            if (!seek(at - back)) {
+            final long ticks = ticks(at - back);
+            if (ticks >= previous) {
+                break; // the step back did not move the seek (saturated, or below a tick of a huge time): no repeat
+            }
+            previous = ticks;
+            if (!seek(ticks)) {
                 break; // this input cannot seek: from the start
             }
             if (firstUsableFrameAtOrBefore(target)) {
@@ -326,7 +335,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * seek, by reopening the file.
      */
     private void restart() {
-        if (seekable && seek(0) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
+        if (seekable && seek(0L) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
             return;
         }
         final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
@@ -341,16 +350,17 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after.
+     * Seeks to the keyframe the demuxer finds at or before {@code ticks} (time-base ticks from time 0); nothing is current or pending after.
      *
      * @return false when the input cannot seek (then {@link #seekable} is false and only reopening gets back)
      */
-    private boolean seek(final double seconds) {
+    private boolean seek(final long ticks) {
         haveFrame = false;
         havePending = false;
         atStart = false;
         anchorSeconds = Double.NaN;
-        seekable = decoder.seek(originPts + ticks(seconds));
+        seeks++;
+        seekable = decoder.seek(originPts + ticks);
         return seekable;
     }
 

@@ -268,4 +268,22 @@ class VideoSeekTest {
                     .isInstanceOf(MediaException.class).hasMessageContaining("limit of 1 s");
         }
     }
+
+    /**
+     * A target far past the end of an input that declares no duration (a one-frame TS) cannot be clamped to the end:
+     * its seek timestamp saturates, and each step back repeated the same futile seek, about log2 of the target's
+     * ticks times (1004 seeks for 1e300 s). A step back that does not move the seek goes to the start at once.
+     */
+    @Test
+    void shouldNotRepeatASeekThatAStepBackDoesNotMove() {
+        final Path clip = dir.resolve("one-frame.ts");
+        FfmpegTestEncoder.video(clip, "mpeg2video", W, H, 1, FPS, 12);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(r.info().durationSeconds()).isZero();
+            assertThat(r.readFramesAt(new double[] {1e300}, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(1);
+            assertThat(indicesIn(dst, 1)).containsExactly(0);
+            assertThat(r.seeks).isLessThanOrEqualTo(4);
+        }
+    }
 }
