@@ -1,6 +1,8 @@
 package org.spdl4j.media;
 
 import org.bytedeco.ffmpeg.avcodec.AVCodecDescriptor;
+import org.bytedeco.ffmpeg.avformat.AVIndexEntry;
+import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
@@ -167,6 +169,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
     }
 
+    /** {@return packets sent to the current decoder (for tests: the work a request costs; a reopen starts at 0)} */
+    long packetsSent() {
+        return decoder.packetsSent();
+    }
+
     /** {@return the stream's header information} */
     public VideoStreamInfo info() {
         return info;
@@ -249,9 +256,30 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             return frameSeconds <= target + tolerance && (target <= frameSeconds + SEEK_AHEAD_SECONDS || !seekable);
         }
         if (havePending) {
-            return nextSeconds <= target + tolerance && (target <= nextSeconds + SEEK_AHEAD_SECONDS || !seekable);
+            return nextSeconds <= target + tolerance && (!seekable
+                    || target <= nextSeconds + SEEK_AHEAD_SECONDS && !indexedKeyframeAfter(nextSeconds, target));
         }
         return false;
+    }
+
+    /**
+     * {@return whether the container's index lists a keyframe after {@code from} and at or before {@code target}}
+     * Then a seek reaches the target by decoding fewer frames than decoding on from {@code from} (a fresh reader's
+     * first frame): a clip starting 2 s in decodes from the keyframe there, not from frame 0. Without an index entry
+     * for the target (MPEG-TS and MPEG-PS have none; their seeks are a costly search), false: decode on.
+     */
+    private boolean indexedKeyframeAfter(final double from, final double target) {
+        final AVStream stream = decoder.stream;
+        if (avformat.avformat_index_get_entries_count(stream) <= 0) {
+            return false;
+        }
+        final int i = avformat.av_index_search_timestamp(stream, originPts + ticks(target),
+                avformat.AVSEEK_FLAG_BACKWARD);
+        if (i < 0) {
+            return false;
+        }
+        final AVIndexEntry entry = avformat.avformat_index_get_entry(stream, i);
+        return entry != null && !entry.isNull() && entry.timestamp() > originPts + ticks(from + tolerance);
     }
 
     /**

@@ -298,6 +298,11 @@ final class StreamDecoder {
         return true;
     }
 
+    /** {@return packets of the stream sent to the decoder so far (for tests: the work a request costs)} */
+    long packetsSent() {
+        return packetsSent;
+    }
+
     /** {@return whether the decoder has returned its last frame} */
     boolean drained() {
         return decoderDrained;

@@ -286,4 +286,28 @@ class VideoSeekTest {
             assertThat(r.seeks).isLessThanOrEqualTo(4);
         }
     }
+
+    /**
+     * A fresh reader asked for a frame within 2 s of the start seeks to the keyframe before it when the container's
+     * index has one after the first frame: index 50 (a keyframe at 2 s) used to be decoded to from frame 0, 51
+     * packets, on every one-reader-per-clip access.
+     */
+    @Test
+    void shouldSeekAFreshReaderToAnIndexedKeyframeNearTheStart() {
+        final Path clip = dir.resolve("gop25.mp4");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 250, FPS, 25);
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 50)).containsExactly(50);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(5);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 30)).containsExactly(30);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(10);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 20)).containsExactly(20);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(23);
+            assertThat(r.seeks).isZero();
+        }
+    }
 }
