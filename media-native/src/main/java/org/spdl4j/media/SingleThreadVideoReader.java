@@ -1,5 +1,8 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.avcodec.AVCodecDescriptor;
+import org.bytedeco.ffmpeg.avformat.AVIndexEntry;
+import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVFrame;
 import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.avutil.AVRational;
@@ -81,10 +84,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** Whether the stream decoded no frame at all from its start. */
     private boolean empty;
     /**
-     * Whether the decoder marks keyframes (the stream's first frame is marked): then, after a seek, frames before
-     * the first keyframe are skipped, since some decoders (MPEG-4 part 2) output them without their references.
+     * Whether frames before the first keyframe after a seek are skipped (some decoders, MPEG-4 part 2, output them
+     * without their references): for every codec with inter frames, whose FFmpeg decoders mark keyframes; not for
+     * intra-only codecs (AV_CODEC_PROP_INTRA_ONLY), where every frame stands alone. Decided from the codec, not from
+     * the stream's first frame: a TS cut mid-GOP starts with an unmarked P-frame although its I-frames are marked.
      */
-    private boolean keyframesMarked;
+    private final boolean keyframesMarked;
     /**
      * Whether the demuxer allows timestamp discontinuities (MPEG-TS, MPEG-PS): it seeks by a binary search over packet
      * timestamps and stamps the packets after the seek point from the timestamp it searched for, so a frame without
@@ -94,6 +99,8 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** False once a seek failed (raw streams): targets ahead are decoded to, earlier ones by reopening the file. */
     private boolean seekable = true;
     private boolean sequential = true;
+    /** Seeks asked of the demuxer over the reader's life (for tests: the work a request costs). */
+    long seeks;
     private long ordinal;
     private boolean closed;
 
@@ -117,6 +124,9 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         // One tick of the time base (timestamps are rounded to it), but under a quarter frame (AVI's tick is a frame).
         this.tolerance = fps > 0 ? Math.min(timeBase, 0.25 / fps) : timeBase;
         this.stampsAfterSeekGuessed = (decoder.format.iformat().flags() & avformat.AVFMT_TS_DISCONT) != 0;
+        final AVCodecDescriptor descriptor = avcodec.avcodec_descriptor_get(decoder.codec.codec_id());
+        this.keyframesMarked = descriptor == null || descriptor.isNull()
+                || (descriptor.props() & avcodec.AV_CODEC_PROP_INTRA_ONLY) == 0;
         // Last, so nothing above can throw with them allocated; open frees the decoder on failure, this the rest.
         AVFrame current = null;
         AVFrame following = null;
@@ -157,6 +167,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             decoder.free();
             throw e;
         }
+    }
+
+    /** {@return packets sent to the current decoder (for tests: the work a request costs; a reopen starts at 0)} */
+    long packetsSent() {
+        return decoder.packetsSent();
     }
 
     /** {@return the stream's header information} */
@@ -213,8 +228,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Looks at the stream's first frame, once: its timestamp becomes time 0, and whether it is marked as a keyframe
-     * says whether the decoder marks them. It stays pending, so it is the first one {@link #readEvery} writes.
+     * Looks at the stream's first frame, once: its timestamp becomes time 0. It stays pending, so it is the first one {@link #readEvery} writes.
      */
     private void start() {
         if (started) {
@@ -229,7 +243,6 @@ public final class SingleThreadVideoReader implements AutoCloseable {
                 nextSeconds = 0;
                 anchorSeconds = 0;
             }
-            keyframesMarked = isKeyframe(next);
         }
     }
 
@@ -243,9 +256,30 @@ public final class SingleThreadVideoReader implements AutoCloseable {
             return frameSeconds <= target + tolerance && (target <= frameSeconds + SEEK_AHEAD_SECONDS || !seekable);
         }
         if (havePending) {
-            return nextSeconds <= target + tolerance && (target <= nextSeconds + SEEK_AHEAD_SECONDS || !seekable);
+            return nextSeconds <= target + tolerance && (!seekable
+                    || target <= nextSeconds + SEEK_AHEAD_SECONDS && !indexedKeyframeAfter(nextSeconds, target));
         }
         return false;
+    }
+
+    /**
+     * {@return whether the container's index lists a keyframe after {@code from} and at or before {@code target}}
+     * Then a seek reaches the target by decoding fewer frames than decoding on from {@code from} (a fresh reader's
+     * first frame): a clip starting 2 s in decodes from the keyframe there, not from frame 0. Without an index entry
+     * for the target (MPEG-TS and MPEG-PS have none; their seeks are a costly search), false: decode on.
+     */
+    private boolean indexedKeyframeAfter(final double from, final double target) {
+        final AVStream stream = decoder.stream;
+        if (avformat.avformat_index_get_entries_count(stream) <= 0) {
+            return false;
+        }
+        final int i = avformat.av_index_search_timestamp(stream, originPts + ticks(target),
+                avformat.AVSEEK_FLAG_BACKWARD);
+        if (i < 0) {
+            return false;
+        }
+        final AVIndexEntry entry = avformat.avformat_index_get_entry(stream, i);
+        return entry != null && !entry.isNull() && entry.timestamp() > originPts + ticks(from + tolerance);
     }
 
     /**
@@ -277,14 +311,21 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * the last keyframe, decodes nothing); MP4 with B-frames lands on the keyframe after B-frames that are shown
      * before it but decoded after it. So the first frame decoded after the seek is checked, and while it is later
      * than the target (or missing) the seek goes further back, one second, then twice as far each time; the last
-     * resort is the stream's beginning.
+     * resort is the stream's beginning, taken at once when a step back does not move the seek earlier (a huge target
+     * in an input that declares no duration: its tick count saturates), so no seek is repeated.
      */
     private void seekBefore(final double target) {
         final double duration = info.durationSeconds();
         final double at = duration > 0 ? Math.min(target, duration) : target; // a seek far past the end finds nothing
         double back = 0;
+        long previous = Long.MAX_VALUE;
         while (seekable && at - back > 0) {
-            if (!seek(at - back)) {
+            final long ticks = ticks(at - back);
+            if (ticks >= previous) {
+                break; // the step back did not move the seek (saturated, or below a tick of a huge time): no repeat
+            }
+            previous = ticks;
+            if (!seek(ticks)) {
                 break; // this input cannot seek: from the start
             }
             if (firstUsableFrameAtOrBefore(target)) {
@@ -322,7 +363,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * seek, by reopening the file.
      */
     private void restart() {
-        if (seekable && seek(0) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
+        if (seekable && seek(0L) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
             return;
         }
         final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
@@ -337,16 +378,17 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
-     * Seeks to the keyframe the demuxer finds at or before {@code seconds}; nothing is current or pending after.
+     * Seeks to the keyframe the demuxer finds at or before {@code ticks} (time-base ticks from time 0); nothing is current or pending after.
      *
      * @return false when the input cannot seek (then {@link #seekable} is false and only reopening gets back)
      */
-    private boolean seek(final double seconds) {
+    private boolean seek(final long ticks) {
         haveFrame = false;
         havePending = false;
         atStart = false;
         anchorSeconds = Double.NaN;
-        seekable = decoder.seek(originPts + ticks(seconds));
+        seeks++;
+        seekable = decoder.seek(originPts + ticks);
         return seekable;
     }
 

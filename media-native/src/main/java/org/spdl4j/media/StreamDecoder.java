@@ -57,10 +57,24 @@ final class StreamDecoder {
      */
     private final long undeclaredDurationLimit;
     private final double timeBase;
-    /** One frame period (video, from the frame rate; 0 if unknown), for frames without a timestamp. */
-    private final double framePeriod;
-    /** The first decoded frame's timestamp, and how far past it decoding has gone (for the duration limit). */
+    /**
+     * The frame rate as a fraction (video; 0/1 if unknown): frames without a timestamp last {@code rateDen / rateNum}
+     * seconds each, counted in whole frames so that n frames come to n periods exactly (no running sum).
+     */
+    private final long rateNum;
+    private final long rateDen;
+    /**
+     * How far over the limit decoding may seem to go and still be within it: a quarter frame (video), or a
+     * microsecond, for the rounding of timestamps and periods (a stream of exactly the limit must pass).
+     */
+    private final double durationSlack;
+    /** The first decoded frame's timestamp, for the duration limit. */
     private long firstTimestamp = avutil.AV_NOPTS_VALUE;
+    /** Where the last frame with a timestamp ended, from the first's start, and what has decoded since without one. */
+    private double stampedEndSeconds;
+    private long unstampedFrames;
+    private long unstampedSamples;
+    /** The end of the last frame decoded, from the first frame's start: what the duration limit is checked on. */
     private double decodedSeconds;
 
     private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
@@ -73,12 +87,18 @@ final class StreamDecoder {
         this.packet = packet;
         this.undeclaredDurationLimit = undeclaredDurationLimit;
         this.timeBase = avutil.av_q2d(stream.time_base());
-        double period = 0;
+        long num = 0;
+        long den = 1;
         if (undeclaredDurationLimit > 0 && codec.codec_type() == avutil.AVMEDIA_TYPE_VIDEO) {
             final AVRational rate = avformat.av_guess_frame_rate(format, stream, null);
-            period = rate.num() > 0 && rate.den() > 0 ? rate.den() / (double) rate.num() : 0;
+            if (rate.num() > 0 && rate.den() > 0) {
+                num = rate.num();
+                den = rate.den();
+            }
         }
-        this.framePeriod = period;
+        this.rateNum = num;
+        this.rateDen = den;
+        this.durationSlack = Math.max(1e-6, num > 0 ? 0.25 * den / num : 0);
     }
 
     /**
@@ -198,20 +218,32 @@ final class StreamDecoder {
 
     /**
      * For an input that declares no duration (raw H.264, a FLAC stream without its sample count): throws once the
-     * frames decoded reach past the duration limit. Frames without a timestamp count one frame period (video) or
-     * their samples (audio) past the one before.
+     * frames decoded reach past the duration limit, more than a rounding slack past it. What counts is the end of the
+     * last frame, as a header's duration does: its start (its timestamp, or, without one, the last timestamp seen plus
+     * the whole frame periods (video) or samples (audio) since) plus its own length.
      */
     private void checkDecodedDuration(final AVFrame frame) {
         final long ts = frame.best_effort_timestamp() != avutil.AV_NOPTS_VALUE ? frame.best_effort_timestamp()
                 : frame.pts();
-        if (ts == avutil.AV_NOPTS_VALUE) {
-            decodedSeconds += frame.sample_rate() > 0 ? frame.nb_samples() / (double) frame.sample_rate() : framePeriod;
-        } else if (firstTimestamp == avutil.AV_NOPTS_VALUE) {
-            firstTimestamp = ts;
+        final boolean audio = frame.sample_rate() > 0;
+        if (ts != avutil.AV_NOPTS_VALUE) {
+            if (firstTimestamp == avutil.AV_NOPTS_VALUE) {
+                firstTimestamp = ts;
+            }
+            unstampedFrames = 0;
+            unstampedSamples = 0;
+            final double length = audio ? frame.nb_samples() / (double) frame.sample_rate()
+                    : rateNum > 0 ? rateDen / (double) rateNum : 0;
+            stampedEndSeconds = (ts - firstTimestamp) * timeBase + length;
+            decodedSeconds = stampedEndSeconds;
+        } else if (audio) {
+            unstampedSamples += frame.nb_samples();
+            decodedSeconds = stampedEndSeconds + unstampedSamples / (double) frame.sample_rate();
         } else {
-            decodedSeconds = (ts - firstTimestamp) * timeBase;
+            unstampedFrames++;
+            decodedSeconds = stampedEndSeconds + (rateNum > 0 ? unstampedFrames * rateDen / (double) rateNum : 0);
         }
-        if (decodedSeconds > undeclaredDurationLimit) {
+        if (decodedSeconds > undeclaredDurationLimit + durationSlack) {
             throw new MediaException(label, "the input declares no duration and decodes past "
                     + Math.round(decodedSeconds * 1000) / 1000.0
                     + " s, over the limit of " + undeclaredDurationLimit + " s; raise "
@@ -264,6 +296,11 @@ final class StreamDecoder {
         inputEnded = false;
         decoderDrained = false;
         return true;
+    }
+
+    /** {@return packets of the stream sent to the decoder so far (for tests: the work a request costs)} */
+    long packetsSent() {
+        return packetsSent;
     }
 
     /** {@return whether the decoder has returned its last frame} */

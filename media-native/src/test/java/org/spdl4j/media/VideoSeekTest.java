@@ -9,7 +9,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -93,6 +96,30 @@ class VideoSeekTest {
             assertThat(read(r, 61, 9, 60, 9, 5)).containsExactly(61, 9, 60, 9, 5);
             assertThat(read(r, 9, 18, 4, 15, 54)).containsExactly(9, 18, 4, 15, 54);
             assertThat(read(r, 77, 36, 18, 27, 69)).containsExactly(77, 36, 18, 27, 69);
+        }
+    }
+
+    /**
+     * A TS cut mid-GOP (a recording started anywhere) begins with a P-frame that carries no key flag; the reader took
+     * that to mean the decoder marks no keyframes, so after a seek onto a P-frame it returned MPEG-4 part 2's
+     * reference-less garbage (26 of the 49 indices from 51 on). Whether to skip frames up to a keyframe after a seek
+     * is decided from the codec.
+     */
+    @Test
+    void shouldReturnCleanFramesOfAnMpeg4TsThatStartsMidGop() throws IOException {
+        final Path full = dir.resolve("mid-gop-full.ts");
+        FfmpegTestEncoder.video(full, "mpeg4", W, H, 100, FPS, 12);
+        final byte[] bytes = Files.readAllBytes(full);
+        final Path clip = Files.write(dir.resolve("mid-gop.ts"),
+                Arrays.copyOfRange(bytes, bytes.length / 5 / 188 * 188, bytes.length));
+        final UnsafeBuffer dst = TestImages.nativeBuffer(100 * GRAY.bytes());
+        final int[] sequence;
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            sequence = indicesIn(dst, r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity()));
+        }
+        assertThat(sequence.length).isGreaterThan(60);
+        for (int i = sequence.length / 2; i < sequence.length; i++) {
+            assertThat(readAlone(clip, i)).as("index %d", i).isEqualTo(sequence[i]);
         }
     }
 
@@ -217,6 +244,70 @@ class VideoSeekTest {
         }
         try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
             assertThat(r.readEvery(1, 250, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(250);
+        }
+    }
+
+    /**
+     * A raw stream of exactly the limit decodes (frames without timestamps were timed by a running sum of periods:
+     * 25 x 0.04 s came to 1.0000000000000002 s, "past 1.0 s, over the limit of 1 s"), one frame more does not.
+     */
+    @Test
+    void shouldDecodeAStreamWithoutADeclaredDurationOfExactlyTheDurationLimit() {
+        final Path clip = dir.resolve("one-second.h264");
+        FfmpegTestEncoder.video(clip, "libopenh264", W, H, FPS, FPS, FPS);
+        final Path longer = dir.resolve("one-frame-over.h264");
+        FfmpegTestEncoder.video(longer, "libopenh264", W, H, FPS + 1, FPS, FPS);
+        final MediaLimits oneSecond = new MediaLimits(1 << 20, 300, 1, 1 << 20);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(30 * GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, oneSecond)) {
+            assertThat(r.info().durationSeconds()).isZero();
+            assertThat(r.readEvery(1, 30, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(FPS);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(longer, oneSecond)) {
+            assertThatThrownBy(() -> r.readEvery(1, 30, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(MediaException.class).hasMessageContaining("limit of 1 s");
+        }
+    }
+
+    /**
+     * A target far past the end of an input that declares no duration (a one-frame TS) cannot be clamped to the end:
+     * its seek timestamp saturates, and each step back repeated the same futile seek, about log2 of the target's
+     * ticks times (1004 seeks for 1e300 s). A step back that does not move the seek goes to the start at once.
+     */
+    @Test
+    void shouldNotRepeatASeekThatAStepBackDoesNotMove() {
+        final Path clip = dir.resolve("one-frame.ts");
+        FfmpegTestEncoder.video(clip, "mpeg2video", W, H, 1, FPS, 12);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(r.info().durationSeconds()).isZero();
+            assertThat(r.readFramesAt(new double[] {1e300}, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(1);
+            assertThat(indicesIn(dst, 1)).containsExactly(0);
+            assertThat(r.seeks).isLessThanOrEqualTo(4);
+        }
+    }
+
+    /**
+     * A fresh reader asked for a frame within 2 s of the start seeks to the keyframe before it when the container's
+     * index has one after the first frame: index 50 (a keyframe at 2 s) used to be decoded to from frame 0, 51
+     * packets, on every one-reader-per-clip access.
+     */
+    @Test
+    void shouldSeekAFreshReaderToAnIndexedKeyframeNearTheStart() {
+        final Path clip = dir.resolve("gop25.mp4");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 250, FPS, 25);
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 50)).containsExactly(50);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(5);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 30)).containsExactly(30);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(10);
+        }
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 20)).containsExactly(20);
+            assertThat(r.packetsSent()).isLessThanOrEqualTo(23);
+            assertThat(r.seeks).isZero();
         }
     }
 }
