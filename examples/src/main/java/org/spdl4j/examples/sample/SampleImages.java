@@ -9,8 +9,10 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.Locale;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
@@ -39,17 +41,62 @@ public final class SampleImages {
      * @throws UncheckedIOException when the folder cannot be written
      */
     public static Path ensure(Path dir, int count) {
-        Path marker = dir.resolve(DONE_MARKER);
         try {
             if (isComplete(dir, count)) {
                 return dir;
             }
-            generate(dir, count, 42L);
-            Files.writeString(marker, Integer.toString(count));
+            // Generated beside the folder and moved into place whole: runs started together (the ranks of one node)
+            // never read each other's half-written files, and a crashed run leaves no folder that looks complete.
+            Path parent = dir.toAbsolutePath().getParent();
+            Files.createDirectories(parent);
+            Path tmp = Files.createTempDirectory(parent, dir.getFileName() + ".tmp-");
+            try {
+                generate(tmp, count, 42L);
+                Files.writeString(tmp.resolve(DONE_MARKER), Integer.toString(count));
+                moveIntoPlace(tmp, dir, count);
+            } finally {
+                deleteTree(tmp); // nothing left when the move took it
+            }
             return dir;
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the built-in sample to " + dir + ": " + e.getMessage()
                 + " (pass --data DIR to use your own images, or make the folder writable)", e);
+        }
+    }
+
+    /** Moves a finished sample into place, unless another run's complete one got there first. */
+    private static void moveIntoPlace(Path tmp, Path dir, int count) throws IOException {
+        for (int attempt = 0; ; attempt++) {
+            try {
+                Files.move(tmp, dir, StandardCopyOption.ATOMIC_MOVE);
+                return;
+            } catch (FileSystemException taken) { // the folder exists (rename(2) says ENOTEMPTY, as a plain one)
+                if (!Files.exists(dir)) {
+                    throw taken;
+                }
+                if (isComplete(dir, count)) {
+                    return; // another run finished first: its images are the same (same seed)
+                }
+                if (attempt > 0) {
+                    throw taken;
+                }
+                deleteTree(dir); // an incomplete folder (an older run cut short, or another size): replace it
+            }
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var walk = Files.walk(root)) {
+            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(p);
+            }
+        } catch (UncheckedIOException e) {
+            if (!(e.getCause() instanceof java.nio.file.NoSuchFileException)) { // another run deleting it too
+                throw e.getCause();
+            }
         }
     }
 
