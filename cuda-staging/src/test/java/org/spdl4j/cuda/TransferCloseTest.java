@@ -125,14 +125,7 @@ class TransferCloseTest {
         });
         device.gate.countDown();
         assertThat(closedInCallback.await(10, TimeUnit.SECONDS)).isTrue();
-        Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            callbackMayReturn.countDown();
-        });
+        countDownLater(callbackMayReturn, 300);
 
         transfer.close(); // try-with-resources, on the main thread
 
@@ -184,14 +177,7 @@ class TransferCloseTest {
         while (first.getState() != Thread.State.TIMED_WAITING) {
             Thread.sleep(1); // the first close waits for the copy
         }
-        Thread opener = Thread.ofPlatform().start(() -> {
-            try {
-                Thread.sleep(300);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            device.gate.countDown();
-        });
+        Thread opener = countDownLater(device.gate, 300);
 
         transfer.close();
 
@@ -222,6 +208,18 @@ class TransferCloseTest {
         gated.gate.countDown();
         transfer.close();
         gated.host.close();
+    }
+
+    /** {@return a thread that counts {@code latch} down after {@code millis}} */
+    private static Thread countDownLater(CountDownLatch latch, long millis) {
+        return Thread.ofPlatform().start(() -> {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            latch.countDown();
+        });
     }
 
     private static void awaitReleased(TestBatches batches, int n) throws InterruptedException {
