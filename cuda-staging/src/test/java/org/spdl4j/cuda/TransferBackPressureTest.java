@@ -215,9 +215,7 @@ class TransferBackPressureTest {
             first.close();
             last.close();
         }
-        assertThat(batches.released).as("every host batch released exactly once").hasValue(3);
-        device.close();
-        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        assertEverythingBack(device, batches, 3);
     }
 
     /**
@@ -245,9 +243,7 @@ class TransferBackPressureTest {
             next.awaitReady();
             next.close();
         }
-        assertThat(batches.released).as("every host batch released exactly once").hasValue(2);
-        device.close();
-        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        assertEverythingBack(device, batches, 2);
     }
 
     /**
@@ -270,9 +266,7 @@ class TransferBackPressureTest {
             next.awaitReady();
             next.close();
         }
-        assertThat(batches.released).as("every host batch released exactly once").hasValue(2);
-        device.close();
-        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        assertEverythingBack(device, batches, 2);
     }
 
     /**
@@ -412,5 +406,12 @@ class TransferBackPressureTest {
         assertThat(device.counters().streams()).as("streams left").isZero();
         assertThat(device.counters().events()).as("events left").isZero();
         device.close();
+    }
+
+    /** Every host batch released exactly once; closing the device then leaves no resource of it live. */
+    private static void assertEverythingBack(GatedDevice device, TestBatches batches, int hostBatches) {
+        assertThat(batches.released).as("every host batch released exactly once").hasValue(hostBatches);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
     }
 }
