@@ -31,8 +31,7 @@ import java.util.function.IntConsumer;
  * construction (the worker's items-out counter), also a range that {@link #add} or a waiting {@link #flush} publishes
  * while the ring is full, so a slow consumer never sees items the producer has not counted yet for longer than it
  * takes to publish one range. (In place, slots that {@code tryNext} made visible early, see above, count when their
- * range is published, at the latest when the run ends.) {@link #flush()} and {@link #takeUnreported()} also return
- * the tally, for callers that count themselves.
+ * range is published, at the latest when the run ends.)
  *
  * <p><b>Threading:</b> one thread only. <b>Allocation:</b> the staging arrays at construction (several producers
  * only), none after.
@@ -46,19 +45,7 @@ public final class BatchingPublisher {
     private int size;
     private long first; // in place: the first claimed, unpublished sequence (when size > 0)
     private long last;  // in place: the last one
-    private int unreported; // published by this batch and not yet returned by flush() or takeUnreported()
     private final IntConsumer published;
-
-    /**
-     * Creates a batch whose caller counts what {@link #flush()} and {@link #takeUnreported()} return.
-     *
-     * @param out      the thread's publisher; a single-producer ring's is used in place
-     * @param capacity the most items held at once, at least 1
-     * @throws IllegalArgumentException if capacity is below 1
-     */
-    public BatchingPublisher(BoundedPublisher out, int capacity) {
-        this(out, capacity, n -> { });
-    }
 
     /**
      * Creates a batch that reports every published range as it goes.
@@ -121,23 +108,11 @@ public final class BatchingPublisher {
 
     /**
      * Publishes everything in the batch, in the order added. In place this never waits; staged, it waits while the
-     * ring is full, publishing whatever part fits as room appears.
-     *
-     * @return how many items were published since the last {@code flush()} or {@link #takeUnreported()}: this
-     *         flush's and those {@link #add} published when the batch or the ring was full, so a caller that counts
-     *         what flush returns counts each item once. If the pipeline stopped, what could not be published stays
-     *         (see {@link #discardStaged})
+     * ring is full, publishing whatever part fits as room appears. Each range is reported to the {@code published}
+     * callback as it goes; if the pipeline stopped, what could not be published stays (see {@link #discardStaged}).
      */
-    public int flush() {
+    public void flush() {
         publishHeld();
-        return takeUnreported();
-    }
-
-    /** {@return how many items were published since the last call or {@link #flush()}, and resets the count} */
-    public int takeUnreported() {
-        int n = unreported;
-        unreported = 0;
-        return n;
     }
 
     private void publishHeld() {
@@ -148,7 +123,6 @@ public final class BatchingPublisher {
         if (inPlace) {
             out.publishRange(first, last); // one release store of the cursor for the whole range
             size = 0;
-            unreported += n;
             published.accept(n);
             return;
         }
@@ -161,7 +135,6 @@ public final class BatchingPublisher {
             Arrays.fill(items, n - done, n, null);
         }
         size = n - done;
-        unreported += done;
     }
 
     /**

@@ -43,7 +43,7 @@ class WorkSharingStressTest {
         for (int p = 0; p < producers; p++) {
             int base = p * itemsPerProducer;
             BoundedPublisher out = link.publisher(new BackoffIdleStrategy(), running);
-            BatchingPublisher batch = new BatchingPublisher(out, Math.min(maxBatch, 16)); // larger batches flush early
+            BatchingPublisher batch = new BatchingPublisher(out, Math.min(maxBatch, 16), n -> { }); // larger flush early
             long seed = 0x9E3779B97F4A7C15L * (p + 1);
             threads.add(Thread.ofPlatform().daemon(true).name("stress-producer-" + p).start(() -> {
                 java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
