@@ -47,6 +47,7 @@ final class SoakCommand implements Callable<Integer> {
                     + " omit --data to soak on a generated sample");
             }
         }
+        OutputPaths.checkDirectory(spec, "--out", out);
         Path images = data != null ? data : DataArgs.samplePath(SoakRunner.SAMPLE_IMAGES);
         return SoakRunner.run(images, Duration.ofMillis((long) (minutes * 60_000)), out, spec.commandLine().getOut());
     }

@@ -390,6 +390,36 @@ class CommandLineTest {
         assertThat(config).doesNotExist();
     }
 
+    /**
+     * An output path that cannot be written is a bad argument, refused before anything runs: not after a whole tuning
+     * search, profile or soak, whose results would be lost.
+     */
+    @Test
+    void shouldRefuseAnUnwritableOutputPathBeforeRunning() throws Exception {
+        Path file = Files.writeString(work.resolve("in-the-way"), "x");
+        Path folder = Files.createDirectories(work.resolve("a-folder"));
+        for (String[] args : List.of(
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    folder.toString()},
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    work.resolve("no-such-folder/tuned.properties").toString()},
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    file.resolve("tuned.properties").toString()},
+                new String[] {"profile", "--data", data.toString(), "--images", "2", "--max-concurrency", "1",
+                    "--out", file.toString()},
+                new String[] {"profile", "--data", data.toString(), "--images", "2", "--max-concurrency", "1",
+                    "--out", file.resolve("sub").toString()},
+                new String[] {"soak", "--data", data.toString(), "--minutes", "0.002", "--out", file.toString()})) {
+            Run r = run(args);
+            assertThat(r.status()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(r.err()).startsWith("spdl4j: --out ").doesNotContain("Exception", "\tat ");
+            assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+            assertThat(r.out()).as("refused before anything ran").isEmpty();
+        }
+        assertThat(Files.readString(file)).isEqualTo("x");
+        assertThat(work.resolve("no-such-folder")).doesNotExist();
+    }
+
     @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
