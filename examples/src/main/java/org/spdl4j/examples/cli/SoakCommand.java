@@ -18,6 +18,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "soak", mixinStandardHelpOptions = true,
     description = "Run the image pipeline for N minutes and watch memory and threads.")
 final class SoakCommand implements Callable<Integer> {
+    /** The longest soak: its deadline, in nanoseconds from the start, must fit in a {@code long}. */
+    static final long MAX_MINUTES = Long.MAX_VALUE / 60_000_000_000L;
+
     @Spec
     CommandSpec spec;
 
@@ -36,6 +39,10 @@ final class SoakCommand implements Callable<Integer> {
     public Integer call() {
         if (!(minutes > 0)) {
             throw new ParameterException(spec.commandLine(), "--minutes must be > 0, got " + minutes);
+        }
+        if (!(minutes <= MAX_MINUTES)) { // Infinity too: the deadline is a long of nanoseconds
+            throw new ParameterException(spec.commandLine(), "--minutes " + minutes + ": must be at most "
+                + MAX_MINUTES + " (about 290 years)");
         }
         if (data != null) { // the user's folder: read it, never write a generated sample into it
             if (!java.nio.file.Files.isDirectory(data)) {

@@ -224,6 +224,9 @@ class CommandLineTest {
                 new String[] {"run", "--device", "tpu"},
                 new String[] {"probe", work.resolve("nope.jpg").toString()},
                 new String[] {"soak", "--minutes", "0"},
+                // more nanoseconds than a long holds: refused, not a run that fails on the overflow
+                new String[] {"soak", "--data", data.toString(), "--minutes", "1e9"},
+                new String[] {"soak", "--data", data.toString(), "--minutes", "Infinity"},
                 new String[] {"frobnicate"})) {
             Run r = run(args);
             assertThat(r.status()).as(String.join(" ", args)).isEqualTo(Spdl4jCommand.EXIT_USAGE);
