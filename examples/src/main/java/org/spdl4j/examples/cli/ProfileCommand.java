@@ -88,6 +88,7 @@ final class ProfileCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--max-concurrency " + max + ": must be at most "
                 + EngineConfiguration.MAX_CONCURRENCY + " (the most tasks a stage runs at once)");
         }
+        OutputPaths.checkDirectory(spec, "--out", outDir);
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
             spec.commandLine().getErr());

@@ -18,6 +18,9 @@ import picocli.CommandLine.Spec;
 @Command(name = "soak", mixinStandardHelpOptions = true,
     description = "Run the image pipeline for N minutes and watch memory and threads.")
 final class SoakCommand implements Callable<Integer> {
+    /** The longest soak: its deadline, in nanoseconds from the start, must fit in a {@code long}. */
+    static final long MAX_MINUTES = Long.MAX_VALUE / 60_000_000_000L;
+
     @Spec
     CommandSpec spec;
 
@@ -37,6 +40,10 @@ final class SoakCommand implements Callable<Integer> {
         if (!(minutes > 0)) {
             throw new ParameterException(spec.commandLine(), "--minutes must be > 0, got " + minutes);
         }
+        if (!(minutes <= MAX_MINUTES)) { // Infinity too: the deadline is a long of nanoseconds
+            throw new ParameterException(spec.commandLine(), "--minutes " + minutes + ": must be at most "
+                + MAX_MINUTES + " (about 290 years)");
+        }
         if (data != null) { // the user's folder: read it, never write a generated sample into it
             if (!java.nio.file.Files.isDirectory(data)) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": not a folder");
@@ -47,6 +54,7 @@ final class SoakCommand implements Callable<Integer> {
                     + " omit --data to soak on a generated sample");
             }
         }
+        OutputPaths.checkDirectory(spec, "--out", out);
         Path images = data != null ? data : DataArgs.samplePath(SoakRunner.SAMPLE_IMAGES);
         return SoakRunner.run(images, Duration.ofMillis((long) (minutes * 60_000)), out, spec.commandLine().getOut());
     }

@@ -72,6 +72,7 @@ final class TuneCommand implements Callable<Integer> {
                 + MAX_CPU_BUDGET + " (reads in flight go up to 16 x the budget, and a stage runs at most "
                 + EngineConfiguration.MAX_CONCURRENCY + " tasks at once)");
         }
+        OutputPaths.checkFile(spec, "--out", outFile);
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
             spec.commandLine().getErr());

@@ -183,8 +183,14 @@ final class ImageStages implements AutoCloseable {
 
     @Override
     public void close() {
-        slots.close(); // parked items give their bytes back to the bytes pool: close it after
-        decoders.close();
-        bytesPool.close();
+        try {
+            slots.close(); // parked items give their bytes back to the bytes pool: close it after
+        } finally {
+            try {
+                decoders.close();
+            } finally {
+                bytesPool.close();
+            }
+        }
     }
 }

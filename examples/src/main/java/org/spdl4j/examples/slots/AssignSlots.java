@@ -33,14 +33,18 @@ final class AssignSlots<I> implements Aggregator<I, Object> {
 
     @Override
     public Object add(I item) {
+        int label;
         Slot slot;
         try {
+            // The label first: once claimed, a slot must reach the table, or nobody fills or fails it and its batch
+            // is never published (its lease stays out of the pool for good).
+            label = labelOf.applyAsInt(item);
             slot = assembler.claim();
         } catch (RuntimeException e) {
             release.accept(item); // the item never reached the table: give its memory back here
             throw e;
         }
-        table.put(slot, item, labelOf.applyAsInt(item));
+        table.put(slot, item, label);
         return slot;
     }
 

@@ -16,7 +16,7 @@ import org.spdl4j.offheap.batch.Slot;
  *
  * <p><b>Bad input:</b> a writer that throws (an Error included) fails only its slot: counted (the first cause kept),
  * logged with the item, and the batch is published without it. The slot is settled before the item is released, so a release that throws
- * (logged) cannot leave a batch unpublished. <b>Allocation:</b> none on the success path beyond the writer's own.
+ * (logged; an Error too) cannot leave a batch unpublished. <b>Allocation:</b> none on the success path beyond the writer's own.
  *
  * @param <I> the item type
  */
@@ -66,7 +66,7 @@ final class FillSlots<I> implements Function<Object, Batch> {
         }
         try {
             release.accept(item);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | Error e) { // an Error too: the batch this slot completed must still go out
             LOG.error("{}: releasing sample {} ({}) failed; what it holds may leak", stage, slot.sequence(), item, e);
         }
         return done;

@@ -4,6 +4,8 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.UnaryOperator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.offheap.BufferPool;
@@ -45,6 +47,9 @@ public final class SlotStages<I> implements AutoCloseable {
     /** Batches allocated at once unless {@link SlotStagesBuilder#batchesInFlight} sets another. */
     public static final int DEFAULT_BATCHES_IN_FLIGHT = 4;
 
+    private static final Logger LOG = LoggerFactory.getLogger(SlotStages.class);
+
+    private final String name;
     private final BufferPool batchPool;
     private final BatchAssembler assembler;
     private final InFlightTable<I> table;
@@ -55,6 +60,7 @@ public final class SlotStages<I> implements AutoCloseable {
 
     /** Opens the batch pool and the assembler; {@link SlotStagesBuilder#open()} checked the parts. */
     SlotStages(SlotStagesBuilder<I> b) {
+        this.name = b.name;
         this.release = b.release;
         this.batchPool = BufferPool.open(PoolConfig.builder(b.name + "-batches").allocator(b.allocator).dmaAligned()
             .sizeClass(b.layout.batchBytes(), b.batchesInFlight).acquireTimeout(Duration.ofSeconds(600)).build());
@@ -123,13 +129,29 @@ public final class SlotStages<I> implements AutoCloseable {
     }
 
     /**
-     * Releases the items still parked at their slots and frees the assembler and the batch pool. Call only once
+     * Releases the items still parked at their slots (a release that throws is logged, and the others still go
+     * back) and frees the assembler and the batch pool, whatever fails first. Call only once
      * every stage thread has stopped (after the pipeline closed, {@link org.spdl4j.examples.StoppedPipelines}).
      */
     @Override
     public void close() {
-        table.drain(release); // no fill worker can still take these
-        assembler.close();
-        batchPool.close();
+        try {
+            table.drain(this::releaseParked); // no fill worker can still take these
+        } finally {
+            try {
+                assembler.close();
+            } finally {
+                batchPool.close();
+            }
+        }
+    }
+
+    /** Releases an item parked at its slot; one whose release throws is logged and the others still go back. */
+    private void releaseParked(I item) {
+        try {
+            release.accept(item);
+        } catch (RuntimeException e) {
+            LOG.error("{}: releasing unfilled item {} at close failed; what it holds may leak", name, item, e);
+        }
     }
 }

@@ -107,6 +107,7 @@ public final class SoakRunner {
         AtomicLong epochs = new AtomicLong();
         List<MemorySample> samples = Collections.synchronizedList(new ArrayList<>());
         MemoryProbe probe = new MemoryProbe();
+        long durationNanos = duration.toNanos(); // before the sampler starts: an overflow leaves no thread behind
         long start = System.nanoTime();
         ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "soak-sampler");
@@ -115,10 +116,10 @@ public final class SoakRunner {
         });
         sampler.scheduleAtFixedRate(() -> samples.add(probe.sample((System.nanoTime() - start) / 1e9, images.get(),
                 epochs.get())), 0, interval.toNanos(), TimeUnit.NANOSECONDS);
-        long deadline = start + duration.toNanos();
         try {
-            while (System.nanoTime() < deadline) {
-                runEpoch(files, options, deadline, images);
+            // Elapsed time against the duration, never nanoTime against start + duration: that sum can overflow.
+            while (System.nanoTime() - start < durationNanos) {
+                runEpoch(files, options, start, durationNanos, images);
                 epochs.incrementAndGet();
             }
         } finally {
@@ -130,12 +131,13 @@ public final class SoakRunner {
                 (System.nanoTime() - start) / 1e9);
     }
 
-    private static void runEpoch(List<FileItem> files, ImageLoaderOptions options, long deadline, AtomicLong images) {
+    private static void runEpoch(List<FileItem> files, ImageLoaderOptions options, long start, long durationNanos,
+                                 AtomicLong images) {
         try (ImageBatchLoader loader = ImageBatchLoader.of("soak", files, options)) {
             for (Batch batch : loader) {
                 images.addAndGet(batch.size());
                 batch.close();
-                if (System.nanoTime() >= deadline) {
+                if (System.nanoTime() - start >= durationNanos) {
                     break; // the consumer stops mid-epoch: close must give everything back
                 }
             }

@@ -224,6 +224,9 @@ class CommandLineTest {
                 new String[] {"run", "--device", "tpu"},
                 new String[] {"probe", work.resolve("nope.jpg").toString()},
                 new String[] {"soak", "--minutes", "0"},
+                // more nanoseconds than a long holds: refused, not a run that fails on the overflow
+                new String[] {"soak", "--data", data.toString(), "--minutes", "1e9"},
+                new String[] {"soak", "--data", data.toString(), "--minutes", "Infinity"},
                 new String[] {"frobnicate"})) {
             Run r = run(args);
             assertThat(r.status()).as(String.join(" ", args)).isEqualTo(Spdl4jCommand.EXIT_USAGE);
@@ -388,6 +391,36 @@ class CommandLineTest {
         assertThat(t.err()).contains("spdl4j: tune failed: no image could be read or decoded (2 of 2 failed); first"
             + " failure: read ", ": no such file; nothing written to " + config);
         assertThat(config).doesNotExist();
+    }
+
+    /**
+     * An output path that cannot be written is a bad argument, refused before anything runs: not after a whole tuning
+     * search, profile or soak, whose results would be lost.
+     */
+    @Test
+    void shouldRefuseAnUnwritableOutputPathBeforeRunning() throws Exception {
+        Path file = Files.writeString(work.resolve("in-the-way"), "x");
+        Path folder = Files.createDirectories(work.resolve("a-folder"));
+        for (String[] args : List.of(
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    folder.toString()},
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    work.resolve("no-such-folder/tuned.properties").toString()},
+                new String[] {"tune", "--data", data.toString(), "--images", "2", "--cpu-budget", "1", "--out",
+                    file.resolve("tuned.properties").toString()},
+                new String[] {"profile", "--data", data.toString(), "--images", "2", "--max-concurrency", "1",
+                    "--out", file.toString()},
+                new String[] {"profile", "--data", data.toString(), "--images", "2", "--max-concurrency", "1",
+                    "--out", file.resolve("sub").toString()},
+                new String[] {"soak", "--data", data.toString(), "--minutes", "0.002", "--out", file.toString()})) {
+            Run r = run(args);
+            assertThat(r.status()).as(String.join(" ", args) + ": " + r.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+            assertThat(r.err()).startsWith("spdl4j: --out ").doesNotContain("Exception", "\tat ");
+            assertThat(r.err().strip().lines().count()).as(r.err()).isEqualTo(1);
+            assertThat(r.out()).as("refused before anything ran").isEmpty();
+        }
+        assertThat(Files.readString(file)).isEqualTo("x");
+        assertThat(work.resolve("no-such-folder")).doesNotExist();
     }
 
     @Test

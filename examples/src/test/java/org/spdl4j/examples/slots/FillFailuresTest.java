@@ -50,4 +50,30 @@ class FillFailuresTest {
         assertThat(batches).isEqualTo(4);
         assertThat(delivered).hasSize(15).doesNotContain(5).contains(9);
     }
+
+    /** A release that throws an Error after the last slot of a batch completed must not lose that batch. */
+    @Test
+    void shouldDeliverTheBatchWhoseLastItemsReleaseThrowsAnError() {
+        List<Integer> delivered = new ArrayList<>();
+        int batches = 0;
+        try (SlotBatchLoader<Integer> loader = new SlotBatchLoader<>("release-error",
+                IntStream.range(0, 8).boxed().toList(), BatchDescriptor.of(4, DType.I32, 1),
+                (item, address, length) -> UnsafeApi.putInt(address, item), item -> item,
+                item -> {
+                    if (item == 3) {
+                        throw new AssertionError("release of item 3 failed (test)");
+                    }
+                }, SlotLoaderOptions.defaults().withFillConcurrency(1), DirectMemoryAllocator.INSTANCE)) {
+            for (Batch batch : loader) {
+                try (batch) {
+                    batches++;
+                    for (int i = 0; i < batch.size(); i++) {
+                        delivered.add(loader.label(batch, i));
+                    }
+                }
+            }
+        }
+        assertThat(batches).isEqualTo(2);
+        assertThat(delivered).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 8).boxed().toList());
+    }
 }
