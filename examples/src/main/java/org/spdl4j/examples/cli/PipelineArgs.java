@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
@@ -152,7 +153,9 @@ final class PipelineArgs {
     }
 
     /**
-     * Writes options as a config file that {@code --config} reads back.
+     * Writes options as a config file that {@code --config} reads back: into a temporary file beside it, then moved
+     * over it, so a write cut short (full disk, killed process) never leaves a truncated config that would read back
+     * as other options (a cut {@code batch.size=32} reads as {@code batch.size=3}).
      *
      * @param o       the options
      * @param file    where
@@ -165,7 +168,14 @@ final class PipelineArgs {
             + o.decodeConcurrency() + "\n" + ORDER + "=" + o.order().name().toLowerCase(Locale.ROOT) + "\n" + WAIT + "="
             + o.waitPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\n" + AUGMENT + "="
             + (o.augment() != null) + "\n";
-        Files.writeString(file, text);
+        Path absolute = file.toAbsolutePath();
+        Path tmp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
+        try {
+            Files.writeString(tmp, text);
+            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        } finally {
+            Files.deleteIfExists(tmp); // only left when the write or the move failed
+        }
     }
 
     /**

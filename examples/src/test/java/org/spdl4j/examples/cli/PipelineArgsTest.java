@@ -3,7 +3,11 @@ package org.spdl4j.examples.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.media.RandomResizedCrop;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
@@ -22,6 +26,21 @@ class PipelineArgsTest {
                 .batchSize()).isEqualTo(max);
             assertThatThrownBy(() -> BatchDescriptor.images(max + 1, ImageLayout.NHWC, o.cropSize(), o.cropSize(), 3,
                 DType.U8)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds 2 GiB");
+        }
+    }
+
+    @Test
+    void shouldReplaceAnOldConfigWholeAndLeaveNothingElseBeside(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("my.properties");
+        Files.writeString(file, "batch.size=999\nread.concurrency=7\n# an older, longer config, to be replaced whole\n");
+
+        PipelineArgs.write(ImageLoaderOptions.defaults(), file, "from a test");
+
+        String text = Files.readString(file);
+        assertThat(text).contains("batch.size=" + ImageLoaderOptions.defaults().batchSize() + "\n")
+            .doesNotContain("999").doesNotContain("older").endsWith("augment=false\n");
+        try (Stream<Path> files = Files.list(dir)) {
+            assertThat(files).as("the temporary file was moved into place").containsExactly(file);
         }
     }
 }
