@@ -54,6 +54,10 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
             return item;
         } catch (IOException | RuntimeException e) {
             if (lease != null) {
+                // Also when the read succeeded and only closing the channel failed: the item must not keep the lease
+                // it no longer owns (retire refuses an item holding bytes, which would hide this error).
+                item.bytes = null;
+                item.length = 0;
                 lease.release();
             }
             // Retired, not given back: the engine logs the failure with this item after we throw, and a pooled item
