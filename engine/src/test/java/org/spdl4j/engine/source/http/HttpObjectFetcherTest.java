@@ -339,6 +339,36 @@ class HttpObjectFetcherTest {
         }
     }
 
+    /**
+     * A timeout too long for a {@code long} of nanoseconds (about 292 years; {@code ChronoUnit.FOREVER}) means no
+     * limit, as everywhere in spdl4j. It failed every object as "request not sent: long overflow" (after sending
+     * it), or, from 292 years to 292 million, left an object whose attempt met an I/O error never completed (its
+     * handler threw while it named the error).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldTakeATimeoutTooLongForALongOfNanosAsNoLimit() throws Exception {
+        for (Duration forever : List.of(java.time.temporal.ChronoUnit.FOREVER.getDuration(), Duration.ofDays(365L
+                * 1000))) {
+            CountingAllocator alloc = new CountingAllocator();
+            HttpFetchSettings s = new HttpFetchSettings(4, 2, forever, forever, Duration.ofMillis(10),
+                    Duration.ofMillis(100), HttpFetchSettings.DEFAULT_MAX_BODY_BYTES);
+            assertThat(s.attemptTimeout().toNanos()).isEqualTo(Long.MAX_VALUE);
+            try (FaultyObjectServer server = new FaultyObjectServer(0, 0);
+                    HttpObjectFetcher fetcher = new HttpObjectFetcher(s, alloc)) {
+                for (int i : new int[] {0, 3}) { // 3: the first attempt is dropped mid-body (an I/O error), then ok
+                    try (Sample sample = fetcher.apply(server.uri(i)).toCompletableFuture().get(20,
+                            TimeUnit.SECONDS)) {
+                        assertThat(sample.field("bytes").toByteArray()).as("object %d with timeouts of %s", i,
+                                forever).isEqualTo(FaultyObjectServer.payload(i));
+                    }
+                }
+                assertThat(server.attempts.get(3).get()).isEqualTo(2);
+            }
+            assertThat(alloc.outstanding()).isZero();
+        }
+    }
+
     /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */
     @Test
     void shouldRefuseTimeoutsThatAreNotPositive() {
