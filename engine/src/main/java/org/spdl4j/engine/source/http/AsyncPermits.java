@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
 import java.util.function.Supplier;
 
 /**
@@ -13,9 +14,11 @@ import java.util.function.Supplier;
  * <p><b>Threading:</b> lock-free, any thread may submit; tasks start on the submitting thread or on the thread that
  * completes an earlier task. <b>Correctness:</b> a submitter enqueues then looks for a permit; a completer returns its
  * permit then looks for a task. Both are sequentially consistent (CAS on an {@link AtomicInteger}, a
- * {@link ConcurrentLinkedQueue}), so at least one of them sees the other and no task is stranded. <b>Allocation:</b>
- * one queue node and one future per task. Tasks should complete asynchronously (a task that completes synchronously
- * starts the next one on the same stack).
+ * {@link ConcurrentLinkedQueue}), so at least one of them sees the other and no task is stranded. A task whose stage
+ * is already complete when it returns (a closed fetcher, a refused URI) gives its permit back to the loop that started
+ * it, which starts the next waiting task: however many such tasks wait, the stack does not deepen (a completion that
+ * started the next task itself overflowed it after some thousands, leaving later tasks' stages never completed).
+ * <b>Allocation:</b> one queue node, one entry and one future per task.
  */
 public final class AsyncPermits {
     private final int limit;
@@ -44,28 +47,10 @@ public final class AsyncPermits {
      * @return the task's outcome
      */
     public <T> CompletionStage<T> submit(Supplier<? extends CompletionStage<T>> task) {
-        CompletableFuture<T> result = new CompletableFuture<>();
-        waiting.add(() -> {
-            int now = limit - available.get();
-            peak.accumulateAndGet(now, Math::max);
-            CompletionStage<T> stage;
-            try {
-                stage = task.get();
-            } catch (RuntimeException | Error e) {
-                stage = CompletableFuture.failedFuture(e);
-            }
-            stage.whenComplete((v, e) -> {
-                available.incrementAndGet(); // return the permit before looking for waiting work (see class doc)
-                drain();
-                if (e != null) {
-                    result.completeExceptionally(e);
-                } else {
-                    result.complete(v);
-                }
-            });
-        });
+        Entry<T> entry = new Entry<>(task);
+        waiting.add(entry);
         drain();
-        return result;
+        return entry.result;
     }
 
     private void drain() {
@@ -81,6 +66,52 @@ public final class AsyncPermits {
                 } else {
                     r.run();
                 }
+            }
+        }
+    }
+
+    /**
+     * One task: started by {@link #drain()}, which alone runs entries, and completed by its stage. Also the stage's
+     * completion action (one object per task).
+     */
+    private final class Entry<T> implements Runnable, BiConsumer<T, Throwable> {
+        private final Supplier<? extends CompletionStage<T>> task;
+        private final CompletableFuture<T> result = new CompletableFuture<>();
+        /**
+         * True while {@link #run()} starts the task. A completion that sees it true (volatile: it read the flag after
+         * returning the permit, so a drain loop that reads the permits after {@code run()} returns sees that permit)
+         * leaves the next waiting task to the loop running this one, instead of draining on a deeper stack.
+         */
+        private volatile boolean starting = true;
+
+        Entry(Supplier<? extends CompletionStage<T>> task) {
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            int now = limit - available.get();
+            peak.accumulateAndGet(now, Math::max);
+            CompletionStage<T> stage;
+            try {
+                stage = task.get();
+            } catch (RuntimeException | Error e) {
+                stage = CompletableFuture.failedFuture(e);
+            }
+            stage.whenComplete(this);
+            starting = false;
+        }
+
+        @Override
+        public void accept(T value, Throwable error) {
+            available.incrementAndGet(); // return the permit before looking for waiting work (see class doc)
+            if (!starting) {
+                drain(); // else: the drain loop that started this task goes on with the next one
+            }
+            if (error != null) {
+                result.completeExceptionally(error);
+            } else {
+                result.complete(value);
             }
         }
     }

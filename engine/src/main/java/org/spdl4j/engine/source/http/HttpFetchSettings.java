@@ -2,13 +2,16 @@ package org.spdl4j.engine.source.http;
 
 import java.time.Duration;
 
+import org.spdl4j.offheap.Timeouts;
+
 /**
  * Settings of an {@link HttpObjectFetcher}, with named defaults each overridable by a system property.
  *
  * @param maxInFlight    the most requests in flight at once (retry backoffs hold their slot), at least 1
  * @param maxAttempts    attempts per object, first one included, at least 1
- * @param attemptTimeout the longest one attempt may take, headers and body
- * @param connectTimeout the longest a TCP/TLS connect may take
+ * @param attemptTimeout the longest one attempt may take, headers and body; one too long for a {@code long} of
+ *                       nanoseconds (about 292 years, {@code ChronoUnit.FOREVER}) is kept as that: no limit
+ * @param connectTimeout the longest a TCP/TLS connect may take; saturated as {@code attemptTimeout}
  * @param initialBackoff the wait before the first retry; doubled each retry, with jitter
  * @param maxBackoff     the longest wait between attempts
  * @param maxBodyBytes   the largest object accepted (a bigger one fails without retry)
@@ -55,6 +58,10 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
             throw new IllegalArgumentException("HTTP back-offs must not be negative: initial " + initialBackoff
                     + ", max " + maxBackoff);
         }
+        // The fetcher converts them to ms and ns: a longer timeout overflowed there (every object failed as "not
+        // sent", or an attempt's error was never reported). Past ~292 years a timeout means "none" anyway.
+        attemptTimeout = Duration.ofNanos(Timeouts.nanos(attemptTimeout));
+        connectTimeout = Duration.ofNanos(Timeouts.nanos(connectTimeout));
     }
 
     /** {@return the defaults (system properties applied)} */

@@ -40,7 +40,9 @@ import org.spdl4j.engine.source.SampleField;
  * {@code initialBackoff * 2^(attempt-1)} (capped, with jitter: half fixed, half random) between them; no retry on
  * other statuses. <b>Outcome:</b> every call's stage completes exactly once: with the sample, or with a
  * {@link FetchException} naming the URI, attempts and last status. An object is never delivered twice (one future per
- * call; a timed-out attempt is cancelled and its late body discarded).
+ * call; a timed-out attempt is cancelled and its late body discarded). A caller may complete the returned stage
+ * itself ({@code cancel}, {@code orTimeout}): the fetch goes on (holding its slot) and the object, should it come, is
+ * closed, its body back with the allocator.
  *
  * <p><b>Threading:</b> thread-safe. No thread blocks: attempts are {@link HttpClient#sendAsync}, backoff waits are
  * timers. <b>Allocation:</b> per object, the request, futures, and one body buffer from the {@link SampleAllocator}
@@ -107,13 +109,23 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      */
     @Override
     public CompletionStage<Sample> apply(URI uri) {
-        return permits.submit(() -> {
+        // The caller's own future: it may complete it first (cancel, orTimeout), and the object then arrives to
+        // nobody, so it is closed here (its body back to the allocator) rather than dropped with its buffer.
+        CompletableFuture<Sample> out = new CompletableFuture<>();
+        permits.submit(() -> {
             CompletableFuture<Sample> result = new CompletableFuture<>();
             inProgress.put(result, uri);
             result.whenComplete((sample, error) -> inProgress.remove(result));
             attempt(uri, 1, result);
             return result;
+        }).whenComplete((sample, error) -> {
+            if (error != null) {
+                out.completeExceptionally(error);
+            } else if (!out.complete(sample)) {
+                sample.close(); // the caller gave up on the stage first
+            }
         });
+        return out;
     }
 
     /** {@return the in-flight bound, for stats and tests} */

@@ -127,8 +127,8 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         } catch (TarFormatException e) {
             if (key != null && read && e.member() != null && !key.equals(keyOf(e.member()))) {
                 // the bad member's header was read whole and belongs to a later sample: this one is complete
-                deferred = e;
                 close();
+                deferred = e; // after close(), which drops a pending error (a closed iterator has ended)
                 return new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator);
             }
             release(fields);
@@ -219,9 +219,13 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         Sample.releaseAll(allocator, fields); // each one, even past a release that throws
     }
 
-    /** Closes the shard. Idempotent; an undelivered look-ahead sample is released. */
+    /**
+     * Closes the shard. Idempotent; an undelivered look-ahead sample is released, and an error not yet thrown is
+     * dropped: afterwards {@code hasNext()} is false.
+     */
     @Override
     public void close() {
+        deferred = null;
         if (next != null) {
             next.close();
             next = null;

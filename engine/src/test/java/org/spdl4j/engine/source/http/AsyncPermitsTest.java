@@ -70,4 +70,32 @@ class AsyncPermitsTest {
         assertThat(permits.inFlight()).isZero();
         assertThat(permits.submit(() -> CompletableFuture.completedFuture(5)).toCompletableFuture().join()).isEqualTo(5);
     }
+    /**
+     * Tasks that complete at once (a fetcher that is closed, a URI the client refuses) while many wait: the completion
+     * that frees a permit starts them one after another, not each from the last one's completion on an ever deeper
+     * stack (which overflowed, leaving tasks whose stages never complete).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldStartManyWaitingTasksThatCompleteAtOnceWithoutDeepeningTheStack() {
+        AsyncPermits permits = new AsyncPermits(1);
+        CompletableFuture<Integer> holder = new CompletableFuture<>();
+        CompletionStage<Integer> first = permits.submit(() -> holder);
+        int waiting = 50_000;
+        List<CompletableFuture<Integer>> rest = new ArrayList<>(waiting);
+        for (int i = 0; i < waiting; i++) {
+            int v = i;
+            rest.add(permits.submit(() -> CompletableFuture.completedFuture(v)).toCompletableFuture());
+        }
+        assertThat(rest.get(0)).isNotDone();
+        holder.complete(-1);
+        assertThat(first.toCompletableFuture().join()).isEqualTo(-1);
+        long sum = 0;
+        for (CompletableFuture<Integer> f : rest) {
+            assertThat(f).isDone();
+            sum += f.join();
+        }
+        assertThat(sum).isEqualTo((long) (waiting - 1) * waiting / 2);
+        assertThat(permits.inFlight()).isZero();
+    }
 }

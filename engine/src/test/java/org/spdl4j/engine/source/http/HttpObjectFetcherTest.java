@@ -3,6 +3,8 @@ package org.spdl4j.engine.source.http;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -10,10 +12,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.source.CountingAllocator;
@@ -279,6 +284,89 @@ class HttpObjectFetcherTest {
             }
         }
         assertThat(heap.outstanding()).isZero();
+    }
+
+    /**
+     * A caller may give up on an object's stage ({@code cancel}, {@code orTimeout}: both complete the returned future
+     * itself). The object then arrives to nobody: its body must go back to the allocator, not stay out for good (a
+     * pooled slab lost per abandoned object).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldReleaseTheBodyOfAnObjectWhoseStageTheCallerGaveUpOn() throws Exception {
+        CountDownLatch requested = new CountDownLatch(2);
+        CountDownLatch answer = new CountDownLatch(1);
+        byte[] body = FaultyObjectServer.payload(0);
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 16);
+        ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
+        server.setExecutor(executor);
+        server.createContext("/gated/", ex -> {
+            try (ex) {
+                requested.countDown();
+                answer.await();
+                ex.sendResponseHeaders(200, body.length);
+                ex.getResponseBody().write(body);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        server.start();
+        CountingAllocator alloc = new CountingAllocator();
+        String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/gated/";
+        try {
+            HttpObjectFetcher fetcher = new HttpObjectFetcher(HttpFetchSettings.defaults().withRetries(1,
+                    Duration.ofSeconds(30), Duration.ofMillis(10)), alloc);
+            CompletableFuture<Sample> cancelled = fetcher.apply(URI.create(base + 0)).toCompletableFuture();
+            CompletableFuture<Sample> timedOut = fetcher.apply(URI.create(base + 1)).toCompletableFuture()
+                    .orTimeout(1, TimeUnit.MILLISECONDS);
+            assertThat(requested.await(20, TimeUnit.SECONDS)).as("both requests reached the server").isTrue();
+            assertThat(cancelled.cancel(true)).isTrue();
+            assertThatThrownBy(() -> timedOut.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(
+                    java.util.concurrent.TimeoutException.class);
+            answer.countDown(); // both objects now arrive, to nobody
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (fetcher.permits().inFlight() != 0 && System.nanoTime() < deadline) {
+                Thread.sleep(10);
+            }
+            assertThat(fetcher.permits().inFlight()).as("both exchanges done").isZero();
+            fetcher.close(); // waits for the exchanges' handlers, which dispose of what they collected
+            assertThat(alloc.allocations()).isEqualTo(2);
+            assertThat(alloc.outstanding()).as("bodies of objects whose stages were given up on").isZero();
+        } finally {
+            answer.countDown();
+            server.stop(0);
+            executor.shutdownNow();
+        }
+    }
+
+    /**
+     * A timeout too long for a {@code long} of nanoseconds (about 292 years; {@code ChronoUnit.FOREVER}) means no
+     * limit, as everywhere in spdl4j. It failed every object as "request not sent: long overflow" (after sending
+     * it), or, from 292 years to 292 million, left an object whose attempt met an I/O error never completed (its
+     * handler threw while it named the error).
+     */
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS)
+    void shouldTakeATimeoutTooLongForALongOfNanosAsNoLimit() throws Exception {
+        for (Duration forever : List.of(java.time.temporal.ChronoUnit.FOREVER.getDuration(), Duration.ofDays(365L
+                * 1000))) {
+            CountingAllocator alloc = new CountingAllocator();
+            HttpFetchSettings s = new HttpFetchSettings(4, 2, forever, forever, Duration.ofMillis(10),
+                    Duration.ofMillis(100), HttpFetchSettings.DEFAULT_MAX_BODY_BYTES);
+            assertThat(s.attemptTimeout().toNanos()).isEqualTo(Long.MAX_VALUE);
+            try (FaultyObjectServer server = new FaultyObjectServer(0, 0);
+                    HttpObjectFetcher fetcher = new HttpObjectFetcher(s, alloc)) {
+                for (int i : new int[] {0, 3}) { // 3: the first attempt is dropped mid-body (an I/O error), then ok
+                    try (Sample sample = fetcher.apply(server.uri(i)).toCompletableFuture().get(20,
+                            TimeUnit.SECONDS)) {
+                        assertThat(sample.field("bytes").toByteArray()).as("object %d with timeouts of %s", i,
+                                forever).isEqualTo(FaultyObjectServer.payload(i));
+                    }
+                }
+                assertThat(server.attempts.get(3).get()).isEqualTo(2);
+            }
+            assertThat(alloc.outstanding()).isZero();
+        }
     }
 
     /** A zero or negative timeout is refused when the settings are made, not on every request as "not sent". */

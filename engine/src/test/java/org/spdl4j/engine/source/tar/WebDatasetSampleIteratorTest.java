@@ -121,6 +121,20 @@ class WebDatasetSampleIteratorTest {
                 .isInstanceOf(TarFormatException.class).hasMessageContaining("escapes");
     }
 
+    /**
+     * Closed after the sample before a rejected member was delivered (the error still pending), the iterator has
+     * ended, as every closed {@code CloseableIterator} has: {@code hasNext()} is false, not the pending error.
+     */
+    @Test
+    void shouldEndQuietlyWhenClosedWithAnErrorStillPending() {
+        byte[] tar = new TestTarWriter().add("0001.jpg", payload(1, 10)).add("../evil.jpg", payload(2, 10)).finish();
+        WebDatasetSampleIterator it = openStream("bad.tar", tar, SampleAllocator.HEAP);
+        assertThat(it.next().key()).isEqualTo("0001");
+        it.close();
+        assertThat(it.hasNext()).isFalse();
+        assertThat(it.skip(1)).isZero();
+    }
+
     /** A member no buffer can be had for fails naming the shard and the member, with the allocator's reason. */
     @Test
     void shouldNameTheShardAndMemberWhenNoBufferFitsAMember() {
