@@ -20,7 +20,7 @@ import org.spdl4j.engine.runtime.SourceAdapters;
  *
  * <pre>{@code
  * try (Pipeline<List<Image>> p = PipelineBuilder.fromIterable(paths).named("train")
- *         .pipeVirtual("read", Files::readAllBytes, StageOptions.defaults().withConcurrency(32))
+ *         .pipeVirtual("read", path -> read(path), StageOptions.defaults().withConcurrency(32))
  *         .pipe("decode", Codec::decode, StageOptions.defaults().withConcurrency(4).withOrder(OutputOrder.INPUT))
  *         .aggregate(64, true)
  *         .sink(8)

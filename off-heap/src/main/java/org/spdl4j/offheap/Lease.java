@@ -23,8 +23,9 @@ import org.agrona.concurrent.UnsafeBuffer;
  *
  * <p><b>Errors:</b> a release when the count is already zero always throws {@link LeaseStateException} and leaves
  * the pool intact (a lease can never enter the free list twice). In checked mode
- * ({@value OffHeapConfiguration#CHECKED_PROP}) every accessor also throws once the count is zero, and the
- * {@link #buffer()} view is shrunk to zero bytes on release so stale holders of it fail their bounds check. A stale
+ * ({@value OffHeapConfiguration#CHECKED_PROP}) every accessor of the bytes ({@link #address()}, the views, slices)
+ * also throws once the count is zero, and the {@link #buffer()} view is shrunk to zero bytes on release so stale
+ * holders of it fail their bounds check. A stale
  * release made after another thread re-acquired the same slab cannot be told from a legitimate one (leases are
  * pooled objects; there is no per-acquire handle): that is what leak detection and checked mode help find.
  *

@@ -15,8 +15,8 @@ import org.spdl4j.engine.WaitPolicy;
 
 /**
  * Describes a {@link DataLoader}: source -> preprocess (many threads) -> batch -> collate -> transfer (async) -> buffer.
- * Each step is optional except the source. Order, wait policy and ring sizes apply to every stage, whenever they are
- * set; so {@code .order(INPUT)} may come last.
+ * Each step is optional except the source. Order and wait policy apply to every stage, whenever they are set; so
+ * {@code .order(INPUT)} may come last.
  *
  * <p>Defaults (good on the machine it runs on): preprocess concurrency = available processors, output order
  * {@code COMPLETION} (no head-of-line blocking), backoff waiting, buffer of 4 batches, timeout 5 minutes.

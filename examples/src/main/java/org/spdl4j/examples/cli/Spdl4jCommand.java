@@ -16,7 +16,7 @@ import picocli.CommandLine.Command;
     description = "Scalable and Performant Data Loading for the JVM.",
     exitCodeListHeading = "%nExit status:%n",
     exitCodeList = {"0:done",
-        "1:the run failed (soak: also when RSS grew 5% or more after warm-up)",
+        "1:the run failed (soak: also when RSS grew 5%% or more after warm-up)", // picocli formats these: %% for %
         "2:bad arguments",
         "3:./spdl4j: the build failed (run 'mvn -B package -DskipTests' to see why)",
         "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"},

@@ -65,6 +65,31 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldFormatEveryHelpTextWithoutPicocliFallingBackToTheRawString() {
+        // picocli passes help texts through String.format; one it cannot format (a bare '%') is printed raw after a
+        // "[picocli WARN] Could not format" line on the console, outside the command's writers.
+        List<String> texts = new ArrayList<>();
+        collectHelpTexts(new picocli.CommandLine(new Spdl4jCommand()), texts);
+        assertThat(texts).isNotEmpty().allSatisfy(t -> assertThat(
+            org.assertj.core.api.Assertions.catchThrowable(() -> String.format(java.util.Locale.ROOT, t)))
+            .as(t).isNull());
+        assertThat(run("--help").out()).contains("1   the run failed (soak: also when RSS grew 5% or more after");
+    }
+
+    private static void collectHelpTexts(picocli.CommandLine cli, List<String> into) {
+        picocli.CommandLine.Model.UsageMessageSpec usage = cli.getCommandSpec().usageMessage();
+        into.addAll(usage.exitCodeList().values());
+        into.addAll(List.of(usage.description()));
+        into.addAll(List.of(usage.footer()));
+        for (picocli.CommandLine.Model.OptionSpec o : cli.getCommandSpec().options()) {
+            into.addAll(List.of(o.description()));
+        }
+        for (picocli.CommandLine sub : cli.getSubcommands().values()) {
+            collectHelpTexts(sub, into);
+        }
+    }
+
+    @Test
     void shouldRunImagePipelineAndWriteACompleteReport() throws Exception {
         Path report = work.resolve("report");
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2", "--report",
