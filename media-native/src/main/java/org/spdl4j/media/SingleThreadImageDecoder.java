@@ -320,8 +320,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             if (par.width() > 0 && par.height() > 0) {
                 limits.checkPixels(label, par.width(), par.height());
             }
-            final int tables = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegTables(srcAddress, srcLength) : 0;
-            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, tables, label);
+            final int key = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegContextKey(srcAddress, srcLength) : 0;
+            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, key, label);
             receiveFrame(format, codec, label);
             scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);

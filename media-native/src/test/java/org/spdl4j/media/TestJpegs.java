@@ -97,6 +97,19 @@ final class TestJpegs {
         return out.toByteArray();
     }
 
+    /** {@return the JPEG with one more segment (marker, length, {@code body}) right after its SOI} */
+    static byte[] withSegment(final byte[] jpeg, final int marker, final byte[] body) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(jpeg, 0, 2);
+        out.write(0xFF);
+        out.write(marker);
+        out.write((2 + body.length) >> 8);
+        out.write(2 + body.length);
+        out.write(body, 0, body.length);
+        out.write(jpeg, 2, jpeg.length - 2);
+        return out.toByteArray();
+    }
+
     /** The photo with uniform per-channel grain of +-amplitude: many small AC coefficients, as in camera photos. */
     static BufferedImage grainy(final BufferedImage photo, final int amplitude, final long seed) {
         final byte[] px = ((DataBufferByte) photo.getRaster().getDataBuffer()).getData();
