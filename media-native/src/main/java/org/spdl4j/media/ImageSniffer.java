@@ -116,6 +116,12 @@ final class ImageSniffer {
     static final int COLR = 1 << 17;
     /** APPn "xfrm": the JPEG-LS colour transform. */
     static final int XFRM = 1 << 18;
+    /**
+     * The state bits that change the picture FFmpeg gives for the very image that sets them (all but
+     * {@link #BUGGY_AVID}, which only makes it stop after the first scan): {@link ReducedJpegDecoder} leaves such
+     * images to FFmpeg.
+     */
+    static final int PICTURE_STATE = ITU601 | FLIPPED | LJIF_RGB | LJIF_RCT | COLR | XFRM;
 
     /**
      * {@return what a JPEG sets in FFmpeg's mjpeg decoder before its first scan that outlives the image, as a bit
@@ -149,48 +155,54 @@ final class ImageSniffer {
                 key |= huffmanTables(address, p + 4, end);
             } else if (marker == 0xDB) {
                 key |= quantizationTables(address, p + 4, end);
-            } else if (marker == 0xFE) {
-                key |= commentState(address, p + 4, end);
-            } else if (marker >= 0xE0 && marker <= 0xEF) {
-                key |= applicationState(address, p + 4, end);
+            } else {
+                key |= segmentState(marker, address + p + 4, address + end);
             }
             p = nextMarker(address, length, end);
         }
         return key;
     }
 
-    /** {@return the state bits a COM segment's text from {@code from} to {@code end} sets (mjpeg_decode_com)} */
-    private static int commentState(final long address, final long from, final long end) {
-        if (startsWith(address, from, end, "AVID")) {
+    /**
+     * {@return the state bits ({@link #BUGGY_AVID} to {@link #XFRM}) a JPEG segment sets in FFmpeg's mjpeg decoder:
+     * a COM's text (mjpeg_decode_com) or an APPn's identifier (mjpeg_decode_app); 0 for other segments}
+     *
+     * @param marker the segment's marker (the byte after FF)
+     * @param from address of the segment's first byte after its length
+     * @param end address one past its last byte
+     */
+    static int segmentState(final int marker, final long from, final long end) {
+        if (marker == 0xFE) {
+            if (startsWith(from, end, "AVID")) {
+                return BUGGY_AVID;
+            }
+            if (startsWith(from, end, "CS=ITU601")) { // FFmpeg: strcmp; a longer comment counts too (harmless)
+                return ITU601;
+            }
+            return startsWith(from, end, "Metasoft MJPEG Codec") ? FLIPPED : 0;
+        }
+        if (marker < 0xE0 || marker > 0xEF) {
+            return 0;
+        }
+        if (startsWith(from, end, "AVI1")) {
             return BUGGY_AVID;
         }
-        if (startsWith(address, from, end, "CS=ITU601")) { // FFmpeg: strcmp; a longer comment counts too (harmless)
-            return ITU601;
-        }
-        return startsWith(address, from, end, "Metasoft MJPEG Codec") ? FLIPPED : 0;
-    }
-
-    /** {@return the state bits an APPn segment from {@code from} to {@code end} sets (mjpeg_decode_app)} */
-    private static int applicationState(final long address, final long from, final long end) {
-        if (startsWith(address, from, end, "AVI1")) {
-            return BUGGY_AVID;
-        }
-        if (startsWith(address, from, end, "LJIF")) {
-            final int colourSpace = from + 12 < end ? u8(address + from + 12) : 0; // after the id and 8 bytes
+        if (startsWith(from, end, "LJIF")) {
+            final int colourSpace = from + 12 < end ? u8(from + 12) : 0; // after the id and 8 bytes
             return colourSpace == 1 ? LJIF_RGB : colourSpace == 2 ? LJIF_RCT : 0;
         }
-        if (startsWith(address, from, end, "colr")) {
+        if (startsWith(from, end, "colr")) {
             return COLR;
         }
-        return startsWith(address, from, end, "xfrm") ? XFRM : 0;
+        return startsWith(from, end, "xfrm") ? XFRM : 0;
     }
 
-    private static boolean startsWith(final long address, final long from, final long end, final String text) {
+    private static boolean startsWith(final long from, final long end, final String text) {
         if (end - from < text.length()) {
             return false;
         }
         for (int i = 0; i < text.length(); i++) {
-            if (u8(address + from + i) != text.charAt(i)) {
+            if (u8(from + i) != text.charAt(i)) {
                 return false;
             }
         }
