@@ -7,14 +7,16 @@ import org.bytedeco.ffmpeg.global.avcodec;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * A decoder thread's opened image codec contexts, one per (codec, lowres, JPEG tables) key, kept for the thread's life
- * so that steady-state decoding opens nothing. Contexts are single threaded ({@code thread_count = 1}): parallelism
- * comes from decoding many items on many threads, not from slicing one image.
+ * A decoder thread's opened image codec contexts, one per (codec, lowres, JPEG tables and state) key, kept for the
+ * thread's life so that steady-state decoding opens nothing. Contexts are single threaded ({@code thread_count = 1}):
+ * parallelism comes from decoding many items on many threads, not from slicing one image.
  *
  * <p>A flush does not reset what FFmpeg's mjpeg decoder learnt from earlier images: their Huffman and quantization
  * tables stay, and an image that leaves a table out (a Motion JPEG frame has no DHT and means the standard tables)
- * would be decoded with the previous image's. So JPEG contexts are also keyed by the set of tables the image defines
- * ({@link ImageSniffer#jpegTables}): an image decodes as it would in a new context, whatever the thread decoded before.
+ * would be decoded with the previous image's; nor what a few comments and application segments set (a COM "Metasoft
+ * MJPEG Codec" flips every later picture upside down). So JPEG contexts are also keyed by the set of tables and of
+ * such segments the image has ({@link ImageSniffer#jpegContextKey}): an image decodes as it would in a new context,
+ * whatever the thread decoded before.
  *
  * <p>Not thread safe: owned by one {@link SingleThreadImageDecoder}. {@link #free()} frees every context.
  */
@@ -45,13 +47,14 @@ final class CodecContextCache {
      *
      * @param codecId the AVCodecID
      * @param lowresFactor 0..3
-     * @param jpegTables the tables a JPEG defines ({@link ImageSniffer#jpegTables}), 0 for other formats
+     * @param jpegKey the tables and decoder state a JPEG sets ({@link ImageSniffer#jpegContextKey}), 0 for other
+     *                formats
      * @param label the input, for errors
      * @return an opened context owned by this cache
      */
-    AVCodecContext get(final int codecId, final int lowresFactor, final int jpegTables, final String label) {
+    AVCodecContext get(final int codecId, final int lowresFactor, final int jpegKey, final String label) {
         for (int i = 0; i < size; i++) {
-            if (codecIds[i] == codecId && lowres[i] == lowresFactor && tables[i] == jpegTables) {
+            if (codecIds[i] == codecId && lowres[i] == lowresFactor && tables[i] == jpegKey) {
                 final AVCodecContext hit = contexts[i];
                 if (i != size - 1) { // most recently used last: eviction takes the entry unused longest
                     System.arraycopy(codecIds, i + 1, codecIds, i, size - 1 - i);
@@ -60,7 +63,7 @@ final class CodecContextCache {
                     System.arraycopy(contexts, i + 1, contexts, i, size - 1 - i);
                     codecIds[size - 1] = codecId;
                     lowres[size - 1] = lowresFactor;
-                    tables[size - 1] = jpegTables;
+                    tables[size - 1] = jpegKey;
                     contexts[size - 1] = hit;
                 }
                 // Drop any state left by the previous item (including a failed or drained one).
@@ -80,7 +83,7 @@ final class CodecContextCache {
         }
         codecIds[size] = codecId;
         lowres[size] = lowresFactor;
-        tables[size] = jpegTables;
+        tables[size] = jpegKey;
         contexts[size] = ctx;
         size++;
         return ctx;

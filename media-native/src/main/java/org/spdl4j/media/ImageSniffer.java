@@ -100,26 +100,51 @@ final class ImageSniffer {
     }
 
     /**
-     * {@return which Huffman and quantization tables a JPEG defines before its first scan, as a bit set: bit
-     * {@code 4 * class + id} for each DHT table (DC 0..3, AC 4..7), bit {@code 8 + id} for each DQT table; 0 when it
-     * defines none}
+     * Bits of {@link #jpegContextKey} above the tables: segments whose content sets state in FFmpeg's mjpeg decoder
+     * that no later image resets (mjpeg_decode_com, mjpeg_decode_app). COM "AVID..." or APPn "AVI1": buggy AVID.
+     */
+    static final int BUGGY_AVID = 1 << 12;
+    /** COM "CS=ITU601": every later frame is limited-range YUV. */
+    static final int ITU601 = 1 << 13;
+    /** COM "Metasoft MJPEG Codec": every later frame is flipped upside down. */
+    static final int FLIPPED = 1 << 14;
+    /** APPn "LJIF", colour space 1: RGB. */
+    static final int LJIF_RGB = 1 << 15;
+    /** APPn "LJIF", colour space 2: Pegasus RCT (every later frame read as 9-bit). */
+    static final int LJIF_RCT = 1 << 16;
+    /** APPn "colr": the JPEG-LS colour transform. */
+    static final int COLR = 1 << 17;
+    /** APPn "xfrm": the JPEG-LS colour transform. */
+    static final int XFRM = 1 << 18;
+    /**
+     * The state bits that change the picture FFmpeg gives for the very image that sets them (all but
+     * {@link #BUGGY_AVID}, which only makes it stop after the first scan): {@link ReducedJpegDecoder} leaves such
+     * images to FFmpeg.
+     */
+    static final int PICTURE_STATE = ITU601 | FLIPPED | LJIF_RGB | LJIF_RCT | COLR | XFRM;
+
+    /**
+     * {@return what a JPEG sets in FFmpeg's mjpeg decoder before its first scan that outlives the image, as a bit
+     * set: bit {@code 4 * class + id} for each DHT table (DC 0..3, AC 4..7), bit {@code 8 + id} for each DQT table,
+     * and the state bits ({@link #BUGGY_AVID} to {@link #XFRM}) of its COM and APPn segments; 0 when it sets none}
      *
      * <p>FFmpeg's mjpeg decoder keeps the tables of the images it decoded (a flush does not reset them), and an image
      * that leaves a table out is decoded with what the context holds: the standard Huffman tables in a new context
-     * (Motion JPEG frames carry no DHT), the previous image's otherwise. {@link CodecContextCache} keys contexts by
-     * this set, so a context only ever sees images defining the same tables, and a table an image leaves out is one
-     * no image in that context ever defined: as in a new context, whatever came before. Tables defined only after
-     * the first scan (possible in progressive JPEGs) are not counted.
+     * (Motion JPEG frames carry no DHT), the previous image's otherwise. It also keeps what a few comments and
+     * application segments set: a COM "Metasoft MJPEG Codec" flips every later picture, a COM "CS=ITU601" makes every
+     * later one limited-range. {@link CodecContextCache} keys contexts by this set, so a context only ever sees images
+     * that set the same, and what an image leaves unset no image in that context ever set: as in a new context,
+     * whatever came before. What is defined only after the first scan (tables in progressive JPEGs) is not counted.
      *
      * @param address first byte (FF D8)
      * @param length number of bytes
      */
-    static int jpegTables(final long address, final long length) {
-        int tables = 0;
+    static int jpegContextKey(final long address, final long length) {
+        int key = 0;
         for (long p = nextMarker(address, length, 2); p >= 0; ) {
             final int marker = u8(address + p + 1);
             if (marker == 0xD9 || marker == 0xDA) {
-                return tables; // end of image or first scan: the walk never reads the entropy-coded data
+                return key; // end of image or first scan: the walk never reads the entropy-coded data
             }
             if (!hasLengthFfmpegReads(marker)) {
                 p = nextMarker(address, length, p + 2); // a frame header FFmpeg refuses: it steps over its marker
@@ -127,13 +152,61 @@ final class ImageSniffer {
             }
             final long end = Math.min(length, p + 2 + ((u8(address + p + 2) << 8) | u8(address + p + 3)));
             if (marker == 0xC4) {
-                tables |= huffmanTables(address, p + 4, end);
+                key |= huffmanTables(address, p + 4, end);
             } else if (marker == 0xDB) {
-                tables |= quantizationTables(address, p + 4, end);
+                key |= quantizationTables(address, p + 4, end);
+            } else {
+                key |= segmentState(marker, address + p + 4, address + end);
             }
             p = nextMarker(address, length, end);
         }
-        return tables;
+        return key;
+    }
+
+    /**
+     * {@return the state bits ({@link #BUGGY_AVID} to {@link #XFRM}) a JPEG segment sets in FFmpeg's mjpeg decoder:
+     * a COM's text (mjpeg_decode_com) or an APPn's identifier (mjpeg_decode_app); 0 for other segments}
+     *
+     * @param marker the segment's marker (the byte after FF)
+     * @param from address of the segment's first byte after its length
+     * @param end address one past its last byte
+     */
+    static int segmentState(final int marker, final long from, final long end) {
+        if (marker == 0xFE) {
+            if (startsWith(from, end, "AVID")) {
+                return BUGGY_AVID;
+            }
+            if (startsWith(from, end, "CS=ITU601")) { // FFmpeg: strcmp; a longer comment counts too (harmless)
+                return ITU601;
+            }
+            return startsWith(from, end, "Metasoft MJPEG Codec") ? FLIPPED : 0;
+        }
+        if (marker < 0xE0 || marker > 0xEF) {
+            return 0;
+        }
+        if (startsWith(from, end, "AVI1")) {
+            return BUGGY_AVID;
+        }
+        if (startsWith(from, end, "LJIF")) {
+            final int colourSpace = from + 12 < end ? u8(from + 12) : 0; // after the id and 8 bytes
+            return colourSpace == 1 ? LJIF_RGB : colourSpace == 2 ? LJIF_RCT : 0;
+        }
+        if (startsWith(from, end, "colr")) {
+            return COLR;
+        }
+        return startsWith(from, end, "xfrm") ? XFRM : 0;
+    }
+
+    private static boolean startsWith(final long from, final long end, final String text) {
+        if (end - from < text.length()) {
+            return false;
+        }
+        for (int i = 0; i < text.length(); i++) {
+            if (u8(from + i) != text.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** {@return the DHT tables defined in a segment's entries from {@code s} to {@code end}: bit 4 * class + id} */

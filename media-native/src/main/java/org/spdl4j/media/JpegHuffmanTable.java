@@ -22,7 +22,7 @@ import org.agrona.UnsafeApi;
  *   AC, char[2^12]:  [ advance (7) | size (4) | code length (5) ]  one code (its magnitude bits may lie past the
  *                    0 = no whole code in the window                 window), for the low-frequency coefficients
  *                                                                    whose values 1/4 scale needs ({@code acCode});
- *                                                                    advance: run + 1, 16 for ZRL, 64 for EOB
+ *                                                                    advance: run + 1 (ZRL 16), 64 for EOB
  *       </pre></li>
  * </ul>
  * A 14-bit window holds two to four AC symbols of a photo at quality 90, so a block costs one DC lookup and a few AC
@@ -190,12 +190,13 @@ final class JpegHuffmanTable {
                     break; // the next symbol is not wholly inside the window (zeros past it are not stream bits)
                 }
                 used += codeLength + size;
-                final int run = (sym >> 4) & 15;
-                if (size == 0 && run != 15) {
+                if ((sym & 0xFF) == 0) {
                     endOfBlock = true;
                     break;
                 }
-                advance += size == 0 ? 16 : run + 1; // ZRL skips 16 zeros; otherwise run zeros + one coefficient
+                // run zeros, then one coefficient; size 0 has none (ZRL: 16 zeros; runs 1..14 of size 0, undefined
+                // in T.81, are runs of zeros to FFmpeg)
+                advance += ((sym >> 4) & 15) + 1;
             }
             // advance < 64 before an end-of-block, so advance + 64 <= 127; a run past 64 is never usable.
             acFast[v] = used == 0 || advance > 64 ? AC_NO_SYMBOL
@@ -212,15 +213,15 @@ final class JpegHuffmanTable {
 
     /**
      * An AC symbol as an {@link #acCode} entry: {@code advance << 9 | size << 5 | codeLength}, where advance is the
-     * run + 1 (16 for ZRL, 64 for an end-of-block, which closes any block).
+     * run + 1 (16 for ZRL; a size-0 symbol is a run of zeros without a coefficient, as FFmpeg reads it), 64 for an
+     * end-of-block (symbol 0), which closes any block.
      *
      * @param sym {@code length << 8 | symbol}, as {@link #decode} returns
      * @return the entry (never 0)
      */
     static int codeEntry(final int sym) {
         final int size = sym & 15;
-        final int run = (sym >> 4) & 15;
-        final int advance = size != 0 ? run + 1 : run == 15 ? 16 : 64;
+        final int advance = (sym & 0xFF) == 0 ? 64 : ((sym >> 4) & 15) + 1;
         return advance << 9 | size << 5 | sym >> 8;
     }
 

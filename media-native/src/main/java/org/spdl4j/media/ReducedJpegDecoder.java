@@ -16,8 +16,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * {@link ReducedJpegScanDecoder}).
  *
  * <p>Scope: gray, or YCbCr with chroma sampled 4:4:4, 4:2:2, 4:4:0, 4:2:0 or 4:1:1, any restart interval, any number
- * of scans. Anything else (progressive, arithmetic, 12-bit, lossless, CMYK, RGB-coded, other samplings, DNL) makes
- * {@link #decode} return null, and the caller decodes with FFmpeg.
+ * of scans. Anything else (progressive, arithmetic, 12-bit, lossless, CMYK, RGB-coded, other samplings, DNL, and the
+ * COM and APPn segments that change FFmpeg's picture: {@link ImageSniffer#PICTURE_STATE}) makes {@link #decode} return
+ * null, and the caller decodes with FFmpeg.
  *
  * <pre>
  *   planes (one growable native block)          frame (AVFrame, describes the planes, owns no buffer)
@@ -150,7 +151,10 @@ final class ReducedJpegDecoder {
                     if (marker >= 0xC2 && marker <= 0xCF && marker != 0xC4 && marker != 0xC8 && marker != 0xCC) {
                         return null; // progressive, lossless, arithmetic or hierarchical: FFmpeg decodes it
                     }
-                    // APPn, COM and the rest carry nothing the reduced image needs
+                    if ((ImageSniffer.segmentState(marker, segment, segmentEnd) & ImageSniffer.PICTURE_STATE) != 0) {
+                        return null; // a COM or APPn that changes FFmpeg's picture (flipped, limited range...)
+                    }
+                    // other APPn, COM and the rest carry nothing the reduced image needs
                 }
             }
             p = segmentEnd;

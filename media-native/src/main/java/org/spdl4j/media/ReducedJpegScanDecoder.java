@@ -185,11 +185,13 @@ final class ReducedJpegScanDecoder extends JpegQuarterScaleReader {
                         final int used = (sym >> 8) + size; // <= 16 + 15 < 32 bits held
                         b <<= used;
                         n -= used;
-                        if (size == 0 && run != 15) {
+                        if ((sym & 0xFF) == 0) {
                             break; // end of block
                         }
-                        k += size == 0 ? 16 : run + 1;
-                        if (k > 64) {
+                        // A run of zeros, then the coefficient; size 0 (ZRL: 16 zeros; T.81 leaves runs 1..14 with
+                        // size 0 undefined, FFmpeg skips run + 1 zeros) has none, and may run past 63 as in FFmpeg.
+                        k += run + 1;
+                        if (k > 64 && size != 0) {
                             throw corrupt("AC coefficients past position 63", mx, my);
                         }
                     }

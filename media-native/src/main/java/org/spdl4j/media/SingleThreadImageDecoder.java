@@ -209,6 +209,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         try {
             final long srcAddress;
             if (src.byteArray() != null) {
+                checkInputLength(srcLength, label); // before the copy: it would grow the scratch buffer to the input
                 srcAddress = scratch.copyFrom(src, srcOffset, srcLength);
             } else {
                 srcAddress = src.addressOffset() + srcOffset;
@@ -261,13 +262,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             throw new MediaException(label, "destination holds " + dstCapacity + " bytes; the spec needs "
                     + spec.bytes() + " (" + spec.width() + "x" + spec.height() + "x" + spec.format().channels() + ")");
         }
-        if (srcLength <= 0) {
-            throw new MediaException(label, "empty input (0 bytes)");
-        }
-        if (srcLength > limits.maxInputBytes()) {
-            throw new MediaException(label, srcLength + " bytes exceeds the limit of " + limits.maxInputBytes()
-                    + "; raise " + MediaConfiguration.MAX_INPUT_BYTES_PROP + " if the input is trusted");
-        }
+        checkInputLength(srcLength, label);
         final AVInputFormat demuxer = ImageSniffer.inputFormat(srcAddress, srcLength);
         int lowres = 0;
         int headerWidth = 0;
@@ -320,8 +315,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             if (par.width() > 0 && par.height() > 0) {
                 limits.checkPixels(label, par.width(), par.height());
             }
-            final int tables = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegTables(srcAddress, srcLength) : 0;
-            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, tables, label);
+            final int key = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegContextKey(srcAddress, srcLength) : 0;
+            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, key, label);
             receiveFrame(format, codec, label);
             scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);
@@ -335,6 +330,17 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             avutil.av_frame_unref(frame);
             avcodec.av_packet_unref(packet);
             input.close();
+        }
+    }
+
+    /** Refuses an empty input and one over {@link MediaLimits#maxInputBytes()}. */
+    private void checkInputLength(final long srcLength, final String label) {
+        if (srcLength <= 0) {
+            throw new MediaException(label, "empty input (0 bytes)");
+        }
+        if (srcLength > limits.maxInputBytes()) {
+            throw new MediaException(label, srcLength + " bytes exceeds the limit of " + limits.maxInputBytes()
+                    + "; raise " + MediaConfiguration.MAX_INPUT_BYTES_PROP + " if the input is trusted");
         }
     }
 

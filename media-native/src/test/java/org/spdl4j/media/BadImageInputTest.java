@@ -7,6 +7,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.awt.image.BufferedImage;
+import java.lang.management.BufferPoolMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -186,6 +188,29 @@ class BadImageInputTest {
             assertThatThrownBy(() -> d.decode(TestImages.offHeap(png), 0, png.length, "small", SPEC,
                     TestImages.nativeBuffer(SPEC.bytes() - 1), 0))
                     .isInstanceOf(MediaException.class).hasMessageContaining("destination holds");
+        }
+    }
+
+    /**
+     * A heap buffer over maxInputBytes is refused before it is copied to native memory, as a file over it is before
+     * it is read: the copy grew the thread's scratch buffer to the input's size (64 MiB here, kept for the decoder's
+     * life, or an OutOfMemoryError where direct memory is short) only for the limit to refuse the input afterwards.
+     */
+    @Test
+    void shouldRefuseAHeapBufferOverTheInputLimitBeforeCopyingIt() {
+        final MediaLimits limits = new MediaLimits(MediaLimits.DEFAULT.maxPixels(), MediaLimits.DEFAULT.maxFrames(),
+                MediaLimits.DEFAULT.maxDurationSeconds(), 1 << 20);
+        final byte[] big = new byte[64 << 20];
+        final BufferPoolMXBean direct = ManagementFactory.getPlatformMXBeans(BufferPoolMXBean.class).stream()
+                .filter(pool -> pool.getName().equals("direct")).findFirst().orElseThrow();
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(limits)) {
+            final UnsafeBuffer dst = TestImages.nativeBuffer(SPEC.bytes());
+            final long before = direct.getTotalCapacity();
+            assertThatThrownBy(() -> d.decode(new UnsafeBuffer(big), 0, big.length, "big", SPEC, dst, 0))
+                    .isInstanceOf(MediaException.class).hasMessageStartingWith("big: ")
+                    .hasMessageContaining("exceeds the limit");
+            assertThat(direct.getTotalCapacity() - before).as("direct memory allocated for the refused input")
+                    .isLessThan(32 << 20);
         }
     }
 

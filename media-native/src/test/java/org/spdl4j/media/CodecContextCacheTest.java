@@ -3,6 +3,8 @@ package org.spdl4j.media;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 
+import java.nio.charset.StandardCharsets;
+
 import static org.assertj.core.api.Assertions.assertThat;
 
 /** A thread's cached codec contexts must not let one image's decoding depend on the images decoded before it. */
@@ -58,9 +60,42 @@ class CodecContextCacheTest {
         System.arraycopy(fakeDht, 0, trailed, clean.length, fakeDht.length);
         final UnsafeBuffer trailedBuffer = TestImages.offHeap(trailed); // held: the walk reads its native memory
         final UnsafeBuffer cleanBuffer = TestImages.offHeap(clean);
-        assertThat(ImageSniffer.jpegTables(trailedBuffer.addressOffset(), trailed.length))
-                .isEqualTo(ImageSniffer.jpegTables(cleanBuffer.addressOffset(), clean.length))
+        assertThat(ImageSniffer.jpegContextKey(trailedBuffer.addressOffset(), trailed.length))
+                .isEqualTo(ImageSniffer.jpegContextKey(cleanBuffer.addressOffset(), clean.length))
                 .isNotZero();
+    }
+
+    /**
+     * FFmpeg's mjpeg decoder keeps what a few comments and application segments set for the rest of its context's
+     * life, a flush does not reset it: COM "Metasoft MJPEG Codec" flips every later picture upside down, COM
+     * "CS=ITU601" reads every later one as limited-range YUV, APPn "LJIF" with colour space 2 (Pegasus RCT) reads
+     * every later frame as 9-bit. One such JPEG must not change the pixels of the plain JPEGs decoded after it on the
+     * thread.
+     */
+    @Test
+    void shouldDecodeAJpegAlikeAfterOneWhoseSegmentsSetDecoderState() {
+        final byte[] plain = TestImages.jpeg(TestImages.photo(64, 48, 16), 0.9f, false);
+        final byte[] alone;
+        try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+            alone = decode(d, plain);
+        }
+        final byte[] pegasus = {'L', 'J', 'I', 'F', 0, 0, 0, 0, 0, 0, 0, 0, 2, 0};
+        final byte[][] tagged = {
+            TestJpegs.withSegment(plain, 0xFE, "Metasoft MJPEG Codec".getBytes(StandardCharsets.US_ASCII)),
+            TestJpegs.withSegment(plain, 0xFE, "CS=ITU601".getBytes(StandardCharsets.US_ASCII)),
+            TestJpegs.withSegment(plain, 0xE3, pegasus)};
+        final String[] names = {"COM Metasoft MJPEG Codec", "COM CS=ITU601", "APP3 LJIF (Pegasus RCT)"};
+        for (int i = 0; i < tagged.length; i++) {
+            try (SingleThreadImageDecoder d = new SingleThreadImageDecoder(MediaLimits.DEFAULT)) {
+                try {
+                    decode(d, tagged[i]);
+                } catch (final MediaException e) {
+                    // its own pixels are FFmpeg's business; what matters is the next image
+                }
+                assertThat(TestImages.diff(decode(d, plain), alone)[1]).as("max |diff| after a JPEG with %s", names[i])
+                        .isZero();
+            }
+        }
     }
 
     private static void assertTablesSeenBehind(final int fakeMarker) {

@@ -47,6 +47,23 @@ final class ReducedJpegChecks {
         }
     }
 
+    /**
+     * A JPEG whose AC table has a zero-size symbol other than EOB and ZRL ({@link TestJpegs#grayWithZeroSizeRuns}):
+     * the same bytes as FFmpeg's lowres, which reads the symbol as a run of zeros, not as an end of block.
+     */
+    void assertSameBytesAsFfmpegForZeroSizeRuns() {
+        final byte[] jpeg = TestJpegs.grayWithZeroSizeRuns();
+        final ImageSpec spec = ImageSpec.exact(64 >> lowres, 64 >> lowres, PixelFormat.GRAY8);
+        try (SingleThreadImageDecoder fast = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true);
+             SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
+            final byte[] reference = ImageResizeTest.decode(ffmpeg, jpeg, spec);
+            assertThat(ffmpeg.lastLowres()).isEqualTo(lowres);
+            final byte[] ours = ImageResizeTest.decode(fast, jpeg, spec);
+            assertThat(fast.lastReduced()).as("the reduced-scale path").isTrue();
+            assertThat(ours).isEqualTo(reference);
+        }
+    }
+
     /** Decodes with the reduced-scale decoder alone, labelled {@code bad.jpg}. */
     AVFrame decodeDirect(final byte[] jpeg, final MediaLimits limits) {
         final ReducedJpegDecoder reduced = new ReducedJpegDecoder();

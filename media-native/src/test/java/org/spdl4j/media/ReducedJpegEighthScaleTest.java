@@ -6,6 +6,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 import java.awt.image.BufferedImage;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -47,6 +48,27 @@ class ReducedJpegEighthScaleTest {
         final ImageSpec[] specs = {EIGHTH, ImageSpec.exact(64, 48, PixelFormat.GRAY8),
             ImageSpec.centerCrop(48, 40, PixelFormat.BGR24).withInterpolation(Interpolation.AREA)};
         CHECK.assertSameBytesAsFfmpeg(jpegs, specs);
+    }
+
+    /**
+     * A COM "Metasoft MJPEG Codec" makes FFmpeg flip the picture upside down, a COM "CS=ITU601" makes it read the
+     * picture as limited-range YUV. The reduced-scale decoder does neither, so such JPEGs are left to FFmpeg: at 1/8
+     * scale the picture is the one FFmpeg gives, as at every other scale.
+     */
+    @Test
+    void shouldLeaveJpegsWhoseCommentsChangeFfmpegsPictureToFfmpeg() {
+        final byte[] plain = photoJpeg(512, 384, 2, 2, 0);
+        for (final String comment : new String[] {"Metasoft MJPEG Codec", "CS=ITU601"}) {
+            final byte[] tagged = TestJpegs.withSegment(plain, 0xFE, comment.getBytes(StandardCharsets.US_ASCII));
+            try (SingleThreadImageDecoder fast = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true);
+                 SingleThreadImageDecoder ffmpeg = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false)) {
+                final byte[] ours = ImageResizeTest.decode(fast, tagged, EIGHTH);
+                final byte[] reference = ImageResizeTest.decode(ffmpeg, tagged, EIGHTH);
+                assertThat(ffmpeg.lastLowres()).isEqualTo(3);
+                assertThat(TestImages.diff(ours, reference)[1]).as("max |diff| from FFmpeg, COM %s", comment).isZero();
+                assertThat(fast.lastReduced()).as("COM %s", comment).isFalse();
+            }
+        }
     }
 
     @Test
@@ -91,6 +113,12 @@ class ReducedJpegEighthScaleTest {
         } finally {
             reduced.free();
         }
+    }
+
+    /** T.81 leaves "run r, size 0" for r in 1..14 undefined: FFmpeg skips r + 1 zeros, and so must we. */
+    @Test
+    void shouldReadAZeroSizeSymbolAsFfmpegDoes() {
+        CHECK.assertSameBytesAsFfmpegForZeroSizeRuns();
     }
 
     @Test

@@ -86,6 +86,12 @@ class ReducedJpegQuarterScaleTest {
         }
     }
 
+    /** T.81 leaves "run r, size 0" for r in 1..14 undefined: FFmpeg skips r + 1 zeros, and so must we. */
+    @Test
+    void shouldReadAZeroSizeSymbolAsFfmpegDoes() {
+        CHECK.assertSameBytesAsFfmpegForZeroSizeRuns();
+    }
+
     @Test
     void shouldRejectTruncatedEntropyData() {
         CHECK.assertRejectsTruncatedEntropyData(photoJpeg(512, 384, 2, 2, 0));

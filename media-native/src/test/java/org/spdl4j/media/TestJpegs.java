@@ -97,6 +97,78 @@ final class TestJpegs {
         return out.toByteArray();
     }
 
+    /** {@return the JPEG with one more segment (marker, length, {@code body}) right after its SOI} */
+    static byte[] withSegment(final byte[] jpeg, final int marker, final byte[] body) {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.write(jpeg, 0, 2);
+        out.write(0xFF);
+        out.write(marker);
+        out.write((2 + body.length) >> 8);
+        out.write(2 + body.length);
+        out.write(body, 0, body.length);
+        out.write(jpeg, 2, jpeg.length - 2);
+        return out.toByteArray();
+    }
+
+    /**
+     * A 64x64 gray baseline JPEG written by hand whose AC table has a zero-size symbol other than EOB and ZRL:
+     * 0x10, "run 1, size 0", which T.81 leaves undefined. FFmpeg's mjpeg decoder takes it as a run of two zero
+     * coefficients (libjpeg as an end of block). Every block is: DC category 1 (+1 or -1, DC quantizer 64), 0x10,
+     * 0x01 (one coefficient, +1), EOB; zero bytes follow (valid codes: a decoder that loses its place ends the scan
+     * without running out of data).
+     */
+    static byte[] grayWithZeroSizeRuns() {
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD8});
+        final byte[] dqt = new byte[2 + 2 + 1 + 64];
+        dqt[0] = (byte) 0xFF;
+        dqt[1] = (byte) 0xDB;
+        dqt[3] = 67;
+        java.util.Arrays.fill(dqt, 5, dqt.length, (byte) 1);
+        dqt[5] = 64; // DC quantizer: a DC step of 1 is 8 levels at 1/8 scale
+        out.writeBytes(dqt);
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xC0, 0, 11, 8, 0, 64, 0, 64, 1, 1, 0x11, 0});
+        // DC table 0: "0" -> category 0, "1" -> category 1. AC table 0: 00 EOB, 01 0x10, 10 0x01, 11 0x02.
+        final byte[] dcCounts = new byte[16];
+        dcCounts[0] = 2;
+        final byte[] acCounts = new byte[16];
+        acCounts[1] = 4;
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xC4, 0, 2 + 17 + 2 + 17 + 4});
+        out.write(0x00);
+        out.writeBytes(dcCounts);
+        out.writeBytes(new byte[] {0, 1});
+        out.write(0x10);
+        out.writeBytes(acCounts);
+        out.writeBytes(new byte[] {0x00, 0x10, 0x01, 0x02});
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xDA, 0, 8, 1, 1, 0x00, 0, 63, 0});
+        long bits = 0;
+        int count = 0;
+        final ByteArrayOutputStream scan = new ByteArrayOutputStream();
+        for (int block = 0; block < 64; block++) {
+            final int sign = (block / 8) % 2 == 0 ? 1 : 0; // rows of +1 and -1 steps
+            // DC "1" + magnitude bit, 0x10 "01", 0x01 "10" + "1", EOB "00": 9 bits
+            final int code = 0b1 << 8 | sign << 7 | 0b01 << 5 | 0b10 << 3 | 0b1 << 2;
+            bits = bits << 9 | code;
+            count += 9;
+            while (count >= 8) {
+                scan.write((int) (bits >>> (count - 8)) & 0xFF);
+                count -= 8;
+            }
+        }
+        if (count > 0) {
+            scan.write((int) (bits << (8 - count)) & 0xFF);
+        }
+        scan.writeBytes(new byte[64]);
+        for (final byte b : scan.toByteArray()) {
+            out.write(b);
+            if (b == (byte) 0xFF) {
+                out.write(0); // byte stuffing
+            }
+        }
+        out.writeBytes(new byte[] {(byte) 0xFF, (byte) 0xD9});
+        return out.toByteArray();
+    }
+
     /** The photo with uniform per-channel grain of +-amplitude: many small AC coefficients, as in camera photos. */
     static BufferedImage grainy(final BufferedImage photo, final int amplitude, final long seed) {
         final byte[] px = ((DataBufferByte) photo.getRaster().getDataBuffer()).getData();
