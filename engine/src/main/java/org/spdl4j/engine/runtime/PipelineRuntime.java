@@ -297,7 +297,9 @@ public final class PipelineRuntime implements AutoCloseable {
      * reorder windows and async task entries, and each aggregator's partial aggregate, flushed) into the discard
      * hook. Idempotent: a call while another thread closes waits until that close has finished (so that what it
      * frees afterwards, e.g. the pools the discard hook returns to, is no longer in use). Threads still alive after
-     * the bound are logged by name, and the sweep is skipped (it would race them).
+     * the bound are logged by name, and the sweep is skipped (it would race them). Called on an engine thread (a stage
+     * function closing its own pipeline), it stops the pipeline and returns at once; a daemon thread
+     * {@code spdl4j-<pipeline>-closer} joins, sweeps and closes the source once that thread has left its task.
      */
     @Override
     public void close() {
@@ -305,11 +307,29 @@ public final class PipelineRuntime implements AutoCloseable {
             awaitFirstClose();
             return;
         }
+        if (isEngineThread(Thread.currentThread())) {
+            // A stage function (or a discard hook on an engine thread) closes its own pipeline: this thread cannot
+            // join itself, and waiting for it would skip the sweep and leak every item in flight. Stop now, so the
+            // function's worker leaves once it returns, and let a closer thread join, sweep and close the source.
+            control.stop();
+            Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true).start(this::closeNow);
+            return;
+        }
+        closeNow();
+    }
+
+    private void closeNow() {
         closingThread = Thread.currentThread();
         try {
             stopAndSweep();
         } finally {
             closeFinished.countDown();
+        }
+    }
+
+    private boolean isEngineThread(Thread t) {
+        synchronized (threads) {
+            return threads.contains(t);
         }
     }
 
@@ -320,10 +340,8 @@ public final class PipelineRuntime implements AutoCloseable {
             // async or virtual-thread result discarded on its own thread): the first close may wait for this thread.
             return;
         }
-        synchronized (threads) {
-            if (threads.contains(self)) {
-                return; // a stage function or discard hook on an engine thread: the first close is waiting for it
-            }
+        if (isEngineThread(self)) {
+            return; // a stage function or discard hook on an engine thread: the first close is waiting for it
         }
         // The first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline calling close()
         // and waiting here only makes that join time out), then sweeps into the hook and closes the source. Bounded
