@@ -96,21 +96,36 @@ public final class PipelineRuntime implements AutoCloseable {
         StageStats sourceStats = new StageStats(name, spec.sourceName(), 1, () -> 0L, 0);
         stats.add(sourceStats);
         this.source = spec.source().get();
-        BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
-                control.running());
-        workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
-                batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
-                new EndOfStream(1, links[0].consumerCount()), discarder));
-        pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
-        for (int i = 0; i < n; i++) {
-            addStage(name, stages.get(i), links[i], links[i + 1]);
-            pinWorkersAdded(name, stages.get(i).name(), stages.get(i).options().cpus());
+        try {
+            BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
+                    control.running());
+            workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
+                    batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
+                    new EndOfStream(1, links[0].consumerCount()), discarder));
+            pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
+            for (int i = 0; i < n; i++) {
+                addStage(name, stages.get(i), links[i], links[i + 1]); // runs aggregator factories: user code
+                pinWorkersAdded(name, stages.get(i).name(), stages.get(i).options().cpus());
+            }
+            ItemLink last = links[n];
+            StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy,
+                    last.capacity());
+            stats.add(sinkStats);
+            this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
+                    control, sinkStats.worker(0));
+        } catch (RuntimeException | Error e) {
+            // No pipeline is returned, so nobody could close it: release what was created here (the source may
+            // hold an open shard or stream) before the failure goes to the caller.
+            for (ExecutorService executor : virtualThreadExecutors) {
+                executor.shutdownNow();
+            }
+            try {
+                source.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
-        ItemLink last = links[n];
-        StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy, last.capacity());
-        stats.add(sinkStats);
-        this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
-                control, sinkStats.worker(0));
     }
 
     /** The workers added since the last call are one stage's: they pin to its CPUs. */
