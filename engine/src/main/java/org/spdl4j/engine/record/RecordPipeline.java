@@ -57,6 +57,8 @@ public final class RecordPipeline implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<StageStats> stats = new ArrayList<>();
     private final CountDownLatch done = new CountDownLatch(1);
+    /** Counted down when the first {@link #close()} has finished (threads joined, rings freed or leaked). */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
     private final int slotAlignment;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -240,13 +242,61 @@ public final class RecordPipeline implements AutoCloseable {
 
     /**
      * Stops and joins every thread within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, then frees the ring's
-     * block. Idempotent. If a thread does not stop, the block is leaked (logged) rather than freed under it.
+     * block. Idempotent: a call while another thread closes waits until that close has finished (so that what its
+     * caller frees next, what the source and consumer use, is no longer in use); a call from one of the pipeline's
+     * own threads does not wait. If a thread does not stop, the block is leaked (logged) rather than freed under it.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            awaitFirstClose();
             return;
         }
+        try {
+            stopJoinAndFree();
+        } finally {
+            closeFinished.countDown();
+        }
+    }
+
+    private boolean isOwnThread(Thread t) {
+        synchronized (threads) {
+            return threads.contains(t);
+        }
+    }
+
+    /**
+     * Waits for the close in progress on another thread. Bounded (the close timeout and a generous margin), so that
+     * a caller is never held forever; keeps an interrupt for the caller and goes on waiting.
+     */
+    private void awaitFirstClose() {
+        if (isOwnThread(Thread.currentThread())) {
+            return; // the source, a stage or the consumer closing its pipeline: the first close is waiting for it
+        }
+        long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
+                + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + bound;
+        boolean interrupted = false;
+        boolean finished = false;
+        while (!finished) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                LOG.error("record pipeline '{}': close() gave up waiting {} ms for the close in progress on another "
+                        + "thread", control.pipeline(), TimeUnit.NANOSECONDS.toMillis(bound));
+                break;
+            }
+            try {
+                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stopJoinAndFree() {
         control.stop();
         for (SequenceBarrier b : barriers) {
             b.alert();

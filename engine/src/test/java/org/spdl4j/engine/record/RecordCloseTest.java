@@ -1,0 +1,62 @@
+package org.spdl4j.engine.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Closing a record pipeline from several threads: whoever's close returns finds every thread stopped and the rings
+ * freed, so what it frees next (what the source and consumer use) is no longer in use.
+ */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RecordCloseTest {
+
+    private static boolean anyThreadAlive(String pipeline) {
+        return Thread.getAllStackTraces().keySet().stream()
+                .anyMatch(t -> t.isAlive() && t.getName().startsWith("spdl4j-" + pipeline + "-"));
+    }
+
+    /**
+     * A close while another thread's close still joins a consumer that is slow to stop must wait for it: returning
+     * early would let its caller free what the consumer still uses.
+     */
+    @Test
+    void shouldMakeASecondCloseWaitForTheFirstToFinish() throws Exception {
+        CountDownLatch inConsumer = new CountDownLatch(1);
+        AtomicBoolean letGo = new AtomicBoolean();
+        RecordPipeline p = RecordPipelineBuilder.named("rec-two-closers").recordLength(8).ringCapacity(16)
+                .source(rec -> true) // endless
+                .consumer(rec -> {
+                    inConsumer.countDown();
+                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                    while (!letGo.get() && System.nanoTime() < deadline) {
+                        Thread.onSpinWait(); // deaf to close's interrupt for a while, like a slow native call
+                    }
+                })
+                .build().start();
+        try {
+            assertThat(inConsumer.await(10, TimeUnit.SECONDS)).as("the consumer is inside accept").isTrue();
+            Thread firstCloser = Thread.ofPlatform().name("first-closer").start(p::close);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (firstCloser.getState() != Thread.State.TIMED_WAITING && System.nanoTime() < deadline) {
+                Thread.onSpinWait(); // until it joins the consumer's thread
+            }
+            Thread secondCloser = Thread.ofPlatform().name("second-closer").start(p::close);
+            secondCloser.join(300);
+            assertThat(secondCloser.isAlive()).as("the second close waits for the first").isTrue();
+            letGo.set(true);
+            secondCloser.join(10_000);
+            assertThat(secondCloser.isAlive()).isFalse();
+            assertThat(anyThreadAlive("rec-two-closers")).as("threads left when the second close returned").isFalse();
+            assertThat(p.rings()).as("rings when the second close returned").allMatch(RecordRing::isFreed);
+            firstCloser.join(10_000);
+        } finally {
+            letGo.set(true);
+            p.close();
+        }
+    }
+}
