@@ -59,6 +59,8 @@ public final class RecordPipeline implements AutoCloseable {
     private final CountDownLatch done = new CountDownLatch(1);
     /** Counted down when the first {@link #close()} has finished (threads joined, rings freed or leaked). */
     private final CountDownLatch closeFinished = new CountDownLatch(1);
+    /** The thread closing for a pipeline thread that called close() (it cannot join itself), or null. */
+    private volatile Thread closer;
     private final int slotAlignment;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -244,7 +246,9 @@ public final class RecordPipeline implements AutoCloseable {
      * Stops and joins every thread within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, then frees the ring's
      * block. Idempotent: a call while another thread closes waits until that close has finished (so that what its
      * caller frees next, what the source and consumer use, is no longer in use); a call from one of the pipeline's
-     * own threads does not wait. If a thread does not stop, the block is leaked (logged) rather than freed under it.
+     * own threads does not wait. The first call from one of them (a consumer that has seen enough) stops the pipeline
+     * and returns at once; a daemon thread {@code spdl4j-<pipeline>-closer} joins the threads and frees the rings once
+     * that thread has left. If a thread does not stop, the block is leaked (logged) rather than freed under it.
      */
     @Override
     public void close() {
@@ -252,10 +256,32 @@ public final class RecordPipeline implements AutoCloseable {
             awaitFirstClose();
             return;
         }
+        if (isOwnThread(Thread.currentThread())) {
+            // The source, a stage or the consumer closes its own pipeline: this thread cannot join itself (the rings
+            // would be leaked as if it ignored interrupts). Stop now, so it leaves once it returns, and let a closer
+            // thread join every thread and free the rings.
+            stop();
+            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
+                    .unstarted(this::closeNow);
+            closer = t; // before it starts: a later close() that waits for it joins it too
+            t.start();
+            return;
+        }
+        closeNow();
+    }
+
+    private void closeNow() {
         try {
             stopJoinAndFree();
         } finally {
             closeFinished.countDown();
+        }
+    }
+
+    private void stop() {
+        control.stop();
+        for (SequenceBarrier b : barriers) {
+            b.alert();
         }
     }
 
@@ -291,16 +317,21 @@ public final class RecordPipeline implements AutoCloseable {
                 interrupted = true;
             }
         }
+        Thread c = closer;
+        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
+            try {
+                c.join(Duration.ofMillis(100));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
     }
 
     private void stopJoinAndFree() {
-        control.stop();
-        for (SequenceBarrier b : barriers) {
-            b.alert();
-        }
+        stop();
         List<Thread> all;
         synchronized (threads) {
             all = List.copyOf(threads);

@@ -1,5 +1,6 @@
 package org.spdl4j.engine.runtime;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -62,6 +63,8 @@ public final class PipelineRuntime implements AutoCloseable {
     private final CountDownLatch closeFinished = new CountDownLatch(1);
     /** The thread running the first close, so that a discard hook calling close() on it does not wait for itself. */
     private volatile Thread closingThread;
+    /** The thread closing for an engine thread that called close() (it cannot join itself), or null. */
+    private volatile Thread closer;
 
     /**
      * Allocates the pipeline's rings, workers and stats; starts nothing.
@@ -285,6 +288,10 @@ public final class PipelineRuntime implements AutoCloseable {
         if (closeFinished.getCount() != 0) { // not closed, or a close still sweeping into the discard hook
             return false;
         }
+        Thread c = closer;
+        if (c != null && c.isAlive()) {
+            return false;
+        }
         synchronized (threads) { // start() may still be adding threads when close() races it
             for (Thread t : threads) {
                 if (t.isAlive()) {
@@ -327,7 +334,10 @@ public final class PipelineRuntime implements AutoCloseable {
             // join itself, and waiting for it would skip the sweep and leak every item in flight. Stop now, so the
             // function's worker leaves once it returns, and let a closer thread join, sweep and close the source.
             control.stop();
-            Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true).start(this::closeNow);
+            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
+                    .unstarted(this::closeNow);
+            closer = t; // before it starts: a later close() that waits for it joins it too
+            t.start();
             return;
         }
         closeNow();
@@ -380,6 +390,14 @@ public final class PipelineRuntime implements AutoCloseable {
             }
             try {
                 finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        Thread c = closer;
+        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
+            try {
+                c.join(Duration.ofMillis(100));
             } catch (InterruptedException e) {
                 interrupted = true;
             }

@@ -2,11 +2,14 @@ package org.spdl4j.engine.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.EngineConfiguration;
 
 /**
  * Closing a record pipeline from several threads: whoever's close returns finds every thread stopped and the rings
@@ -58,5 +61,41 @@ class RecordCloseTest {
             letGo.set(true);
             p.close();
         }
+    }
+
+    /**
+     * A consumer that closes its own pipeline (enough records seen) makes the first close run on a pipeline thread,
+     * which cannot join itself: the close returns to it at once, and the threads are still joined and the rings
+     * freed once it has left, rather than leaked.
+     */
+    @Test
+    void shouldStopAndFreeTheRingsWhenTheConsumerClosesItsOwnPipeline() throws Exception {
+        RecordPipeline[] self = new RecordPipeline[1];
+        long[] seen = {0};
+        AtomicLong closeNanos = new AtomicLong(-1);
+        RecordPipeline p = RecordPipelineBuilder.named("rec-self-close").recordLength(8).ringCapacity(16)
+                .source(rec -> true) // endless
+                .stage("same", rec -> true, 2)
+                .consumer(rec -> {
+                    if (++seen[0] == 100) {
+                        long t0 = System.nanoTime();
+                        self[0].close();
+                        closeNanos.set(System.nanoTime() - t0);
+                    }
+                })
+                .build();
+        self[0] = p;
+        p.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!(closeNanos.get() >= 0 && p.rings().stream().allMatch(RecordRing::isFreed))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(closeNanos.get()).as("the consumer's close() returned").isNotNegative();
+        p.close(); // waits for the first close, if it still runs
+        assertThat(anyThreadAlive("rec-self-close")).isFalse();
+        assertThat(p.rings()).as("rings freed, not leaked").allMatch(RecordRing::isFreed);
+        assertThat(Duration.ofNanos(closeNanos.get())).as("close() on the consumer's own thread does not wait for it")
+                .isLessThan(Duration.ofMillis(EngineConfiguration.CLOSE_TIMEOUT_MILLIS));
     }
 }
