@@ -194,6 +194,11 @@ public final class RecordPipeline implements AutoCloseable {
         }
         if (started.compareAndSet(false, true)) {
             synchronized (threads) { // start-up only: close() must see every started thread
+                if (closed.get()) {
+                    // close() ran between the check above and here (it sets the flag before it takes this lock, and
+                    // copies the thread list under it): threads started now would write rings it has freed, unjoined.
+                    throw new IllegalStateException("record pipeline '" + control.pipeline() + "' is closed");
+                }
                 for (int i = 0; i < workers.size(); i++) {
                     threads.add(Thread.ofPlatform().name(threadNames.get(i)).daemon(true)
                             .start(EngineThreads.prepared(workers.get(i))));

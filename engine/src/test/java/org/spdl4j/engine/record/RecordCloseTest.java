@@ -2,11 +2,13 @@ package org.spdl4j.engine.record;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.EngineConfiguration;
@@ -97,5 +99,44 @@ class RecordCloseTest {
         assertThat(p.rings()).as("rings freed, not leaked").allMatch(RecordRing::isFreed);
         assertThat(Duration.ofNanos(closeNanos.get())).as("close() on the consumer's own thread does not wait for it")
                 .isLessThan(Duration.ofMillis(EngineConfiguration.CLOSE_TIMEOUT_MILLIS));
+    }
+
+    /**
+     * A start that races a close (it passed its check of the closed flag, then the close ran to the end on another
+     * thread) must not start threads: the close has freed the rings they would write and will not join them.
+     * The test holds the pipeline's thread-list lock to hold start between its check and its threads' start.
+     */
+    @Test
+    void shouldNotStartThreadsAfterARacingCloseFreedTheRings() throws Exception {
+        RecordPipeline p = RecordPipelineBuilder.named("rec-start-close").recordLength(8).ringCapacity(16)
+                .source(rec -> true) // endless
+                .consumer(rec -> { })
+                .build();
+        Field field = RecordPipeline.class.getDeclaredField("threads");
+        field.setAccessible(true);
+        Object startLock = field.get(p);
+        AtomicReference<Object> started = new AtomicReference<>();
+        Thread starter;
+        synchronized (startLock) {
+            starter = Thread.ofPlatform().name("starter").start(() -> {
+                try {
+                    p.start();
+                    started.set("started");
+                } catch (RuntimeException e) {
+                    started.set(e);
+                }
+            });
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (starter.getState() != Thread.State.BLOCKED && System.nanoTime() < deadline) {
+                Thread.onSpinWait(); // past its check of the closed flag, waiting for the lock we hold
+            }
+            assertThat(starter.getState()).as("start() waits for the thread-list lock").isEqualTo(Thread.State.BLOCKED);
+            p.close(); // the whole close, while start() waits (the lock is reentrant for this thread)
+            assertThat(p.rings()).allMatch(RecordRing::isFreed);
+        }
+        starter.join(10_000);
+        assertThat(started.get()).as("start() after the close freed the rings")
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(anyThreadAlive("rec-start-close")).isFalse();
     }
 }
