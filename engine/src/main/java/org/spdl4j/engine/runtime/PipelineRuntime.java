@@ -26,6 +26,7 @@ import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.WorkerStats;
+import org.spdl4j.offheap.Timeouts;
 
 /**
  * The running form of a {@link PipelineSpec}: its links, workers, threads and stats. Constructing it allocates every
@@ -159,7 +160,11 @@ public final class PipelineRuntime implements AutoCloseable {
         stats.add(st);
         StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st);
         EndOfStream end = new EndOfStream(threadCount, out.consumerCount());
-        long timeoutNanos = o.taskTimeout() == null ? 0 : o.taskTimeout().toNanos();
+        // A timeout too long for a long of ns (ChronoUnit.FOREVER) is no limit: no guard, no watchdog.
+        long timeoutNanos = o.taskTimeout() == null ? 0 : Timeouts.nanos(o.taskTimeout());
+        if (timeoutNanos == Long.MAX_VALUE) {
+            timeoutNanos = 0;
+        }
         switch (stage) {
             case StageSpec.MapStage m -> {
                 ReorderWindow window = o.order() == OutputOrder.INPUT && threadCount > 1
