@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -125,5 +127,27 @@ class FailureBudgetTest {
         }
         assertThat(out).hasSize(36).doesNotContain(0, 10, 20, 30).isSorted();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    /**
+     * A task timeout too long for a {@code long} of nanoseconds ({@code ChronoUnit.FOREVER}, "no limit" spelled as a
+     * duration) passes validation, so the build must not fail on it: it means no timeout, for sync, async and
+     * virtual-thread stages alike.
+     */
+    @Test
+    void shouldTreatATaskTimeoutBeyondLongNanosAsNoLimit() {
+        StageOptions forever = StageOptions.defaults().withConcurrency(2)
+                .withTaskTimeout(ChronoUnit.FOREVER.getDuration());
+        List<Integer> out = new ArrayList<>();
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 20).boxed().toList())
+                .named("forever")
+                .pipe("sync", (Integer i) -> i, forever)
+                .pipeVirtual("virtual", (Integer i) -> i, forever)
+                .pipeAsync("async", (Integer i) -> CompletableFuture.completedFuture(i), forever)
+                .build()) {
+            p.forEach(out::add);
+            assertThat(p.stats().stream().mapToLong(s -> s.failures()).sum()).isZero();
+        }
+        assertThat(out).containsExactlyInAnyOrderElementsOf(IntStream.range(0, 20).boxed().toList());
     }
 }

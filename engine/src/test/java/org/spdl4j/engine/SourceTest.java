@@ -95,6 +95,37 @@ class SourceTest {
     }
 
     /**
+     * A build that fails after the source was created (an aggregator factory that throws, as a batch size of 0 does)
+     * never returns a pipeline to close: the source (an open shard, a stream) must be closed by the build itself.
+     */
+    @Test
+    void shouldCloseTheSourceWhenBuildingThePipelineFailsAfterCreatingIt() {
+        AtomicInteger closes = new AtomicInteger();
+        PipelineBuilder<Integer> from = PipelineBuilder.<Integer>fromSource(() -> new Source<>() {
+            @Override
+            public Integer next() {
+                return null;
+            }
+
+            @Override
+            public void close() {
+                closes.incrementAndGet();
+            }
+        });
+        assertThatThrownBy(() -> from.aggregate(0, false).build()).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("batch size");
+        assertThat(closes).as("the source, closed by the failed build").hasValue(1);
+
+        Stream<Integer> stream = Stream.of(1, 2, 3).onClose(closes::incrementAndGet);
+        assertThatThrownBy(() -> PipelineBuilder.fromStream(stream)
+                .aggregate("agg", () -> {
+                    throw new IllegalStateException("no aggregator (test)");
+                }, StageOptions.defaults())
+                .build()).isInstanceOf(IllegalStateException.class).hasMessageContaining("no aggregator (test)");
+        assertThat(closes).as("the stream, closed by the failed build").hasValue(2);
+    }
+
+    /**
      * An iterable whose iterators hold resources ({@code CloseableIterator}: an open shard, a look-ahead sample) gets
      * its current iterator closed when the pipeline closes, also when the consumer broke out early: once for a
      * one-pass source, and the current epoch's for a repeating one.

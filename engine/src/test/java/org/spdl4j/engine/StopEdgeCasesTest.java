@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -149,5 +150,45 @@ class StopEdgeCasesTest {
         p.close();
         assertThat(p.isTerminated()).as("the disaggregate thread stopped").isTrue();
         assertThat(discarded).anyMatch(o -> o instanceof Iterator<?>);
+    }
+
+    /**
+     * A stage function that closes its own pipeline makes the first close run on an engine thread, which cannot join
+     * itself: close must return to the function at once, and the stop and the sweep still happen once the function's
+     * thread has left, so every item is delivered or discarded and no thread is left running.
+     */
+    @Test
+    void shouldStopAndSweepEverythingWhenAStageFunctionClosesItsOwnPipeline() throws Exception {
+        TrackedResources res = new TrackedResources();
+        AtomicInteger next = new AtomicInteger();
+        AtomicLong closeNanos = new AtomicLong(-1);
+        Pipeline<?>[] self = new Pipeline<?>[1];
+        Pipeline<TrackedResources.Res> p = PipelineBuilder.fromSupplier(() -> res.create(next.getAndIncrement()))
+                .named("closed-by-stage").onDiscard(res::discard)
+                .pipe("closer", (TrackedResources.Res r) -> {
+                    if (r.id == 5) {
+                        long t0 = System.nanoTime();
+                        self[0].close();
+                        closeNanos.set(System.nanoTime() - t0);
+                    }
+                    return r;
+                }, StageOptions.defaults().withRingCapacity(16))
+                .pipe("more", (TrackedResources.Res r) -> r, StageOptions.defaults().withConcurrency(2))
+                .sink(4)
+                .build();
+        self[0] = p;
+        p.start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+        while (!(closeNanos.get() >= 0 && p.isTerminated()) && System.nanoTime() < deadline) {
+            Thread.sleep(5);
+        }
+        assertThat(closeNanos.get()).as("the stage function's close() returned").isNotNegative();
+        assertThat(p.isTerminated()).as("every thread stopped").isTrue();
+        p.close(); // the consumer's close: the first one has finished
+        assertThat(EngineThreads.alive("closed-by-stage")).isEmpty();
+        assertThat(res.outstanding()).as("items neither delivered nor discarded").isZero();
+        assertThat(res.errors()).isEmpty();
+        assertThat(Duration.ofNanos(closeNanos.get())).as("close() from the stage's own thread does not wait for it")
+                .isLessThan(Duration.ofMillis(EngineConfiguration.CLOSE_TIMEOUT_MILLIS));
     }
 }

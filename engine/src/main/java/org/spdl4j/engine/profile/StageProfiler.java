@@ -26,6 +26,9 @@ import org.spdl4j.engine.stats.StageStats;
  * Failed items never reach the consumer, so they do not count as throughput; each point reports them.
  */
 public final class StageProfiler {
+    /** The longest pipeline name the builder accepts. */
+    private static final int MAX_PIPELINE_NAME = 64;
+
     private StageProfiler() {
     }
 
@@ -60,7 +63,7 @@ public final class StageProfiler {
     private static <T> StageProfile.Point run(String stage, String pass, List<T> inputs, Function<? super T, ?> fn,
                                               boolean blocking, int c) {
         StageOptions options = StageOptions.defaults().withConcurrency(c).withFailureBudget(FailureBudget.UNLIMITED);
-        PipelineBuilder<T> source = PipelineBuilder.<T>fromIterable(inputs).named("profile-" + stage + "-" + pass);
+        PipelineBuilder<T> source = PipelineBuilder.<T>fromIterable(inputs).named(pipelineName(stage, pass));
         PipelineBuilder<Object> piped = blocking ? source.pipeVirtual(stage, fn, options)
             : source.pipe(stage, fn, options);
         int mark = startMark(inputs.size(), c);
@@ -92,6 +95,15 @@ public final class StageProfiler {
             itemsPerSecond = received * 1e9 / Math.max(1, endNanos - startNanos);
         }
         return new StageProfile.Point(c, itemsPerSecond, failures);
+    }
+
+    /**
+     * {@return {@code profile-<stage>-<pass>}, the stage's name cut short where the whole would exceed the 64
+     * characters a pipeline name may have (a stage name may have 64 itself)}
+     */
+    static String pipelineName(String stage, String pass) {
+        int room = MAX_PIPELINE_NAME - "profile-".length() - 1 - pass.length();
+        return "profile-" + (stage.length() <= room ? stage : stage.substring(0, room)) + "-" + pass;
     }
 
     /** {@return how many items the consumer receives before a point's clock starts; 0 for no window} */

@@ -57,6 +57,10 @@ public final class RecordPipeline implements AutoCloseable {
     private final List<Thread> threads = new ArrayList<>();
     private final List<StageStats> stats = new ArrayList<>();
     private final CountDownLatch done = new CountDownLatch(1);
+    /** Counted down when the first {@link #close()} has finished (threads joined, rings freed or leaked). */
+    private final CountDownLatch closeFinished = new CountDownLatch(1);
+    /** The thread closing for a pipeline thread that called close() (it cannot join itself), or null. */
+    private volatile Thread closer;
     private final int slotAlignment;
     private final AtomicBoolean started = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -190,6 +194,11 @@ public final class RecordPipeline implements AutoCloseable {
         }
         if (started.compareAndSet(false, true)) {
             synchronized (threads) { // start-up only: close() must see every started thread
+                if (closed.get()) {
+                    // close() ran between the check above and here (it sets the flag before it takes this lock, and
+                    // copies the thread list under it): threads started now would write rings it has freed, unjoined.
+                    throw new IllegalStateException("record pipeline '" + control.pipeline() + "' is closed");
+                }
                 for (int i = 0; i < workers.size(); i++) {
                     threads.add(Thread.ofPlatform().name(threadNames.get(i)).daemon(true)
                             .start(EngineThreads.prepared(workers.get(i))));
@@ -240,17 +249,94 @@ public final class RecordPipeline implements AutoCloseable {
 
     /**
      * Stops and joins every thread within {@link EngineConfiguration#CLOSE_TIMEOUT_MILLIS}, then frees the ring's
-     * block. Idempotent. If a thread does not stop, the block is leaked (logged) rather than freed under it.
+     * block. Idempotent: a call while another thread closes waits until that close has finished (so that what its
+     * caller frees next, what the source and consumer use, is no longer in use); a call from one of the pipeline's
+     * own threads does not wait. The first call from one of them (a consumer that has seen enough) stops the pipeline
+     * and returns at once; a daemon thread {@code spdl4j-<pipeline>-closer} joins the threads and frees the rings once
+     * that thread has left. If a thread does not stop, the block is leaked (logged) rather than freed under it.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
+            awaitFirstClose();
             return;
         }
+        if (isOwnThread(Thread.currentThread())) {
+            // The source, a stage or the consumer closes its own pipeline: this thread cannot join itself (the rings
+            // would be leaked as if it ignored interrupts). Stop now, so it leaves once it returns, and let a closer
+            // thread join every thread and free the rings.
+            stop();
+            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
+                    .unstarted(this::closeNow);
+            closer = t; // before it starts: a later close() that waits for it joins it too
+            t.start();
+            return;
+        }
+        closeNow();
+    }
+
+    private void closeNow() {
+        try {
+            stopJoinAndFree();
+        } finally {
+            closeFinished.countDown();
+        }
+    }
+
+    private void stop() {
         control.stop();
         for (SequenceBarrier b : barriers) {
             b.alert();
         }
+    }
+
+    private boolean isOwnThread(Thread t) {
+        synchronized (threads) {
+            return threads.contains(t);
+        }
+    }
+
+    /**
+     * Waits for the close in progress on another thread. Bounded (the close timeout and a generous margin), so that
+     * a caller is never held forever; keeps an interrupt for the caller and goes on waiting.
+     */
+    private void awaitFirstClose() {
+        if (isOwnThread(Thread.currentThread())) {
+            return; // the source, a stage or the consumer closing its pipeline: the first close is waiting for it
+        }
+        long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
+                + TimeUnit.SECONDS.toNanos(30);
+        long deadline = System.nanoTime() + bound;
+        boolean interrupted = false;
+        boolean finished = false;
+        while (!finished) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0) {
+                LOG.error("record pipeline '{}': close() gave up waiting {} ms for the close in progress on another "
+                        + "thread", control.pipeline(), TimeUnit.NANOSECONDS.toMillis(bound));
+                break;
+            }
+            try {
+                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        Thread c = closer;
+        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
+            try {
+                c.join(Duration.ofMillis(100));
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void stopJoinAndFree() {
+        stop();
         List<Thread> all;
         synchronized (threads) {
             all = List.copyOf(threads);

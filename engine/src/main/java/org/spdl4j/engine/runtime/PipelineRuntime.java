@@ -1,5 +1,6 @@
 package org.spdl4j.engine.runtime;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
@@ -25,6 +26,7 @@ import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.WorkerStats;
+import org.spdl4j.offheap.Timeouts;
 
 /**
  * The running form of a {@link PipelineSpec}: its links, workers, threads and stats. Constructing it allocates every
@@ -62,6 +64,8 @@ public final class PipelineRuntime implements AutoCloseable {
     private final CountDownLatch closeFinished = new CountDownLatch(1);
     /** The thread running the first close, so that a discard hook calling close() on it does not wait for itself. */
     private volatile Thread closingThread;
+    /** The thread closing for an engine thread that called close() (it cannot join itself), or null. */
+    private volatile Thread closer;
 
     /**
      * Allocates the pipeline's rings, workers and stats; starts nothing.
@@ -96,21 +100,36 @@ public final class PipelineRuntime implements AutoCloseable {
         StageStats sourceStats = new StageStats(name, spec.sourceName(), 1, () -> 0L, 0);
         stats.add(sourceStats);
         this.source = spec.source().get();
-        BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
-                control.running());
-        workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
-                batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
-                new EndOfStream(1, links[0].consumerCount()), discarder));
-        pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
-        for (int i = 0; i < n; i++) {
-            addStage(name, stages.get(i), links[i], links[i + 1]);
-            pinWorkersAdded(name, stages.get(i).name(), stages.get(i).options().cpus());
+        try {
+            BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
+                    control.running());
+            workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
+                    batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
+                    new EndOfStream(1, links[0].consumerCount()), discarder));
+            pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
+            for (int i = 0; i < n; i++) {
+                addStage(name, stages.get(i), links[i], links[i + 1]); // runs aggregator factories: user code
+                pinWorkersAdded(name, stages.get(i).name(), stages.get(i).options().cpus());
+            }
+            ItemLink last = links[n];
+            StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy,
+                    last.capacity());
+            stats.add(sinkStats);
+            this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
+                    control, sinkStats.worker(0));
+        } catch (RuntimeException | Error e) {
+            // No pipeline is returned, so nobody could close it: release what was created here (the source may
+            // hold an open shard or stream) before the failure goes to the caller.
+            for (ExecutorService executor : virtualThreadExecutors) {
+                executor.shutdownNow();
+            }
+            try {
+                source.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            throw e;
         }
-        ItemLink last = links[n];
-        StageStats sinkStats = new StageStats(name, PipelineSpec.SINK_NAME, 1, last::occupancy, last.capacity());
-        stats.add(sinkStats);
-        this.sink = new SinkReader(new SingleConsumerPoller(last), WaitStrategies.idle(spec.sinkWaitPolicy()),
-                control, sinkStats.worker(0));
     }
 
     /** The workers added since the last call are one stage's: they pin to its CPUs. */
@@ -141,7 +160,11 @@ public final class PipelineRuntime implements AutoCloseable {
         stats.add(st);
         StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st);
         EndOfStream end = new EndOfStream(threadCount, out.consumerCount());
-        long timeoutNanos = o.taskTimeout() == null ? 0 : o.taskTimeout().toNanos();
+        // A timeout too long for a long of ns (ChronoUnit.FOREVER) is no limit: no guard, no watchdog.
+        long timeoutNanos = o.taskTimeout() == null ? 0 : Timeouts.nanos(o.taskTimeout());
+        if (timeoutNanos == Long.MAX_VALUE) {
+            timeoutNanos = 0;
+        }
         switch (stage) {
             case StageSpec.MapStage m -> {
                 ReorderWindow window = o.order() == OutputOrder.INPUT && threadCount > 1
@@ -270,6 +293,10 @@ public final class PipelineRuntime implements AutoCloseable {
         if (closeFinished.getCount() != 0) { // not closed, or a close still sweeping into the discard hook
             return false;
         }
+        Thread c = closer;
+        if (c != null && c.isAlive()) {
+            return false;
+        }
         synchronized (threads) { // start() may still be adding threads when close() races it
             for (Thread t : threads) {
                 if (t.isAlive()) {
@@ -297,7 +324,9 @@ public final class PipelineRuntime implements AutoCloseable {
      * reorder windows and async task entries, and each aggregator's partial aggregate, flushed) into the discard
      * hook. Idempotent: a call while another thread closes waits until that close has finished (so that what it
      * frees afterwards, e.g. the pools the discard hook returns to, is no longer in use). Threads still alive after
-     * the bound are logged by name, and the sweep is skipped (it would race them).
+     * the bound are logged by name, and the sweep is skipped (it would race them). Called on an engine thread (a stage
+     * function closing its own pipeline), it stops the pipeline and returns at once; a daemon thread
+     * {@code spdl4j-<pipeline>-closer} joins, sweeps and closes the source once that thread has left its task.
      */
     @Override
     public void close() {
@@ -305,11 +334,32 @@ public final class PipelineRuntime implements AutoCloseable {
             awaitFirstClose();
             return;
         }
+        if (isEngineThread(Thread.currentThread())) {
+            // A stage function (or a discard hook on an engine thread) closes its own pipeline: this thread cannot
+            // join itself, and waiting for it would skip the sweep and leak every item in flight. Stop now, so the
+            // function's worker leaves once it returns, and let a closer thread join, sweep and close the source.
+            control.stop();
+            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
+                    .unstarted(this::closeNow);
+            closer = t; // before it starts: a later close() that waits for it joins it too
+            t.start();
+            return;
+        }
+        closeNow();
+    }
+
+    private void closeNow() {
         closingThread = Thread.currentThread();
         try {
             stopAndSweep();
         } finally {
             closeFinished.countDown();
+        }
+    }
+
+    private boolean isEngineThread(Thread t) {
+        synchronized (threads) {
+            return threads.contains(t);
         }
     }
 
@@ -320,10 +370,8 @@ public final class PipelineRuntime implements AutoCloseable {
             // async or virtual-thread result discarded on its own thread): the first close may wait for this thread.
             return;
         }
-        synchronized (threads) {
-            if (threads.contains(self)) {
-                return; // a stage function or discard hook on an engine thread: the first close is waiting for it
-            }
+        if (isEngineThread(self)) {
+            return; // a stage function or discard hook on an engine thread: the first close is waiting for it
         }
         // The first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline calling close()
         // and waiting here only makes that join time out), then sweeps into the hook and closes the source. Bounded
@@ -347,6 +395,14 @@ public final class PipelineRuntime implements AutoCloseable {
             }
             try {
                 finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        Thread c = closer;
+        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
+            try {
+                c.join(Duration.ofMillis(100));
             } catch (InterruptedException e) {
                 interrupted = true;
             }

@@ -36,6 +36,14 @@ class StageProfilerTest {
         assertThat(p.best()).as("no concurrency put an item through").isEmpty();
     }
 
+    /** Any valid stage name (up to 64 characters) can be profiled, though the pass's pipeline name adds to it. */
+    @Test
+    void shouldProfileAStageWithTheLongestValidName() {
+        String name = "s".repeat(64);
+        StageProfile p = StageProfiler.profile(name, ints(20), (Integer x) -> x, false, 1, 2);
+        assertThat(p.points()).hasSize(2).allSatisfy(pt -> assertThat(pt.itemsPerSecond()).isPositive());
+    }
+
     @Test
     void shouldNotRecommendAConcurrencyAtWhichEveryItemFailed() {
         // A throttled service: at concurrency 4 every call fails at once; at 1 every item comes through.
