@@ -51,23 +51,49 @@ public final class E2eHarness {
             System.out.println("torch: skipped (needs /usr/bin/python3 with python3-torch and python3-pil, and "
                 + torch + "; apt-get install python3-torch python3-pil)");
         }
+        // Every contender of a repeat, in a fixed label order for the report; each repeat runs them rotated by one,
+        // so no contender always runs first (cold page cache, a fresh machine state) or always after the same one.
+        Map<String, Run> contenders = new LinkedHashMap<>();
+        for (String name : names) {
+            contenders.put(name, () -> runJava(name, data, threads, epochs, heap));
+        }
+        if (RunOne.contenders().containsKey(RunOne.LIMIT)) {
+            contenders.put("limit(" + threads + " independent threads)",
+                () -> runJava(RunOne.LIMIT, data, threads, epochs, heap));
+        }
+        if (hasTorch) {
+            contenders.put("torch DataLoader", () -> run(List.of("/usr/bin/python3", torch.toString(), data.toString(),
+                "--workers", Integer.toString(threads), "--epochs", Integer.toString(epochs))));
+        }
+        warmPageCache(data);
         Map<String, List<Result>> results = new LinkedHashMap<>();
+        contenders.keySet().forEach(label -> results.put(label, new ArrayList<>()));
+        List<String> labels = new ArrayList<>(contenders.keySet());
         for (int r = 0; r < repeats; r++) {
-            for (String name : names) {
-                results.computeIfAbsent(name, k -> new ArrayList<>())
-                    .add(runJava(name, data, threads, epochs, heap));
-            }
-            if (RunOne.contenders().containsKey(RunOne.LIMIT)) {
-                results.computeIfAbsent("limit(" + threads + " independent threads)", k -> new ArrayList<>())
-                    .add(runJava(RunOne.LIMIT, data, threads, epochs, heap));
-            }
-            if (hasTorch) {
-                results.computeIfAbsent("torch DataLoader", k -> new ArrayList<>())
-                    .add(run(List.of("/usr/bin/python3", torch.toString(), data.toString(), "--workers",
-                        Integer.toString(threads), "--epochs", Integer.toString(epochs))));
+            for (int i = 0; i < labels.size(); i++) {
+                String label = labels.get((r + i) % labels.size());
+                results.get(label).add(contenders.get(label).run());
             }
         }
         E2eReport.write(out, threads, repeats, results);
+    }
+
+    /** One run of one contender. */
+    @FunctionalInterface
+    private interface Run {
+        Result run() throws IOException, InterruptedException;
+    }
+
+    /**
+     * Reads every image once, so the first contender of the first repeat does not pay the disk reads the others find
+     * in the page cache.
+     */
+    private static void warmPageCache(Path data) throws IOException {
+        long bytes = 0;
+        for (Path f : RunOne.images(data)) {
+            bytes += Files.readAllBytes(f).length;
+        }
+        System.out.println("page cache warmed: " + bytes + " bytes of images read");
     }
 
     private static Result runJava(String contender, Path data, int threads, int epochs, String heap)

@@ -7,8 +7,10 @@ import org.jctools.queues.SpscArrayQueue;
 
 /**
  * Baseline (b): the hand-tuned alternative. JCTools {@link SpscArrayQueue}s (one producer, one consumer per link, as
- * every stage here has one thread), platform threads, and a spin-then-yield idle loop ({@link SpinYieldIdle}) on
- * empty and full queues. Stopping is a volatile flag every loop checks.
+ * every stage here has one thread), platform threads, and the engine's {@code YIELDING} idle loops
+ * ({@link SpinYieldIdle}: a map re-polls an empty input 100 times, then yields; a full output and the consumer's empty
+ * take yield at once), so that this and {@code spdl4j} with {@code YIELDING} differ in the queue alone. Stopping is a
+ * volatile flag every loop checks.
  */
 final class SpscQueuePipeline implements ItemPipeline {
     private final SpscArrayQueue<Item> q1 = new SpscArrayQueue<>(CAPACITY);
@@ -38,8 +40,8 @@ final class SpscQueuePipeline implements ItemPipeline {
     }
 
     private void offer(SpscArrayQueue<Item> q, Item it) {
-        for (int misses = 0; !q.offer(it) && running; ) {
-            misses = SpinYieldIdle.idle(misses);
+        while (!q.offer(it) && running) {
+            SpinYieldIdle.offerMissed();
         }
     }
 
@@ -48,7 +50,7 @@ final class SpscQueuePipeline implements ItemPipeline {
         while (running) {
             Item it = in.relaxedPoll();
             if (it == null) {
-                misses = SpinYieldIdle.idle(misses);
+                misses = SpinYieldIdle.pollMissed(misses);
                 continue;
             }
             misses = 0;
@@ -59,8 +61,8 @@ final class SpscQueuePipeline implements ItemPipeline {
     @Override
     public long take() {
         Item it;
-        for (int misses = 0; (it = q3.relaxedPoll()) == null; ) {
-            misses = SpinYieldIdle.idle(misses);
+        while ((it = q3.relaxedPoll()) == null) {
+            SpinYieldIdle.offerMissed(); // the engine's sink waits by the yielding idle strategy: a yield per miss
         }
         return it.value;
     }
