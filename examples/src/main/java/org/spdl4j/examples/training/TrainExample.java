@@ -140,7 +140,12 @@ public final class TrainExample implements Callable<Integer> {
             if (!Files.isDirectory(given)) {
                 throw new IOException(given + " is not a folder of class sub-folders");
             }
-            return FolderDataset.scan(given, Set.of());
+            FolderDataset found = FolderDataset.scan(given, Set.of());
+            if (found.size() == 0) {
+                throw new IOException(given + " has no files in class sub-folders; give a folder laid out as "
+                    + "DIR/<class>/<image>");
+            }
+            return found;
         }
         Path done = generated.resolve(".complete"); // hidden: the folder scan skips it
         if (!Files.exists(done)) {
