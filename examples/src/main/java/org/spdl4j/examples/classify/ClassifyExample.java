@@ -185,7 +185,12 @@ public final class ClassifyExample implements Callable<Integer> {
             if (!Files.isDirectory(data)) {
                 throw new IOException("--data " + data + " is not a folder of class sub-folders");
             }
-            return FolderDataset.scan(data, Set.of("jpg", "jpeg", "png", "webp", "bmp"));
+            FolderDataset found = FolderDataset.scan(data, Set.of("jpg", "jpeg", "png", "webp", "bmp"));
+            if (found.size() == 0) {
+                throw new IOException("--data " + data + " has no .jpg/.jpeg/.png/.webp/.bmp images in class "
+                    + "sub-folders; give a folder laid out as DIR/<class>/<image>");
+            }
+            return found;
         }
         Path root = Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "classify-" + shortSide + "-"
             + perClass);

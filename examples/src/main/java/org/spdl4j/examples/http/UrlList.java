@@ -12,8 +12,8 @@ import org.spdl4j.engine.source.Sample;
 
 /**
  * A URL list file: one {@code http://} or {@code https://} URL per line, optionally followed by a tab and an integer
- * label; blank lines and lines starting with {@code #} are skipped. Reading allocates one entry per line (once, before
- * the run).
+ * label; blank lines and lines starting with {@code #} are skipped, and so is a UTF-8 byte order mark. Reading
+ * allocates one entry per line (once, before the run).
  */
 public final class UrlList {
     private UrlList() {
@@ -40,7 +40,7 @@ public final class UrlList {
             return false;
         }
         try (BufferedReader in = Files.newBufferedReader(file)) {
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+            for (String line = withoutBom(in.readLine()); line != null; line = in.readLine()) {
                 String t = line.strip();
                 if (!t.isEmpty() && !t.startsWith("#")) { // comment lines are skipped, as read() skips them
                     return isUrl(t);
@@ -64,7 +64,7 @@ public final class UrlList {
         List<Entry> entries = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file)) {
             int n = 0;
-            for (String line = in.readLine(); line != null; line = in.readLine()) {
+            for (String line = withoutBom(in.readLine()); line != null; line = in.readLine()) {
                 n++;
                 String t = line.strip();
                 if (t.isEmpty() || t.startsWith("#")) {
@@ -99,6 +99,11 @@ public final class UrlList {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ":" + lineNo + ": bad URL '" + url + "': " + e.getMessage(), e);
         }
+    }
+
+    /** The first line without a UTF-8 byte order mark (Notepad and PowerShell write one), which is no URL text. */
+    private static String withoutBom(String first) {
+        return first != null && first.startsWith("\uFEFF") ? first.substring(1) : first;
     }
 
     private static boolean isUrl(String s) {

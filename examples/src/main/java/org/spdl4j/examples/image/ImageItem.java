@@ -17,6 +17,8 @@ final class ImageItem {
     FileItem file;
     /** The augmentation seed of this image in this epoch (set by the source; 0 when augmentation is off). */
     long seed;
+    /** Its place in input order, for {@link LargeReadTurns} (set by the source with INPUT order, else 0). */
+    long ticket;
     /** The encoded image in pooled off-heap memory, once read; owned by this item until it is released. */
     Lease bytes;
     /** Number of valid bytes in {@link #bytes}. */
@@ -25,6 +27,7 @@ final class ImageItem {
     void clear() {
         file = null;
         seed = 0;
+        ticket = 0;
         bytes = null;
         length = 0;
     }

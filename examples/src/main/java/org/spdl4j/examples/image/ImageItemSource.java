@@ -20,6 +20,7 @@ final class ImageItemSource implements Source<ImageItem> {
     private final ImageItemPool items;
     private final boolean seeded;
     private final long runSeed;
+    private final LargeReadTurns turns;
 
     /**
      * Creates the source over one iterator of the files.
@@ -28,13 +29,15 @@ final class ImageItemSource implements Source<ImageItem> {
      * @param items   the item pool
      * @param seeded  whether to compute seeds (augmentation on)
      * @param runSeed the run's augmentation seed
+     * @param turns   hands each item its ticket (INPUT order), or {@code null}
      */
-    ImageItemSource(EpochFiles files, ImageItemPool items, boolean seeded, long runSeed) {
+    ImageItemSource(EpochFiles files, ImageItemPool items, boolean seeded, long runSeed, LargeReadTurns turns) {
         this.files = files;
         this.iterator = files.iterator();
         this.items = items;
         this.seeded = seeded;
         this.runSeed = runSeed;
+        this.turns = turns;
     }
 
     @Override
@@ -50,6 +53,9 @@ final class ImageItemSource implements Source<ImageItem> {
         ImageItem item = items.take();
         item.file = file;
         item.seed = seed;
+        if (turns != null) {
+            item.ticket = turns.ticket(); // items leave the source in input order
+        }
         return item;
     }
 

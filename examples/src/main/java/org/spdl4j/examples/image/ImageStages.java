@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.spdl4j.cuda.DeviceBatch;
+import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.stats.StageStats;
@@ -36,6 +37,9 @@ final class ImageStages implements AutoCloseable {
     static final String READ_STAGE = "read";
     static final String DECODE_STAGE = "decode";
     private static final int RING = 16;
+    /** The largest file whose size classes hold a slab for every item in flight; larger ones are few. */
+    private static final int PLENTIFUL_BYTES = 1024 * 1024;
+    private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(60);
     /** What {@link #close()} frees, for the message when a loader must leak it instead. */
     static final String RESOURCES = "its unfilled items, batch assembler, FFmpeg decoders and the encoded-bytes and "
         + "batch pools";
@@ -64,13 +68,15 @@ final class ImageStages implements AutoCloseable {
         // Up to 1 MB (most photos) every item in flight can hold a slab: with INPUT order the read stage keeps
         // finished reads until the oldest one is done, so a smaller class could be held entirely by reads waiting
         // behind a read that waits for a slab (a stall until the acquire timeout). Larger files are rare; a read
-        // that finds its class empty takes a slab of a larger one (ReadStage). Pages are touched only as used.
+        // that finds its class empty takes a slab of a larger one (ReadStage), and with INPUT order larger reads
+        // take theirs in input order (LargeReadTurns), so none waits on a slab that a younger read holds. Pages
+        // are touched only as used.
         this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
             .sizeClass(128 * 1024, itemsInFlight)
-            .sizeClass(1024 * 1024, itemsInFlight)
+            .sizeClass(PLENTIFUL_BYTES, itemsInFlight)
             .sizeClass(4 * 1024 * 1024, 4)
             .sizeClass(32 * 1024 * 1024, 1)
-            .acquireTimeout(Duration.ofSeconds(60))
+            .acquireTimeout(ACQUIRE_TIMEOUT)
             .build());
         PerThreadImageDecoders perThread = null;
         try {
@@ -104,7 +110,9 @@ final class ImageStages implements AutoCloseable {
      * @return the builder, yielding batches; the caller adds its own stages and the sink
      */
     PipelineBuilder<Batch> stages(String name, EpochFiles files, TaskTrace trace) {
-        Function<ImageItem, ImageItem> read = new ReadStage(bytesPool, items);
+        LargeReadTurns turns = options.order() == OutputOrder.INPUT
+            ? new LargeReadTurns(options.readConcurrency(), ACQUIRE_TIMEOUT.toNanos()) : null;
+        Function<ImageItem, ImageItem> read = new ReadStage(bytesPool, items, turns, PLENTIFUL_BYTES);
         if (trace != null) {
             read = trace.wrap(READ_STAGE, read);
         }
@@ -113,7 +121,7 @@ final class ImageStages implements AutoCloseable {
             .andThen(ImageStages::closeDeviceBatch);
         boolean seeded = options.augment() != null;
         PipelineBuilder<ImageItem> head = PipelineBuilder.<ImageItem>fromSource(() -> new ImageItemSource(files,
-                items, seeded, options.augmentSeed()))
+                items, seeded, options.augmentSeed(), turns))
             .named(name).sourceWaitPolicy(options.waitPolicy())
             .onDiscard(releaser)
             .pipeVirtual(READ_STAGE, read, base.withConcurrency(options.readConcurrency()));

@@ -25,15 +25,35 @@ import org.spdl4j.offheap.Lease;
 final class ReadStage implements Function<ImageItem, ImageItem> {
     private final BufferPool bytesPool;
     private final ImageItemPool items;
+    private final LargeReadTurns turns;
+    private final long plentifulBytes;
 
+    /** A read stage whose reads take buffers in any order (COMPLETION order). */
     ReadStage(BufferPool bytesPool, ImageItemPool items) {
+        this(bytesPool, items, null, Long.MAX_VALUE);
+    }
+
+    /**
+     * A read stage.
+     *
+     * @param bytesPool      where the bytes go
+     * @param items          the item pool (failed items are retired into it)
+     * @param turns          with INPUT order, the turns in which large reads take their buffers; else {@code null}
+     * @param plentifulBytes the largest file whose buffer classes hold a slab for every item in flight: larger ones
+     *                       wait for their turn
+     */
+    ReadStage(BufferPool bytesPool, ImageItemPool items, LargeReadTurns turns, long plentifulBytes) {
         this.bytesPool = bytesPool;
         this.items = items;
+        this.turns = turns;
+        this.plentifulBytes = plentifulBytes;
     }
 
     @Override
     public ImageItem apply(ImageItem item) {
         FileItem file = item.file;
+        long ticket = item.ticket;
+        boolean turnPassed = turns == null;
         Lease lease = null;
         try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
             long size = channel.size();
@@ -42,7 +62,8 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
                     + size + " B is larger than the largest buffer of pool '" + bytesPool.name() + "' ("
                     + bytesPool.maxSlabBytes() + " B); re-encode or skip this image");
             }
-            lease = acquire((int) size);
+            turnPassed = true; // acquireInTurn passes it, whatever happens there
+            lease = acquireInTurn((int) size, ticket, file);
             ByteBuffer dst = lease.byteBuffer().limit((int) size); // the slab may be larger than the file
             while (dst.hasRemaining()) {
                 if (channel.read(dst) < 0) {
@@ -67,6 +88,25 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
                 throw new UncheckedIOException("read " + file.path() + ": " + IoMessages.reason(io), io);
             }
             throw (RuntimeException) e;
+        } finally {
+            if (!turnPassed) {
+                turns.pass(ticket); // failed before taking a buffer: younger large reads need not wait for this one
+            }
+        }
+    }
+
+    /** Takes the buffer; a large one, with INPUT order, only once every older read has its own (LargeReadTurns). */
+    private Lease acquireInTurn(int size, long ticket, FileItem file) {
+        if (turns == null) {
+            return acquire(size);
+        }
+        try {
+            if (size > plentifulBytes) {
+                turns.awaitTurn(ticket, file.path());
+            }
+            return acquire(size);
+        } finally {
+            turns.pass(ticket);
         }
     }
 

@@ -52,11 +52,23 @@ public final class DeviceNormalizer implements AutoCloseable {
      */
     public DeviceNormalizer(Device device, int maxImages, int height, int width) {
         this.device = device;
-        this.transfer = HostToDeviceTransfer.create(device, 2);
-        this.stream = device.createStream();
-        this.kernel = device.normalizeKernel();
+        // Sized first: a result that does not fit one host buffer is refused before a transfer thread or a stream
+        // exists (a failure after them would leave them running).
         long bytes = NormalizeKernel.outputSpec(TensorSpec.of(DType.U8, maxImages, height, width, 3)).byteSize();
-        this.hostResult = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.toIntExact(bytes)));
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("a normalized batch of " + maxImages + " x 3 x " + height + " x "
+                + width + " float32 is " + bytes + " B, more than one host buffer holds (" + Integer.MAX_VALUE
+                + " B); lower --batch or --size");
+        }
+        this.hostResult = new UnsafeBuffer(ByteBuffer.allocateDirect((int) bytes));
+        this.kernel = device.normalizeKernel();
+        this.transfer = HostToDeviceTransfer.create(device, 2);
+        try {
+            this.stream = device.createStream();
+        } catch (RuntimeException | Error e) {
+            transfer.close(); // its completion thread and streams
+            throw e;
+        }
     }
 
     /** {@return the device this step runs on} */

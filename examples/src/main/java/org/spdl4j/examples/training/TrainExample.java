@@ -46,7 +46,7 @@ public final class TrainExample implements Callable<Integer> {
     @Option(names = "--data", description = "training folder of class sub-folders (default: generated)")
     private Path data;
 
-    @Option(names = "--test-data", description = "held-out folder, same classes (default: generated)")
+    @Option(names = "--test-data", description = "held-out folder with (some of) the training classes (default: generated colour classes)")
     private Path testData;
 
     @Option(names = "--per-class", defaultValue = "64", description = "generated training images per class")
@@ -103,6 +103,7 @@ public final class TrainExample implements Callable<Integer> {
         Path root = Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "colors-" + size);
         FolderDataset train = dataset(data, root.resolve("train-" + perClass), perClass, 1);
         FolderDataset test = dataset(testData, root.resolve("test-" + perClass), Math.max(4, perClass / 4), 2);
+        List<FileItem> heldOutFiles = heldOut(train, test, shuffled(test, 0));
         ImageLoaderOptions options = new ImageLoaderOptions(size, size * 8 / 7, batch, false, 8, threads,
             OutputOrder.COMPLETION, WaitPolicy.BACKOFF, 4, 4);
         List<EpochResult> epochsRun = new ArrayList<>();
@@ -122,7 +123,7 @@ public final class TrainExample implements Callable<Integer> {
                         e + 1, r.meanLoss(), r.accuracy(), r.images(), r.images() / r.seconds());
                 }
             }
-            try (ImageBatchLoader loader = new ImageBatchLoader("eval", shuffled(test, 0), options,
+            try (ImageBatchLoader loader = new ImageBatchLoader("eval", heldOutFiles, options,
                 device.hostAllocator(), null)) {
                 heldOut = loop.evaluate(loader);
             }
@@ -139,7 +140,12 @@ public final class TrainExample implements Callable<Integer> {
             if (!Files.isDirectory(given)) {
                 throw new IOException(given + " is not a folder of class sub-folders");
             }
-            return FolderDataset.scan(given, Set.of());
+            FolderDataset found = FolderDataset.scan(given, Set.of());
+            if (found.size() == 0) {
+                throw new IOException(given + " has no files in class sub-folders; give a folder laid out as "
+                    + "DIR/<class>/<image>");
+            }
+            return found;
         }
         Path done = generated.resolve(".complete"); // hidden: the folder scan skips it
         if (!Files.exists(done)) {
@@ -147,6 +153,30 @@ public final class TrainExample implements Callable<Integer> {
             Files.writeString(done, "generated");
         }
         return FolderDataset.scan(generated, Set.of("jpg"));
+    }
+
+    /**
+     * The held-out files labelled by the training folder's class names: each folder labels its files by the rank of
+     * their class among its own class folders, so a held-out folder without one of the classes (or with another)
+     * would otherwise be scored against labels that mean other classes.
+     */
+    private List<FileItem> heldOut(FolderDataset train, FolderDataset test, List<FileItem> files) {
+        List<String> trained = train.classNames();
+        List<String> held = test.classNames();
+        int[] toTrained = new int[held.size()];
+        for (int c = 0; c < held.size(); c++) {
+            toTrained[c] = trained.indexOf(held.get(c));
+            if (toTrained[c] < 0) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "held-out class '" + held.get(c)
+                    + "' (" + test.root() + ") is not one of the training classes " + trained + "; give --test-data "
+                    + "a folder with (some of) the training folder's class sub-folders");
+            }
+        }
+        List<FileItem> relabelled = new ArrayList<>(files.size());
+        for (FileItem f : files) {
+            relabelled.add(new FileItem(f.path(), f.key(), toTrained[f.label()]));
+        }
+        return relabelled;
     }
 
     private static List<FileItem> shuffled(FolderDataset dataset, long epoch) {
