@@ -1,6 +1,7 @@
 package org.spdl4j.media;
 
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVIOContext;
 import org.bytedeco.ffmpeg.avformat.AVInputFormat;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
@@ -26,21 +27,23 @@ final class FileInputs {
      *
      * @param path the file
      * @return the format context, owned by the caller
+     * @throws MediaException when the file cannot be opened, is not a media file FFmpeg recognises, or is an ffconcat
+     *         list ({@link #probe})
      */
     static AVFormatContext open(final Path path) {
         FFmpeg.init();
         final String label = path.toString();
-        final AVFormatContext format = new AVFormatContext(null);
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
         final String url = "file:" + path.toAbsolutePath();
-        // Local files only: a playlist-like file (HLS, ffconcat) may name other local files, never a network URL.
-        final AVDictionary options = new AVDictionary(null);
+        // The format found here is the one opened (no second probe), so the refusal in probe() cannot be bypassed.
+        final AVInputFormat inputFormat = probe(url, label);
+        final AVFormatContext format = new AVFormatContext(null);
+        // Local files only: a playlist-like file (HLS) may name other local files, never a network URL.
+        final AVDictionary options = localFilesOnly(label);
         final int ret;
         try {
-            FFmpeg.check(NativeAllocations.dictSet(options, "protocol_whitelist", "file"), label,
-                    "av_dict_set(protocol_whitelist), without which the file is not opened");
-            ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, options);
+            ret = avformat.avformat_open_input(format, url, inputFormat, options);
         } finally {
             avutil.av_dict_free(options);
         }
@@ -54,6 +57,56 @@ final class FileInputs {
             throw FFmpeg.failure(info, label, "avformat_find_stream_info");
         }
         return format;
+    }
+
+    /**
+     * Finds the file's format as avformat_open_input would (FFmpeg's probe of its first bytes and name), refusing an
+     * ffconcat list: the concat demuxer opens the files a list names while reading its header, so a list that names
+     * itself, or a loop of lists, recurses until the native stack overflows and the JVM dies. Opens and closes the
+     * file once more than a plain open would: a few system calls and the probe's first kilobytes, per file.
+     *
+     * @return the format, a static FFmpeg object (nothing to free)
+     */
+    private static AVInputFormat probe(final String url, final String label) {
+        final AVIOContext io = new AVIOContext(null);
+        final AVDictionary options = localFilesOnly(label);
+        final int opened;
+        try {
+            opened = avformat.avio_open2(io, url, avformat.AVIO_FLAG_READ, null, options);
+        } finally {
+            avutil.av_dict_free(options);
+        }
+        if (opened < 0) {
+            throw FFmpeg.failure(opened, label, "avio_open2"); // nothing allocated on failure
+        }
+        NativeResourceCounter.allocated(Kind.IO_CONTEXT);
+        final AVInputFormat format = new AVInputFormat(null);
+        final int score;
+        try {
+            score = avformat.av_probe_input_buffer2(io, format, url, null, 0, 0);
+        } finally {
+            avformat.avio_closep(io);
+            NativeResourceCounter.freed(Kind.IO_CONTEXT);
+        }
+        if (score < 0) {
+            throw FFmpeg.failure(score, label, "av_probe_input_buffer2 (finding the file's format)");
+        }
+        if ("concat".equals(format.name().getString())) {
+            throw new MediaException(label, "an ffconcat list is not opened (its demuxer opens the files it names, and"
+                    + " a list that names itself recurses until the process crashes); decode the files it lists");
+        }
+        return format;
+    }
+
+    /** {@return options allowing the file protocol only, for the caller to free with av_dict_free} */
+    private static AVDictionary localFilesOnly(final String label) {
+        final AVDictionary options = new AVDictionary(null);
+        final int set = NativeAllocations.dictSet(options, "protocol_whitelist", "file");
+        if (set < 0) {
+            avutil.av_dict_free(options);
+            throw FFmpeg.failure(set, label, "av_dict_set(protocol_whitelist), without which the file is not opened");
+        }
+        return options;
     }
 
     /**
