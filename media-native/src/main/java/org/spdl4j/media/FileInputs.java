@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
 import org.bytedeco.ffmpeg.avformat.AVIOContext;
 import org.bytedeco.ffmpeg.avformat.AVInputFormat;
@@ -25,12 +26,17 @@ final class FileInputs {
     /**
      * Opens a file and reads its stream info.
      *
+     * <p>Reading stream info decodes a few frames of streams whose header leaves their size or pixel format open
+     * (MPEG-TS, raw streams): those decoders get {@code max_pixels}, so a frame over the limit is refused before its
+     * buffers are allocated (its stream then reports a size of 0 x 0) instead of being decoded at full size.
+     *
      * @param path the file
+     * @param maxPixels the largest frame stream info may decode ({@link MediaLimits#maxPixels()})
      * @return the format context, owned by the caller
      * @throws MediaException when the file cannot be opened, is not a media file FFmpeg recognises, or is an ffconcat
      *         list ({@link #probe})
      */
-    static AVFormatContext open(final Path path) {
+    static AVFormatContext open(final Path path, final long maxPixels) {
         FFmpeg.init();
         final String label = path.toString();
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
@@ -51,12 +57,55 @@ final class FileInputs {
             throw FFmpeg.failure(ret, label, "avformat_open_input"); // nothing allocated on failure
         }
         NativeResourceCounter.allocated(Kind.FORMAT_CONTEXT);
-        final int info = avformat.avformat_find_stream_info(format, (PointerPointer<?>) null);
+        final int info;
+        try {
+            info = findStreamInfo(format, maxPixels, label);
+        } catch (final RuntimeException | Error e) {
+            close(format);
+            throw e;
+        }
         if (info < 0) {
             close(format);
             throw FFmpeg.failure(info, label, "avformat_find_stream_info");
         }
         return format;
+    }
+
+    /** avformat_find_stream_info with each stream's decoder held to {@code maxPixels} (one option set per stream). */
+    private static int findStreamInfo(final AVFormatContext format, final long maxPixels, final String label) {
+        final int streams = format.nb_streams();
+        final PointerPointer<AVDictionary> options = NativeAllocations.allocate(
+                () -> new PointerPointer<AVDictionary>(Math.max(1, streams)), "stream info options", label);
+        // What the container declares: a decoder that refuses a frame over the limit leaves the stream 0 x 0, and the
+        // caller's limit check must still see (and name) the declared size. Per file, not per frame.
+        final int[] declared = new int[2 * streams];
+        try {
+            final String limit = Long.toString(Math.min(maxPixels, Integer.MAX_VALUE)); // max_pixels is an int64 option
+            for (int i = 0; i < streams; i++) {
+                declared[2 * i] = format.streams(i).codecpar().width();
+                declared[2 * i + 1] = format.streams(i).codecpar().height();
+                final AVDictionary entry = new AVDictionary(null);
+                final int set = NativeAllocations.dictSet(entry, "max_pixels", limit);
+                options.put(i, entry); // freed below whether or not the entry was set
+                FFmpeg.check(set, label, "av_dict_set(max_pixels), without which stream info decodes at any size");
+            }
+            final int ret = avformat.avformat_find_stream_info(format, options);
+            for (int i = 0; i < Math.min(streams, format.nb_streams()); i++) {
+                final AVCodecParameters par = format.streams(i).codecpar();
+                if (par.width() <= 0 && par.height() <= 0 && declared[2 * i] > 0 && declared[2 * i + 1] > 0) {
+                    par.width(declared[2 * i]).height(declared[2 * i + 1]);
+                }
+            }
+            return ret;
+        } finally {
+            for (int i = 0; i < streams; i++) {
+                final AVDictionary entry = options.get(AVDictionary.class, i);
+                if (entry != null && !entry.isNull()) {
+                    avutil.av_dict_free(entry);
+                }
+            }
+            options.close();
+        }
     }
 
     /**
