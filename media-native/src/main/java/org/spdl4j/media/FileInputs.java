@@ -1,6 +1,8 @@
 package org.spdl4j.media;
 
+import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
+import org.bytedeco.ffmpeg.avformat.AVIOContext;
 import org.bytedeco.ffmpeg.avformat.AVInputFormat;
 import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
@@ -24,23 +26,30 @@ final class FileInputs {
     /**
      * Opens a file and reads its stream info.
      *
+     * <p>Reading stream info decodes a few frames of streams whose header leaves their size or pixel format open
+     * (MPEG-TS, raw streams): those decoders get {@code max_pixels}, so a frame over the limit is refused before its
+     * buffers are allocated (its stream then reports a size of 0 x 0) instead of being decoded at full size.
+     *
      * @param path the file
+     * @param maxPixels the largest frame stream info may decode ({@link MediaLimits#maxPixels()})
      * @return the format context, owned by the caller
+     * @throws MediaException when the file cannot be opened, is not a media file FFmpeg recognises, or is an ffconcat
+     *         list ({@link #probe})
      */
-    static AVFormatContext open(final Path path) {
+    static AVFormatContext open(final Path path, final long maxPixels) {
         FFmpeg.init();
         final String label = path.toString();
-        final AVFormatContext format = new AVFormatContext(null);
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
         final String url = "file:" + path.toAbsolutePath();
-        // Local files only: a playlist-like file (HLS, ffconcat) may name other local files, never a network URL.
-        final AVDictionary options = new AVDictionary(null);
+        // The format found here is the one opened (no second probe), so the refusal in probe() cannot be bypassed.
+        final AVInputFormat inputFormat = probe(url, label);
+        final AVFormatContext format = new AVFormatContext(null);
+        // Local files only: a playlist-like file (HLS) may name other local files, never a network URL.
+        final AVDictionary options = localFilesOnly(label);
         final int ret;
         try {
-            FFmpeg.check(NativeAllocations.dictSet(options, "protocol_whitelist", "file"), label,
-                    "av_dict_set(protocol_whitelist), without which the file is not opened");
-            ret = avformat.avformat_open_input(format, url, (AVInputFormat) null, options);
+            ret = avformat.avformat_open_input(format, url, inputFormat, options);
         } finally {
             avutil.av_dict_free(options);
         }
@@ -48,12 +57,105 @@ final class FileInputs {
             throw FFmpeg.failure(ret, label, "avformat_open_input"); // nothing allocated on failure
         }
         NativeResourceCounter.allocated(Kind.FORMAT_CONTEXT);
-        final int info = avformat.avformat_find_stream_info(format, (PointerPointer<?>) null);
+        final int info;
+        try {
+            info = findStreamInfo(format, maxPixels, label);
+        } catch (final RuntimeException | Error e) {
+            close(format);
+            throw e;
+        }
         if (info < 0) {
             close(format);
             throw FFmpeg.failure(info, label, "avformat_find_stream_info");
         }
         return format;
+    }
+
+    /** avformat_find_stream_info with each stream's decoder held to {@code maxPixels} (one option set per stream). */
+    private static int findStreamInfo(final AVFormatContext format, final long maxPixels, final String label) {
+        final int streams = format.nb_streams();
+        final PointerPointer<AVDictionary> options = NativeAllocations.allocate(
+                () -> new PointerPointer<AVDictionary>(Math.max(1, streams)), "stream info options", label);
+        // What the container declares: a decoder that refuses a frame over the limit leaves the stream 0 x 0, and the
+        // caller's limit check must still see (and name) the declared size. Per file, not per frame.
+        final int[] declared = new int[2 * streams];
+        try {
+            final String limit = Long.toString(Math.min(maxPixels, Integer.MAX_VALUE)); // max_pixels is an int64 option
+            for (int i = 0; i < streams; i++) {
+                declared[2 * i] = format.streams(i).codecpar().width();
+                declared[2 * i + 1] = format.streams(i).codecpar().height();
+                final AVDictionary entry = new AVDictionary(null);
+                final int set = NativeAllocations.dictSet(entry, "max_pixels", limit);
+                options.put(i, entry); // freed below whether or not the entry was set
+                FFmpeg.check(set, label, "av_dict_set(max_pixels), without which stream info decodes at any size");
+            }
+            final int ret = avformat.avformat_find_stream_info(format, options);
+            for (int i = 0; i < Math.min(streams, format.nb_streams()); i++) {
+                final AVCodecParameters par = format.streams(i).codecpar();
+                if (par.width() <= 0 && par.height() <= 0 && declared[2 * i] > 0 && declared[2 * i + 1] > 0) {
+                    par.width(declared[2 * i]).height(declared[2 * i + 1]);
+                }
+            }
+            return ret;
+        } finally {
+            for (int i = 0; i < streams; i++) {
+                final AVDictionary entry = options.get(AVDictionary.class, i);
+                if (entry != null && !entry.isNull()) {
+                    avutil.av_dict_free(entry);
+                }
+            }
+            options.close();
+        }
+    }
+
+    /**
+     * Finds the file's format as avformat_open_input would (FFmpeg's probe of its first bytes and name), refusing an
+     * ffconcat list: the concat demuxer opens the files a list names while reading its header, so a list that names
+     * itself, or a loop of lists, recurses until the native stack overflows and the JVM dies. Opens and closes the
+     * file once more than a plain open would: a few system calls and the probe's first kilobytes, per file.
+     *
+     * @return the format, a static FFmpeg object (nothing to free)
+     */
+    private static AVInputFormat probe(final String url, final String label) {
+        final AVIOContext io = new AVIOContext(null);
+        final AVDictionary options = localFilesOnly(label);
+        final int opened;
+        try {
+            opened = avformat.avio_open2(io, url, avformat.AVIO_FLAG_READ, null, options);
+        } finally {
+            avutil.av_dict_free(options);
+        }
+        if (opened < 0) {
+            throw FFmpeg.failure(opened, label, "avio_open2"); // nothing allocated on failure
+        }
+        NativeResourceCounter.allocated(Kind.IO_CONTEXT);
+        final AVInputFormat format = new AVInputFormat(null);
+        final int score;
+        try {
+            score = avformat.av_probe_input_buffer2(io, format, url, null, 0, 0);
+        } finally {
+            avformat.avio_closep(io);
+            NativeResourceCounter.freed(Kind.IO_CONTEXT);
+        }
+        if (score < 0) {
+            throw FFmpeg.failure(score, label, "av_probe_input_buffer2 (finding the file's format)");
+        }
+        if ("concat".equals(format.name().getString())) {
+            throw new MediaException(label, "an ffconcat list is not opened (its demuxer opens the files it names, and"
+                    + " a list that names itself recurses until the process crashes); decode the files it lists");
+        }
+        return format;
+    }
+
+    /** {@return options allowing the file protocol only, for the caller to free with av_dict_free} */
+    private static AVDictionary localFilesOnly(final String label) {
+        final AVDictionary options = new AVDictionary(null);
+        final int set = NativeAllocations.dictSet(options, "protocol_whitelist", "file");
+        if (set < 0) {
+            avutil.av_dict_free(options);
+            throw FFmpeg.failure(set, label, "av_dict_set(protocol_whitelist), without which the file is not opened");
+        }
+        return options;
     }
 
     /**

@@ -12,7 +12,8 @@ package org.spdl4j.media;
  * <p>Immutable and thread safe.
  *
  * @param maxPixels largest frame accepted (width x height); enforced on the container header and on FFmpeg's decoder
- *                  ({@code AVCodecContext.max_pixels}), which checks it before allocating a frame
+ *                  ({@code AVCodecContext.max_pixels}), which checks it before allocating a frame: the video
+ *                  or audio decoder, and those that read a file's stream info when it is opened
  * @param maxFrames most video frames one request may ask for
  * @param maxDurationSeconds longest stream accepted: from the container header, else from the frames as they decode
  * @param maxInputBytes largest image file read into memory

@@ -29,7 +29,8 @@ public final class MediaProbe {
      * @return what it contains
      */
     public static MediaInfo probe(final Path path) {
-        final AVFormatContext format = FileInputs.open(path);
+        // Stream info decodes no frame over the default pixel limit (such a stream may then report 0 x 0).
+        final AVFormatContext format = FileInputs.open(path, MediaLimits.DEFAULT.maxPixels());
         try {
             final List<MediaInfo.Stream> streams = new ArrayList<>();
             for (int i = 0; i < format.nb_streams(); i++) {

@@ -112,7 +112,7 @@ final class StreamDecoder {
      */
     static StreamDecoder open(final Path path, final int mediaType, final MediaLimits limits) {
         final String label = path.toString();
-        final AVFormatContext format = FileInputs.open(path);
+        final AVFormatContext format = FileInputs.open(path, limits.maxPixels());
         AVCodecContext codec = null;
         try {
             final int index = avformat.av_find_best_stream(format, mediaType, -1, -1, (AVCodec) null, 0);
@@ -127,6 +127,11 @@ final class StreamDecoder {
                         + limits.maxDurationSeconds() + " s; raise " + MediaConfiguration.MAX_DURATION_PROP);
             }
             if (mediaType == avutil.AVMEDIA_TYPE_VIDEO) {
+                if (par.width() <= 0 && par.height() <= 0) { // no size declared, and no frame decoded within the limit
+                    throw new MediaException(label, "frame size unknown: the container declares none and no frame"
+                            + " decoded within the limit of " + limits.maxPixels() + " pixels; raise "
+                            + MediaConfiguration.MAX_PIXELS_PROP + " if the input is trusted");
+                }
                 limits.checkPixels(label, par.width(), par.height());
             }
             final AVCodec decoder = avcodec.avcodec_find_decoder(par.codec_id());

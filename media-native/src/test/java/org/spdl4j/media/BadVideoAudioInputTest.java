@@ -96,6 +96,23 @@ class BadVideoAudioInputTest {
     }
 
     /**
+     * An ffconcat list that names itself (or a loop of lists) made FFmpeg's concat demuxer open it again inside its
+     * own header read, without end, until the native stack overflowed: the JVM died (SIGSEGV) on a 40-byte text
+     * file. A file input that FFmpeg probes as an ffconcat list is refused before its demuxer runs.
+     */
+    @Test
+    void shouldRefuseAnFfconcatListThatNamesItselfInsteadOfRecursingUntilTheJvmDies() throws IOException {
+        Path list = write("loop.ffconcat", "ffconcat version 1.0\nfile loop.ffconcat\n".getBytes(
+                java.nio.charset.StandardCharsets.US_ASCII));
+        for (MediaException e : new MediaException[] {readVideo(list), readAudio(list),
+            catchThrowableOfType(MediaException.class, () -> MediaProbe.probe(list))}) {
+            assertThat(e).isNotNull();
+            assertThat(e.getMessage()).startsWith(list + ": ").contains("ffconcat");
+        }
+        assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
+    }
+
+    /**
      * A WAV cut off mid-sample (a recording that stopped) gives the samples before the cut. Its last packet has an odd
      * size, which the PCM decoder refuses (AVERROR_INVALIDDATA); that used to discard the whole file, and this test
      * listed it among the broken ones. One bad packet of several is skipped now, as the ffmpeg program does.

@@ -183,8 +183,58 @@ class VideoReaderTest {
         }
         assertThatThrownBy(() -> SingleThreadVideoReader.open(mp4, new MediaLimits(1 << 20, 10, 2, 1 << 20)))
                 .isInstanceOf(MediaException.class).hasMessageContaining("exceeds the limit of 2 s");
+        // MPEG-4 part 2 in MP4 gives its size only in the bitstream, which stream info no longer decodes over the
+        // limit: the message names the limit (and the size, where the container declares it)
         assertThatThrownBy(() -> SingleThreadVideoReader.open(mp4, new MediaLimits(W * H - 1, 10, 60, 1 << 20)))
-                .isInstanceOf(MediaException.class).hasMessageContaining("declared size 160x96");
+                .isInstanceOf(MediaException.class).hasMessageContaining("limit of " + (W * H - 1) + " pixels");
+    }
+
+    /**
+     * The pixel limit holds before anything is decoded: avformat_find_stream_info, which runs when the file is opened,
+     * decodes the first frames of an H.264 stream (to learn its frame delay) with decoders that had no max_pixels (the
+     * limit was checked after it), so a clip far over the limit took 23 to 57 MB of full-size frame buffers before
+     * being refused (a 4K clip here; a forged header gets to ~16k x 16k). Native memory in use is sampled meanwhile.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"mp4", "ts"})
+    void shouldRefuseAClipOverThePixelLimitWithoutDecodingItsFullSizeFrames(final String container)
+            throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(NativeHeap.inUseBytes().isPresent(), "needs glibc's mallinfo2");
+        final Path clip = dir.resolve("large." + container);
+        FfmpegTestEncoder.video(clip, "libopenh264", 3840, 2160, 4, FPS, 4); // 12 MiB a frame (yuv420p)
+        final MediaLimits oneMegapixel = new MediaLimits(1 << 20, 10, 60, 1 << 20);
+        final long before = NativeHeap.inUseBytes().orElseThrow();
+        final java.util.concurrent.atomic.AtomicLong peak = new java.util.concurrent.atomic.AtomicLong(before);
+        final java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        final Thread sampler = new Thread(() -> {
+            while (!done.get()) {
+                peak.accumulateAndGet(NativeHeap.inUseBytes().orElseThrow(), Math::max);
+            }
+        });
+        sampler.start();
+        try {
+            assertThatThrownBy(() -> SingleThreadVideoReader.open(clip, oneMegapixel))
+                    .isInstanceOf(MediaException.class).hasMessageStartingWith(clip + ": ")
+                    .hasMessageContaining("declared size 3840x2160 exceeds the limit of " + (1 << 20) + " pixels");
+        } finally {
+            done.set(true);
+            sampler.join();
+        }
+        assertThat(peak.get() - before).as("native bytes in use while refusing a 3840x2160 clip (peak growth)")
+                .isLessThan(12L << 20);
+    }
+
+    /**
+     * MPEG-4 part 2 in Matroska: the container declares the size, the decoder that stream info opens refuses the
+     * stream over the limit and leaves it 0 x 0; the refusal still names the declared size.
+     */
+    @Test
+    void shouldNameTheDeclaredSizeOfAStreamWhoseDecoderRefusedIt() {
+        final Path clip = dir.resolve("declared.mkv");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 5, FPS, 5);
+        assertThatThrownBy(() -> SingleThreadVideoReader.open(clip, new MediaLimits(W * H - 1, 10, 60, 1 << 20)))
+                .isInstanceOf(MediaException.class)
+                .hasMessageContaining("declared size 160x96 exceeds the limit of " + (W * H - 1) + " pixels");
     }
 
     /**
