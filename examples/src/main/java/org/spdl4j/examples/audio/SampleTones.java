@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import org.spdl4j.examples.AtomicFiles;
 
 /**
  * The audio example's own input: 16-bit PCM WAV files of pure tones, written in plain Java (no download, no committed
@@ -35,8 +36,9 @@ public final class SampleTones {
         List<Path> files = new ArrayList<>();
         for (int k = 0; k < count; k++) {
             Path f = dir.resolve(String.format(Locale.ROOT, "tone-%03d.wav", k));
-            if (!Files.exists(f)) {
-                Files.write(f, wav(RATES[k % RATES.length], 1 + k % 2, frequencyOf(k), secondsOf(k)));
+            if (!Files.exists(f)) { // written whole or not at all: a cut file would fail every later run
+                byte[] wav = wav(RATES[k % RATES.length], 1 + k % 2, frequencyOf(k), secondsOf(k));
+                AtomicFiles.write(f, tmp -> Files.write(tmp, wav));
             }
             files.add(f);
         }

@@ -4,13 +4,13 @@ import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
 import java.util.Properties;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.examples.AtomicFiles;
 import org.spdl4j.examples.IoMessages;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.media.RandomResizedCrop;
@@ -168,14 +168,7 @@ final class PipelineArgs {
             + o.decodeConcurrency() + "\n" + ORDER + "=" + o.order().name().toLowerCase(Locale.ROOT) + "\n" + WAIT + "="
             + o.waitPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\n" + AUGMENT + "="
             + (o.augment() != null) + "\n";
-        Path absolute = file.toAbsolutePath();
-        Path tmp = Files.createTempFile(absolute.getParent(), "." + absolute.getFileName(), ".tmp");
-        try {
-            Files.writeString(tmp, text);
-            Files.move(tmp, absolute, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } finally {
-            Files.deleteIfExists(tmp); // only left when the write or the move failed
-        }
+        AtomicFiles.write(file, tmp -> Files.writeString(tmp, text));
     }
 
     /**

@@ -18,6 +18,7 @@ import org.bytedeco.ffmpeg.avutil.AVRational;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.spdl4j.examples.AtomicFiles;
 
 /**
  * The video example's own input: small MPEG-4 clips encoded in process with FFmpeg's libraries (no download, no
@@ -52,8 +53,9 @@ public final class SampleClips {
         List<Path> clips = new ArrayList<>();
         for (int k = 0; k < count; k++) {
             Path clip = dir.resolve(String.format(Locale.ROOT, "clip-%03d.mp4", k));
-            if (!Files.exists(clip)) {
-                encode(clip, width, height, framesOf(k, frames), fps);
+            if (!Files.exists(clip)) { // written whole or not at all: a cut clip would fail every later run
+                int n = framesOf(k, frames);
+                AtomicFiles.write(clip, tmp -> encode(tmp, width, height, n, fps));
             }
             clips.add(clip);
         }

@@ -69,4 +69,18 @@ class LatencyExampleTest {
         assertThat(recorder.wrong()).isEqualTo(1);
         assertThat(recorder.fromIntended().getTotalCount()).isEqualTo(1);
     }
+
+    @Test
+    void shouldCountASkippedRecordOnceAndJudgeTheOnesAfterItOnTheirOwn() {
+        LatencyRecorder recorder = new LatencyRecorder(0);
+        UnsafeBuffer r = new UnsafeBuffer(new byte[QuoteRecord.LENGTH]);
+        for (long id : new long[] {0, 1, 3, 4, 5, 5, 6}) { // 2 lost, 5 delivered twice
+            r.putLong(QuoteRecord.ID, id);
+            QuoteStages.price(r);
+            QuoteStages.risk(r);
+            recorder.accept(r);
+        }
+        assertThat(recorder.wrong()).as("the record after the gap and the repeat").isEqualTo(2);
+        assertThat(recorder.received()).isEqualTo(5);
+    }
 }
