@@ -1,12 +1,5 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuCtxSetCurrent;
-import static jcuda.driver.JCudaDriver.cuDeviceGet;
-import static jcuda.driver.JCudaDriver.cuDeviceGetAttribute;
-import static jcuda.driver.JCudaDriver.cuDeviceGetName;
-import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRelease;
-import static jcuda.driver.JCudaDriver.cuDevicePrimaryCtxRetain;
-
 import java.nio.charset.StandardCharsets;
 import jcuda.driver.CUcontext;
 import jcuda.driver.CUdevice;
@@ -22,6 +15,7 @@ import jcuda.driver.CUresult;
  * thread-local write (no allocation, no lock), cheap next to the call it precedes.
  */
 final class CudaContext {
+    private final DriverApi driver;
     private final CUdevice device;
     private final CUcontext context;
     private final String name;
@@ -29,7 +23,8 @@ final class CudaContext {
     /** Set once on release; volatile so late closers on other threads see it and skip the driver. */
     private volatile boolean released;
 
-    private CudaContext(CUdevice device, CUcontext context, String name, int multiprocessors) {
+    private CudaContext(DriverApi driver, CUdevice device, CUcontext context, String name, int multiprocessors) {
+        this.driver = driver;
         this.device = device;
         this.context = context;
         this.name = name;
@@ -39,17 +34,18 @@ final class CudaContext {
     /**
      * Retains the primary context of a GPU. cuInit must have succeeded (see {@link DeviceDiscovery}).
      *
+     * @param driver  the driver calls ({@link JCudaDriverApi#INSTANCE}; a fake in tests)
      * @param ordinal GPU index
      * @return the retained context, current on the calling thread
      */
-    static CudaContext retainPrimary(int ordinal) {
+    static CudaContext retainPrimary(DriverApi driver, int ordinal) {
         CUdevice device = new CUdevice();
-        int r = cuDeviceGet(device, ordinal);
+        int r = driver.deviceGet(device, ordinal);
         if (r != CUresult.CUDA_SUCCESS) {
             throw new CudaDriverException("cuDeviceGet(" + ordinal + ")", r);
         }
         byte[] raw = new byte[256];
-        r = cuDeviceGetName(raw, raw.length, device);
+        r = driver.deviceGetName(raw, device);
         if (r != CUresult.CUDA_SUCCESS) {
             throw new CudaDriverException("cuDeviceGetName(" + ordinal + ")", r);
         }
@@ -59,16 +55,16 @@ final class CudaContext {
         }
         String name = "cuda:" + ordinal + " " + new String(raw, 0, length, StandardCharsets.US_ASCII);
         int[] sms = new int[1];
-        r = cuDeviceGetAttribute(sms, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+        r = driver.deviceGetAttribute(sms, CUdevice_attribute.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
         if (r != CUresult.CUDA_SUCCESS) {
             throw new CudaDriverException("cuDeviceGetAttribute(MULTIPROCESSOR_COUNT) on " + name, r);
         }
         CUcontext context = new CUcontext();
-        r = cuDevicePrimaryCtxRetain(context, device);
+        r = driver.primaryCtxRetain(context, device);
         if (r != CUresult.CUDA_SUCCESS) {
             throw new CudaDriverException("cuDevicePrimaryCtxRetain on " + name, r);
         }
-        CudaContext ctx = new CudaContext(device, context, name, sms[0]);
+        CudaContext ctx = new CudaContext(driver, device, context, name, sms[0]);
         ctx.makeCurrent();
         return ctx;
     }
@@ -78,7 +74,7 @@ final class CudaContext {
         if (released) {
             throw new DeviceClosedException(name + " is closed");
         }
-        CudaCalls.check(cuCtxSetCurrent(context), "cuCtxSetCurrent", this);
+        CudaCalls.check(driver.ctxSetCurrent(context), "cuCtxSetCurrent", this);
     }
 
     /** {@return true once {@link #release()} ran: the context may be gone, handles from it are dead} */
@@ -92,7 +88,12 @@ final class CudaContext {
             return;
         }
         released = true;
-        CudaCalls.check(cuDevicePrimaryCtxRelease(device), "cuDevicePrimaryCtxRelease", this);
+        CudaCalls.check(driver.primaryCtxRelease(device), "cuDevicePrimaryCtxRelease", this);
+    }
+
+    /** {@return the driver calls this context and everything made in it go through} */
+    DriverApi driver() {
+        return driver;
     }
 
     /** {@return "cuda:ORDINAL NAME"} */

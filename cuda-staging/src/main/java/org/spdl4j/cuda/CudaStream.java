@@ -1,10 +1,5 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuStreamCreate;
-import static jcuda.driver.JCudaDriver.cuStreamDestroy;
-import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
-import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
-
 import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 
@@ -22,7 +17,7 @@ final class CudaStream implements DeviceStream {
         this.context = context;
         this.counters = counters;
         context.makeCurrent();
-        CudaCalls.check(cuStreamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", context);
+        CudaCalls.check(context.driver().streamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", context);
         counters.stream(+1);
     }
 
@@ -45,13 +40,13 @@ final class CudaStream implements DeviceStream {
     public void waitFor(DeviceEvent event) {
         CudaEvent e = CudaEvent.of(event, context);
         context.makeCurrent();
-        CudaCalls.check(cuStreamWaitEvent(handle, e.handle, 0), "cuStreamWaitEvent", context);
+        CudaCalls.check(context.driver().streamWaitEvent(handle, e.handle), "cuStreamWaitEvent", context);
     }
 
     @Override
     public void synchronize() {
         context.makeCurrent();
-        CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize", context);
+        CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize", context);
     }
 
     @Override
@@ -66,9 +61,9 @@ final class CudaStream implements DeviceStream {
         }
         context.makeCurrent();
         try {
-            CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize before destroy", context);
+            CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize before destroy", context);
         } finally {
-            CudaCalls.check(cuStreamDestroy(handle), "cuStreamDestroy", context);
+            CudaCalls.check(context.driver().streamDestroy(handle), "cuStreamDestroy", context);
         }
     }
 

@@ -26,7 +26,7 @@ public final class DeviceMemoryLeftoverCheck implements LeftoverCheck {
         if (!DeviceDiscovery.probe().available()) {
             return;
         }
-        context = CudaContext.retainPrimary(CudaConfiguration.DEVICE);
+        context = CudaContext.retainPrimary(JCudaDriverApi.INSTANCE, CudaConfiguration.DEVICE);
         freeBefore = free();
     }
 
