@@ -65,7 +65,16 @@ final class CudaContext {
             throw new CudaDriverException("cuDevicePrimaryCtxRetain on " + name, r);
         }
         CudaContext ctx = new CudaContext(driver, device, context, name, sms[0]);
-        ctx.makeCurrent();
+        try {
+            ctx.makeCurrent();
+        } catch (RuntimeException | Error e) { // nobody holds ctx yet: give the retain back, or it is never released
+            try {
+                ctx.release();
+            } catch (RuntimeException | Error releaseFailure) {
+                e.addSuppressed(releaseFailure);
+            }
+            throw e;
+        }
         return ctx;
     }
 

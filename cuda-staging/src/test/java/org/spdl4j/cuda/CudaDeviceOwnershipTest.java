@@ -1,8 +1,10 @@
 package org.spdl4j.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.TimeUnit;
+import jcuda.driver.CUresult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.tensor.DType;
@@ -45,5 +47,16 @@ class CudaDeviceOwnershipTest {
         assertThat(driver.destroyedWith()).as("live in the context when it was destroyed").isEmpty();
         assertThat(driver.callsWithoutContext()).isEmpty();
         host.close();
+    }
+
+    /** Open retains the primary context, then makes it current; when that fails, the retain must go again. */
+    @Test
+    void shouldReleaseThePrimaryContextWhenOpenCannotMakeItCurrent() {
+        driver.failNext("cuCtxSetCurrent", CUresult.CUDA_ERROR_UNKNOWN);
+
+        assertThatThrownBy(this::open).isInstanceOf(CudaDriverException.class)
+                .hasMessageContaining("cuCtxSetCurrent").hasMessageContaining("CUDA_ERROR_UNKNOWN");
+
+        assertThat(driver.retains()).as("primary context retains left by the failed open").isZero();
     }
 }
