@@ -2,6 +2,7 @@ package org.spdl4j.cuda;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spdl4j.offheap.CleanupFailures;
 import org.spdl4j.offheap.MemoryAllocator;
 
 /**
@@ -30,16 +31,28 @@ public final class CudaDevice implements Device {
             @Override
             public long allocate(long bytes) {
                 long[] address = new long[1]; // pool misses only
-                context.makeCurrent();
-                CudaCalls.check(context.driver().memAlloc(address, bytes), "cuMemAlloc", bytes, context);
+                context.hold(); // the block keeps the context retained until it is freed, also past close
+                try {
+                    context.makeCurrent();
+                    CudaCalls.check(context.driver().memAlloc(address, bytes), "cuMemAlloc", bytes, context);
+                } catch (RuntimeException | Error e) {
+                    context.drop(e);
+                    throw e;
+                }
                 return address[0];
             }
 
             @Override
             public void free(long address, long bytes) {
-                if (!context.isReleased()) {
-                    context.makeCurrent();
+                Throwable failure = null;
+                try {
+                    context.makeCurrentToFree();
                     CudaCalls.check(context.driver().memFree(address), "cuMemFree", address, bytes, context);
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                    throw e;
+                } finally {
+                    context.drop(failure); // also when the free failed: it is not tried again
                 }
             }
         }, counters, maxCachedBytes);
@@ -189,24 +202,26 @@ public final class CudaDevice implements Device {
 
     /**
      * Frees the pooled device memory, unloads the kernel module and releases the primary context. Anything still
-     * live is logged; the driver frees it with the context when no one else in the process retains it.
+     * live (buffers, streams, events, pinned blocks) is logged and refuses new work, but closing it later still
+     * frees it: the primary context stays retained until the last of them is freed. Every step is tried; the first
+     * failure is thrown with the later ones suppressed on it. Closing again does nothing.
      */
     @Override
     public synchronized void close() {
-        if (context.isReleased()) {
+        if (context.isClosed()) {
             return;
         }
-        try {
-            pool.close();
-            if (kernel != null) {
-                kernel.unload();
-            }
-            if (!counters.allReleased()) {
-                LOG.error("{} closed with resources still live: {}", name(), counters);
-            }
-        } finally {
-            context.release();
+        CleanupFailures failures = new CleanupFailures();
+        failures.run(pool::close);
+        if (kernel != null) {
+            failures.run(kernel::unload);
         }
+        failures.run(context::close); // no new work; the retain goes now, or with the last resource still live
+        if (!counters.allReleased()) {
+            LOG.error("{} closed with resources still live: {}; the GPU context stays retained until they are closed",
+                    name(), counters);
+        }
+        failures.rethrow();
     }
 
     @Override

@@ -19,8 +19,14 @@ final class CudaEvent implements DeviceEvent {
         this.context = context;
         this.counters = counters;
         int flags = CUevent_flags.CU_EVENT_BLOCKING_SYNC | (timing ? 0 : CUevent_flags.CU_EVENT_DISABLE_TIMING);
-        context.makeCurrent();
-        CudaCalls.check(context.driver().eventCreate(handle, flags), "cuEventCreate", context);
+        context.hold(); // the event keeps the context retained until it is destroyed, also past the device's close
+        try {
+            context.makeCurrent();
+            CudaCalls.check(context.driver().eventCreate(handle, flags), "cuEventCreate", context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
+        }
         counters.event(+1);
     }
 
@@ -76,9 +82,15 @@ final class CudaEvent implements DeviceEvent {
         }
         closed = true;
         counters.event(-1);
-        if (!context.isReleased()) {
-            context.makeCurrent();
+        Throwable failure = null;
+        try {
+            context.makeCurrentToFree();
             CudaCalls.check(context.driver().eventDestroy(handle), "cuEventDestroy", context);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            context.drop(failure); // also when the destroy failed: it is not tried again
         }
     }
 

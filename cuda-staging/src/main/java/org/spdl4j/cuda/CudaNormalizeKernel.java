@@ -77,10 +77,9 @@ final class CudaNormalizeKernel implements NormalizeKernel {
                 "cuLaunchKernel(" + FUNCTION + ")", context);
     }
 
+    /** Unloads the module; {@link CudaDevice#close()} calls it once, while the device's own hold keeps the context. */
     void unload() {
-        if (!context.isReleased()) {
-            context.makeCurrent();
-            CudaCalls.check(context.driver().moduleUnload(module), "cuModuleUnload", context);
-        }
+        context.makeCurrentToFree();
+        CudaCalls.check(context.driver().moduleUnload(module), "cuModuleUnload", context);
     }
 }

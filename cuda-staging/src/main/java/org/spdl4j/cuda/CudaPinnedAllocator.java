@@ -18,7 +18,8 @@ import org.spdl4j.offheap.MemoryAllocator;
  * large slabs once (the pool does) and never per batch. Alignment up to the page size (4 KiB) comes for free;
  * larger alignments over-allocate by the alignment.
  * <b>Ownership:</b> {@link #free} must get an address this allocator returned; blocks still allocated when the
- * device closes are reported by {@link LiveResourceCounters#hostBlocks()}.
+ * device closes are reported by {@link LiveResourceCounters#hostBlocks()}, stay valid, and are freed by {@link #free}
+ * as before (each keeps the GPU context retained until then).
  */
 public final class CudaPinnedAllocator implements MemoryAllocator {
     private static final long PAGE = 4096;
@@ -43,13 +44,20 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
         long extra = alignment > PAGE ? alignment : 0;
         int flags = CU_MEMHOSTALLOC_PORTABLE | (deviceMapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0);
         long[] base = new long[1]; // slabs only, never per batch
-        context.makeCurrent();
-        int r = context.driver().memHostAlloc(base, bytes + extra, flags);
-        if (r == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
-            throw new OutOfMemoryError(name() + ": cuMemHostAlloc(" + (bytes + extra) + " bytes) on " + context.name()
-                    + " failed: CUDA_ERROR_OUT_OF_MEMORY (pinned memory is limited by RAM and ulimit -l; use a smaller pool)");
+        context.hold(); // the block keeps the context retained until it is freed, also past the device's close
+        try {
+            context.makeCurrent();
+            int r = context.driver().memHostAlloc(base, bytes + extra, flags);
+            if (r == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
+                throw new OutOfMemoryError(name() + ": cuMemHostAlloc(" + (bytes + extra) + " bytes) on "
+                        + context.name() + " failed: CUDA_ERROR_OUT_OF_MEMORY (pinned memory is limited by RAM and "
+                        + "ulimit -l; use a smaller pool)");
+            }
+            CudaCalls.check(r, "cuMemHostAlloc", bytes + extra, context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
         }
-        CudaCalls.check(r, "cuMemHostAlloc", bytes + extra, context);
         long aligned = (base[0] + alignment - 1) & -(long) alignment;
         blocks.put(aligned, base[0]);
         counters.hostBlock(bytes, +1);
@@ -63,9 +71,15 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
             throw new IllegalArgumentException(name() + ": 0x" + Long.toHexString(address) + " was not allocated here");
         }
         counters.hostBlock(bytes, -1);
-        if (!context.isReleased()) {
-            context.makeCurrent();
+        Throwable failure = null;
+        try {
+            context.makeCurrentToFree();
             CudaCalls.check(context.driver().memFreeHost(base), "cuMemFreeHost", base, bytes, context);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            context.drop(failure); // also when the free failed: it is not tried again
         }
     }
 

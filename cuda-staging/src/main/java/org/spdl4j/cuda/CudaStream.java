@@ -16,8 +16,15 @@ final class CudaStream implements DeviceStream {
     CudaStream(CudaContext context, LiveResourceCounters counters) {
         this.context = context;
         this.counters = counters;
-        context.makeCurrent();
-        CudaCalls.check(context.driver().streamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", context);
+        context.hold(); // the stream keeps the context retained until it is destroyed, also past the device's close
+        try {
+            context.makeCurrent();
+            CudaCalls.check(context.driver().streamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING),
+                    "cuStreamCreate", context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
+        }
         counters.stream(+1);
     }
 
@@ -56,14 +63,20 @@ final class CudaStream implements DeviceStream {
         }
         closed = true;
         counters.stream(-1);
-        if (context.isReleased()) {
-            return; // the context, and this stream with it, is gone already
-        }
-        context.makeCurrent();
+        Throwable failure = null;
         try {
-            CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize before destroy", context);
+            context.makeCurrentToFree();
+            try {
+                CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize before destroy",
+                        context);
+            } finally {
+                CudaCalls.check(context.driver().streamDestroy(handle), "cuStreamDestroy", context);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            CudaCalls.check(context.driver().streamDestroy(handle), "cuStreamDestroy", context);
+            context.drop(failure); // also when the destroy failed: it is not tried again
         }
     }
 

@@ -59,4 +59,79 @@ class CudaDeviceOwnershipTest {
 
         assertThat(driver.retains()).as("primary context retains left by the failed open").isZero();
     }
+
+    /**
+     * A device closed while a buffer, a stream, an event and a pinned block are still held (the wrong order, but it
+     * happens: a consumer still holding a batch, an off-heap pool closed after the device). They become unusable, but
+     * closing them later must still free them: before the fix close released the primary context at once and the
+     * later frees were skipped, so with another retain on the context (PyTorch, a second device handle) their memory
+     * stayed allocated for good, and with none the driver freed pinned memory a pool was still handing out.
+     */
+    @Test
+    void shouldKeepTheContextUntilWhatOutlivedCloseIsFreed() {
+        CudaDevice other = open(); // another user of the primary context in the process
+        CudaDevice device = open();
+        DeviceBuffer buffer = device.allocate(1 << 20);
+        DeviceStream stream = device.createStream();
+        DeviceEvent event = device.createEvent();
+        long pinned = device.hostAllocator().allocate(1 << 20, 4096);
+
+        device.close();
+
+        assertThatThrownBy(event::synchronize).as("a wait after close").isInstanceOf(DeviceClosedException.class);
+        assertThatThrownBy(() -> device.createStream()).isInstanceOf(DeviceClosedException.class);
+        assertThat(driver.retains()).as("retains while the closed device's resources live").isEqualTo(2);
+        buffer.close();
+        stream.close();
+        event.close();
+        device.hostAllocator().free(pinned, 1 << 20, 4096);
+
+        assertThat(driver.live()).as("left in the context, which another user keeps alive").isEmpty();
+        assertThat(driver.retains()).as("retains once the last resource is freed").isEqualTo(1);
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        other.close();
+        assertThat(driver.retains()).isZero();
+        assertThat(driver.destroyedWith()).isEmpty();
+        assertThat(driver.callsWithoutContext()).isEmpty();
+    }
+
+    /** The same without another user: the context must outlive close until the last resource is freed in it. */
+    @Test
+    void shouldReleaseTheContextWithTheLastResourceWhenClosedFirst() {
+        CudaDevice device = open();
+        long pinned = device.hostAllocator().allocate(1 << 20, 4096);
+        DeviceBuffer buffer = device.allocate(1 << 20);
+
+        device.close();
+        assertThat(driver.retains()).as("retains while a pinned block and a buffer live").isEqualTo(1);
+        device.hostAllocator().free(pinned, 1 << 20, 4096);
+        assertThat(driver.retains()).as("retains while a buffer lives").isEqualTo(1);
+        buffer.close();
+
+        assertThat(driver.retains()).as("released with the last resource").isZero();
+        assertThat(driver.destroyedWith()).as("live in the context when it was destroyed").isEmpty();
+        assertThat(driver.callsWithoutContext()).isEmpty();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        device.close(); // again: nothing
+        assertThat(driver.callsWithoutContext()).isEmpty();
+    }
+
+    /**
+     * A cached device block whose free fails on close (a driver error) must not stop the rest of close: before the
+     * fix the kernel module was then never unloaded, left in the context for as long as anyone retains it.
+     */
+    @Test
+    void shouldUnloadTheKernelAndReleaseTheContextWhenFreeingTheCacheFails() {
+        CudaDevice device = open();
+        device.allocate(1 << 20).close(); // cached in the pool
+        device.normalizeKernel();
+        driver.failNext("cuMemFree", CUresult.CUDA_ERROR_UNKNOWN);
+
+        assertThatThrownBy(device::close).isInstanceOf(CudaDriverException.class).hasMessageContaining("cuMemFree");
+
+        assertThat(driver.retains()).isZero();
+        assertThat(driver.destroyedWith()).as("left for the driver: only the block whose free failed")
+                .containsExactly("1 device block(s)");
+        assertThat(driver.callsWithoutContext()).isEmpty();
+    }
 }

@@ -43,7 +43,7 @@ public final class DeviceMemoryLeftoverCheck implements LeftoverCheck {
     @Override
     public void after() {
         if (context != null) {
-            context.release();
+            context.close();
             context = null;
         }
     }
