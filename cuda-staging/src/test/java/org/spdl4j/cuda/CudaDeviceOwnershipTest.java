@@ -7,6 +7,8 @@ import java.util.concurrent.TimeUnit;
 import jcuda.driver.CUresult;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.offheap.tensor.DType;
 
 /**
@@ -133,5 +135,32 @@ class CudaDeviceOwnershipTest {
         assertThat(driver.destroyedWith()).as("left for the driver: only the block whose free failed")
                 .containsExactly("1 device block(s)");
         assertThat(driver.callsWithoutContext()).isEmpty();
+    }
+
+    /**
+     * A driver call of a submit that fails part way (the allocation, the event, the copy, either record) fails that
+     * submit only: its host batch goes back, the lane too, the next submit works, and closing leaves nothing behind.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"cuMemAlloc", "cuEventCreate", "cuMemcpyHtoDAsync", "cuEventRecord", "cuCtxSetCurrent"})
+    void shouldGiveEverythingBackWhenADriverCallOfASubmitFails(String call) throws Exception {
+        CudaDevice device = open();
+        HostDevice host = new HostDevice();
+        TestBatches batches = new TestBatches(host);
+        try (HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 5_000)) {
+            driver.failNext(call, CUresult.CUDA_ERROR_LAUNCH_FAILED);
+            assertThatThrownBy(() -> transfer.apply(batches.random(TensorSpec.of(DType.U8, 4096), 0, null)))
+                    .hasMessageContaining(call).hasMessageContaining("CUDA_ERROR_LAUNCH_FAILED");
+            assertThat(batches.released).as("the failed batch's host memory").hasValue(1);
+            transfer.applyAsync(batches.random(TensorSpec.of(DType.U8, 4096), 1, null)).get(10, TimeUnit.SECONDS)
+                    .close();
+        }
+        assertThat(batches.released).hasValue(2);
+        device.close();
+        assertThat(device.counters().allReleased()).as("%s", device.counters()).isTrue();
+        assertThat(driver.retains()).isZero();
+        assertThat(driver.destroyedWith()).as("live in the context when it was destroyed").isEmpty();
+        assertThat(driver.callsWithoutContext()).isEmpty();
+        host.close();
     }
 }
