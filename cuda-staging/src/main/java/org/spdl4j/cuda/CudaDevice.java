@@ -1,13 +1,8 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuMemAlloc;
-import static jcuda.driver.JCudaDriver.cuMemFree;
-import static jcuda.driver.JCudaDriver.cuMemGetInfo;
-import static jcuda.driver.JCudaDriver.cuMemcpyDtoHAsync;
-import static jcuda.driver.JCudaDriver.cuMemcpyHtoDAsync;
-
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spdl4j.offheap.CleanupFailures;
 import org.spdl4j.offheap.MemoryAllocator;
 
 /**
@@ -35,17 +30,29 @@ public final class CudaDevice implements Device {
         this.pool = new DeviceBufferPool(context.name(), new RawDeviceMemory() {
             @Override
             public long allocate(long bytes) {
-                DevicePointer p = new DevicePointer();
-                context.makeCurrent();
-                CudaCalls.check(cuMemAlloc(p, bytes), "cuMemAlloc", bytes, context);
-                return p.address();
+                long[] address = new long[1]; // pool misses only
+                context.hold(); // the block keeps the context retained until it is freed, also past close
+                try {
+                    context.makeCurrent();
+                    CudaCalls.check(context.driver().memAlloc(address, bytes), "cuMemAlloc", bytes, context);
+                } catch (RuntimeException | Error e) {
+                    context.drop(e);
+                    throw e;
+                }
+                return address[0];
             }
 
             @Override
             public void free(long address, long bytes) {
-                if (!context.isReleased()) {
-                    context.makeCurrent();
-                    CudaCalls.check(cuMemFree(new DevicePointer(address)), "cuMemFree", address, bytes, context);
+                Throwable failure = null;
+                try {
+                    context.makeCurrentToFree();
+                    CudaCalls.check(context.driver().memFree(address), "cuMemFree", address, bytes, context);
+                } catch (RuntimeException | Error e) {
+                    failure = e;
+                    throw e;
+                } finally {
+                    context.drop(failure); // also when the free failed: it is not tried again
                 }
             }
         }, counters, maxCachedBytes);
@@ -60,8 +67,21 @@ public final class CudaDevice implements Device {
      * @throws CudaDriverException when the driver refuses (no such device, ...)
      */
     public static CudaDevice open(int ordinal) {
-        return new CudaDevice(CudaContext.retainPrimary(ordinal), CudaConfiguration.POOL_MAX_CACHED_BYTES,
+        return open(JCudaDriverApi.INSTANCE, ordinal, CudaConfiguration.POOL_MAX_CACHED_BYTES,
                 CudaConfiguration.PINNED_DEVICE_MAP);
+    }
+
+    /**
+     * Opens a GPU through the given driver calls (tests pass a fake driver).
+     *
+     * @param driver         the driver calls
+     * @param ordinal        GPU index
+     * @param maxCachedBytes free device memory the buffer pool keeps for reuse
+     * @param mapPinned      whether pinned host memory is also mapped into the device's address space
+     * @return the device, owning a retain of the primary context until closed
+     */
+    static CudaDevice open(DriverApi driver, int ordinal, long maxCachedBytes, boolean mapPinned) {
+        return new CudaDevice(CudaContext.retainPrimary(driver, ordinal), maxCachedBytes, mapPinned);
     }
 
     @Override
@@ -121,8 +141,7 @@ public final class CudaDevice implements Device {
         checkRange(dst, bytes);
         CudaStream s = CudaStream.of(stream, context);
         context.makeCurrent();
-        // Two small pointer objects per copy: JCuda takes addresses only as objects (one copy moves megabytes).
-        CudaCalls.check(cuMemcpyHtoDAsync(new DevicePointer(dst.address()), new HostPointer(hostAddress), bytes, s.handle),
+        CudaCalls.check(context.driver().memcpyHtoDAsync(dst.address(), hostAddress, bytes, s.handle),
                 "cuMemcpyHtoDAsync", dst.address(), bytes, context);
     }
 
@@ -131,7 +150,7 @@ public final class CudaDevice implements Device {
         checkRange(src, bytes);
         CudaStream s = CudaStream.of(stream, context);
         context.makeCurrent();
-        CudaCalls.check(cuMemcpyDtoHAsync(new HostPointer(hostAddress), new DevicePointer(src.address()), bytes, s.handle),
+        CudaCalls.check(context.driver().memcpyDtoHAsync(hostAddress, src.address(), bytes, s.handle),
                 "cuMemcpyDtoHAsync", src.address(), bytes, context);
     }
 
@@ -163,7 +182,7 @@ public final class CudaDevice implements Device {
         long[] free = new long[1];
         long[] total = new long[1];
         context.makeCurrent();
-        CudaCalls.check(cuMemGetInfo(free, total), "cuMemGetInfo", context);
+        CudaCalls.check(context.driver().memGetInfo(free, total), "cuMemGetInfo", context);
         return new long[] {free[0], total[0]};
     }
 
@@ -183,24 +202,26 @@ public final class CudaDevice implements Device {
 
     /**
      * Frees the pooled device memory, unloads the kernel module and releases the primary context. Anything still
-     * live is logged; the driver frees it with the context when no one else in the process retains it.
+     * live (buffers, streams, events, pinned blocks) is logged and refuses new work, but closing it later still
+     * frees it: the primary context stays retained until the last of them is freed. Every step is tried; the first
+     * failure is thrown with the later ones suppressed on it. Closing again does nothing.
      */
     @Override
     public synchronized void close() {
-        if (context.isReleased()) {
+        if (context.isClosed()) {
             return;
         }
-        try {
-            pool.close();
-            if (kernel != null) {
-                kernel.unload();
-            }
-            if (!counters.allReleased()) {
-                LOG.error("{} closed with resources still live: {}", name(), counters);
-            }
-        } finally {
-            context.release();
+        CleanupFailures failures = new CleanupFailures();
+        failures.run(pool::close);
+        if (kernel != null) {
+            failures.run(kernel::unload);
         }
+        failures.run(context::close); // no new work; the retain goes now, or with the last resource still live
+        if (!counters.allReleased()) {
+            LOG.error("{} closed with resources still live: {}; the GPU context stays retained until they are closed",
+                    name(), counters);
+        }
+        failures.rethrow();
     }
 
     @Override

@@ -1,12 +1,5 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuEventCreate;
-import static jcuda.driver.JCudaDriver.cuEventDestroy;
-import static jcuda.driver.JCudaDriver.cuEventElapsedTime;
-import static jcuda.driver.JCudaDriver.cuEventQuery;
-import static jcuda.driver.JCudaDriver.cuEventRecord;
-import static jcuda.driver.JCudaDriver.cuEventSynchronize;
-
 import jcuda.driver.CUevent;
 import jcuda.driver.CUevent_flags;
 import jcuda.driver.CUresult;
@@ -26,8 +19,14 @@ final class CudaEvent implements DeviceEvent {
         this.context = context;
         this.counters = counters;
         int flags = CUevent_flags.CU_EVENT_BLOCKING_SYNC | (timing ? 0 : CUevent_flags.CU_EVENT_DISABLE_TIMING);
-        context.makeCurrent();
-        CudaCalls.check(cuEventCreate(handle, flags), "cuEventCreate", context);
+        context.hold(); // the event keeps the context retained until it is destroyed, also past the device's close
+        try {
+            context.makeCurrent();
+            CudaCalls.check(context.driver().eventCreate(handle, flags), "cuEventCreate", context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
+        }
         counters.event(+1);
     }
 
@@ -42,13 +41,13 @@ final class CudaEvent implements DeviceEvent {
     public void record(DeviceStream stream) {
         CudaStream s = CudaStream.of(stream, context);
         context.makeCurrent();
-        CudaCalls.check(cuEventRecord(handle, s.handle), "cuEventRecord", context);
+        CudaCalls.check(context.driver().eventRecord(handle, s.handle), "cuEventRecord", context);
     }
 
     @Override
     public boolean isComplete() {
         context.makeCurrent();
-        int r = cuEventQuery(handle);
+        int r = context.driver().eventQuery(handle);
         if (r == CUresult.CUDA_ERROR_NOT_READY) {
             return false;
         }
@@ -59,7 +58,7 @@ final class CudaEvent implements DeviceEvent {
     @Override
     public void synchronize() {
         context.makeCurrent();
-        CudaCalls.check(cuEventSynchronize(handle), "cuEventSynchronize", context);
+        CudaCalls.check(context.driver().eventSynchronize(handle), "cuEventSynchronize", context);
     }
 
     /**
@@ -72,7 +71,7 @@ final class CudaEvent implements DeviceEvent {
     static float elapsedMillis(CudaEvent start, CudaEvent end) {
         float[] ms = new float[1];
         start.context.makeCurrent();
-        CudaCalls.check(cuEventElapsedTime(ms, start.handle, end.handle), "cuEventElapsedTime", start.context);
+        CudaCalls.check(start.context.driver().eventElapsedTime(ms, start.handle, end.handle), "cuEventElapsedTime", start.context);
         return ms[0];
     }
 
@@ -83,9 +82,15 @@ final class CudaEvent implements DeviceEvent {
         }
         closed = true;
         counters.event(-1);
-        if (!context.isReleased()) {
-            context.makeCurrent();
-            CudaCalls.check(cuEventDestroy(handle), "cuEventDestroy", context);
+        Throwable failure = null;
+        try {
+            context.makeCurrentToFree();
+            CudaCalls.check(context.driver().eventDestroy(handle), "cuEventDestroy", context);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            context.drop(failure); // also when the destroy failed: it is not tried again
         }
     }
 

@@ -1,10 +1,5 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuLaunchKernel;
-import static jcuda.driver.JCudaDriver.cuModuleGetFunction;
-import static jcuda.driver.JCudaDriver.cuModuleLoadData;
-import static jcuda.driver.JCudaDriver.cuModuleUnload;
-
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -37,12 +32,12 @@ final class CudaNormalizeKernel implements NormalizeKernel {
         this.context = context;
         byte[] ptx = loadPtx();
         context.makeCurrent();
-        CudaCalls.check(cuModuleLoadData(module, ptx), "cuModuleLoadData(" + PTX_RESOURCE + ")", context);
+        CudaCalls.check(context.driver().moduleLoadData(module, ptx), "cuModuleLoadData(" + PTX_RESOURCE + ")", context);
         try {
-            CudaCalls.check(cuModuleGetFunction(function, module, FUNCTION), "cuModuleGetFunction(" + FUNCTION + ")",
+            CudaCalls.check(context.driver().moduleGetFunction(function, module, FUNCTION), "cuModuleGetFunction(" + FUNCTION + ")",
                     context);
         } catch (RuntimeException e) {
-            cuModuleUnload(module);
+            context.driver().moduleUnload(module);
             throw e;
         }
     }
@@ -78,14 +73,13 @@ final class CudaNormalizeKernel implements NormalizeKernel {
                 Pointer.to(new int[] {srcSpec.dim(3)}),
                 Pointer.to(norm.packedAffine()));
         context.makeCurrent();
-        CudaCalls.check(cuLaunchKernel(function, grid, 1, 1, BLOCK, 1, 1, 0, s.handle, params, null),
+        CudaCalls.check(context.driver().launchKernel(function, grid, BLOCK, s.handle, params),
                 "cuLaunchKernel(" + FUNCTION + ")", context);
     }
 
+    /** Unloads the module; {@link CudaDevice#close()} calls it once, while the device's own hold keeps the context. */
     void unload() {
-        if (!context.isReleased()) {
-            context.makeCurrent();
-            CudaCalls.check(cuModuleUnload(module), "cuModuleUnload", context);
-        }
+        context.makeCurrentToFree();
+        CudaCalls.check(context.driver().moduleUnload(module), "cuModuleUnload", context);
     }
 }

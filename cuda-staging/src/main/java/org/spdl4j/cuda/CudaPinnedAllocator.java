@@ -2,9 +2,6 @@ package org.spdl4j.cuda;
 
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_DEVICEMAP;
 import static jcuda.driver.JCudaDriver.CU_MEMHOSTALLOC_PORTABLE;
-import static jcuda.driver.JCudaDriver.cuMemFreeHost;
-import static jcuda.driver.JCudaDriver.cuMemHostAlloc;
-import static jcuda.driver.JCudaDriver.cuMemHostGetDevicePointer;
 
 import java.util.concurrent.ConcurrentHashMap;
 import jcuda.driver.CUresult;
@@ -21,7 +18,8 @@ import org.spdl4j.offheap.MemoryAllocator;
  * large slabs once (the pool does) and never per batch. Alignment up to the page size (4 KiB) comes for free;
  * larger alignments over-allocate by the alignment.
  * <b>Ownership:</b> {@link #free} must get an address this allocator returned; blocks still allocated when the
- * device closes are reported by {@link LiveResourceCounters#hostBlocks()}.
+ * device closes are reported by {@link LiveResourceCounters#hostBlocks()}, stay valid, and are freed by {@link #free}
+ * as before (each keeps the GPU context retained until then).
  */
 public final class CudaPinnedAllocator implements MemoryAllocator {
     private static final long PAGE = 4096;
@@ -29,8 +27,8 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
     private final CudaContext context;
     private final LiveResourceCounters counters;
     private final boolean deviceMapped;
-    /** Aligned address handed out -> the pointer cuMemHostAlloc filled in (needed to free it). */
-    private final ConcurrentHashMap<Long, HostPointer> blocks = new ConcurrentHashMap<>();
+    /** Aligned address handed out -> the address cuMemHostAlloc returned (needed to free it). */
+    private final ConcurrentHashMap<Long, Long> blocks = new ConcurrentHashMap<>();
 
     CudaPinnedAllocator(CudaContext context, LiveResourceCounters counters, boolean deviceMapped) {
         this.context = context;
@@ -45,30 +43,43 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
         }
         long extra = alignment > PAGE ? alignment : 0;
         int flags = CU_MEMHOSTALLOC_PORTABLE | (deviceMapped ? CU_MEMHOSTALLOC_DEVICEMAP : 0);
-        HostPointer base = new HostPointer();
-        context.makeCurrent();
-        int r = cuMemHostAlloc(base, bytes + extra, flags);
-        if (r == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
-            throw new OutOfMemoryError(name() + ": cuMemHostAlloc(" + (bytes + extra) + " bytes) on " + context.name()
-                    + " failed: CUDA_ERROR_OUT_OF_MEMORY (pinned memory is limited by RAM and ulimit -l; use a smaller pool)");
+        long[] base = new long[1]; // slabs only, never per batch
+        context.hold(); // the block keeps the context retained until it is freed, also past the device's close
+        try {
+            context.makeCurrent();
+            int r = context.driver().memHostAlloc(base, bytes + extra, flags);
+            if (r == CUresult.CUDA_ERROR_OUT_OF_MEMORY) {
+                throw new OutOfMemoryError(name() + ": cuMemHostAlloc(" + (bytes + extra) + " bytes) on "
+                        + context.name() + " failed: CUDA_ERROR_OUT_OF_MEMORY (pinned memory is limited by RAM and "
+                        + "ulimit -l; use a smaller pool)");
+            }
+            CudaCalls.check(r, "cuMemHostAlloc", bytes + extra, context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
         }
-        CudaCalls.check(r, "cuMemHostAlloc", bytes + extra, context);
-        long aligned = (base.address() + alignment - 1) & -(long) alignment;
-        blocks.put(aligned, base);
+        long aligned = (base[0] + alignment - 1) & -(long) alignment;
+        blocks.put(aligned, base[0]);
         counters.hostBlock(bytes, +1);
         return aligned;
     }
 
     @Override
     public void free(long address, long bytes, int alignment) {
-        HostPointer base = blocks.remove(address);
+        Long base = blocks.remove(address);
         if (base == null) {
             throw new IllegalArgumentException(name() + ": 0x" + Long.toHexString(address) + " was not allocated here");
         }
         counters.hostBlock(bytes, -1);
-        if (!context.isReleased()) {
-            context.makeCurrent();
-            CudaCalls.check(cuMemFreeHost(base), "cuMemFreeHost", base.address(), bytes, context);
+        Throwable failure = null;
+        try {
+            context.makeCurrentToFree();
+            CudaCalls.check(context.driver().memFreeHost(base), "cuMemFreeHost", base, bytes, context);
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
+        } finally {
+            context.drop(failure); // also when the free failed: it is not tried again
         }
     }
 
@@ -84,11 +95,11 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
             throw new IllegalStateException(name() + " was created without CU_MEMHOSTALLOC_DEVICEMAP (set -D"
                     + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=true)");
         }
-        DevicePointer device = new DevicePointer();
+        long[] device = new long[1];
         context.makeCurrent();
-        CudaCalls.check(cuMemHostGetDevicePointer(device, new HostPointer(hostAddress), 0),
-                "cuMemHostGetDevicePointer", hostAddress, 0, context);
-        return device.address();
+        CudaCalls.check(context.driver().memHostGetDevicePointer(device, hostAddress), "cuMemHostGetDevicePointer",
+                hostAddress, 0, context);
+        return device[0];
     }
 
     @Override

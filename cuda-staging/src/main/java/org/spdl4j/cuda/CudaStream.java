@@ -1,10 +1,5 @@
 package org.spdl4j.cuda;
 
-import static jcuda.driver.JCudaDriver.cuStreamCreate;
-import static jcuda.driver.JCudaDriver.cuStreamDestroy;
-import static jcuda.driver.JCudaDriver.cuStreamSynchronize;
-import static jcuda.driver.JCudaDriver.cuStreamWaitEvent;
-
 import jcuda.driver.CUstream;
 import jcuda.driver.CUstream_flags;
 
@@ -21,8 +16,15 @@ final class CudaStream implements DeviceStream {
     CudaStream(CudaContext context, LiveResourceCounters counters) {
         this.context = context;
         this.counters = counters;
-        context.makeCurrent();
-        CudaCalls.check(cuStreamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING), "cuStreamCreate", context);
+        context.hold(); // the stream keeps the context retained until it is destroyed, also past the device's close
+        try {
+            context.makeCurrent();
+            CudaCalls.check(context.driver().streamCreate(handle, CUstream_flags.CU_STREAM_NON_BLOCKING),
+                    "cuStreamCreate", context);
+        } catch (RuntimeException | Error e) {
+            context.drop(e);
+            throw e;
+        }
         counters.stream(+1);
     }
 
@@ -45,13 +47,13 @@ final class CudaStream implements DeviceStream {
     public void waitFor(DeviceEvent event) {
         CudaEvent e = CudaEvent.of(event, context);
         context.makeCurrent();
-        CudaCalls.check(cuStreamWaitEvent(handle, e.handle, 0), "cuStreamWaitEvent", context);
+        CudaCalls.check(context.driver().streamWaitEvent(handle, e.handle), "cuStreamWaitEvent", context);
     }
 
     @Override
     public void synchronize() {
         context.makeCurrent();
-        CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize", context);
+        CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize", context);
     }
 
     @Override
@@ -61,14 +63,20 @@ final class CudaStream implements DeviceStream {
         }
         closed = true;
         counters.stream(-1);
-        if (context.isReleased()) {
-            return; // the context, and this stream with it, is gone already
-        }
-        context.makeCurrent();
+        Throwable failure = null;
         try {
-            CudaCalls.check(cuStreamSynchronize(handle), "cuStreamSynchronize before destroy", context);
+            context.makeCurrentToFree();
+            try {
+                CudaCalls.check(context.driver().streamSynchronize(handle), "cuStreamSynchronize before destroy",
+                        context);
+            } finally {
+                CudaCalls.check(context.driver().streamDestroy(handle), "cuStreamDestroy", context);
+            }
+        } catch (RuntimeException | Error e) {
+            failure = e;
+            throw e;
         } finally {
-            CudaCalls.check(cuStreamDestroy(handle), "cuStreamDestroy", context);
+            context.drop(failure); // also when the destroy failed: it is not tried again
         }
     }
 

@@ -72,8 +72,9 @@ public interface Device extends AutoCloseable {
     LiveResourceCounters counters();
 
     /**
-     * Frees the pooled buffers and the device's own resources. Buffers, streams and events still held by callers
-     * are reported (log and {@link #counters()}) and become unusable.
+     * Frees the pooled buffers and the device's own resources. Buffers, streams, events and host-allocator blocks
+     * still held by callers are reported (log and {@link #counters()}) and refuse new work, but stay valid until
+     * closed (freed) by their holders; on a GPU the context is released with the last of them.
      */
     @Override
     void close();

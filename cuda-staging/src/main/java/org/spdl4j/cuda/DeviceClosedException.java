@@ -1,7 +1,7 @@
 package org.spdl4j.cuda;
 
 /**
- * A call on a resource of a device that was already closed (its GPU context released): the call did nothing. For a
+ * A call for new work on a device that was already closed, or on a resource of it: the call did nothing. For a
  * wait ({@link DeviceEvent#synchronize()}) that means the work it was to wait for may still be running, so what that
  * work reads must not be reused yet.
  */

@@ -238,16 +238,21 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     /**
      * Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. Never
      * throws: a step that fails is added to {@code failure} as suppressed and the later steps still run, so the
-     * permit (the lane) and the host batch always go back.
+     * permit (the lane) always goes back, and the host batch too unless the wait for a queued copy could not start
+     * (the device was closed under the transfer, as in {@link #complete}: the DMA may still read it, so it is kept).
      */
     private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
                          boolean copyQueued) {
+        boolean copyEnded = true;
         try {
             try {
                 if (copyQueued) {
                     slot.stream.synchronize();
                 }
-            } catch (RuntimeException | Error e) {
+            } catch (DeviceClosedException e) { // nothing was waited for
+                copyEnded = false;
+                failure.addSuppressed(e);
+            } catch (RuntimeException | Error e) { // a driver error ends the copy
                 failure.addSuppressed(e);
             }
             try {
@@ -266,7 +271,13 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             }
         } finally {
             permits.release();
-            releaseHost(batch);
+            if (copyEnded) {
+                releaseHost(batch);
+            } else {
+                LOG.error("transfer to {}: host batch {} of a failed submit is kept, not released: the device was "
+                        + "closed before this transfer, so the end of its copy could not be awaited and the DMA may "
+                        + "still read it. Close the transfer before the device", device.name(), batch);
+            }
         }
     }
 

@@ -26,7 +26,7 @@ public final class DeviceMemoryLeftoverCheck implements LeftoverCheck {
         if (!DeviceDiscovery.probe().available()) {
             return;
         }
-        context = CudaContext.retainPrimary(CudaConfiguration.DEVICE);
+        context = CudaContext.retainPrimary(JCudaDriverApi.INSTANCE, CudaConfiguration.DEVICE);
         freeBefore = free();
     }
 
@@ -43,7 +43,7 @@ public final class DeviceMemoryLeftoverCheck implements LeftoverCheck {
     @Override
     public void after() {
         if (context != null) {
-            context.release();
+            context.close();
             context = null;
         }
     }

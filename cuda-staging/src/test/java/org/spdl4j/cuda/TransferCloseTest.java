@@ -210,6 +210,93 @@ class TransferCloseTest {
         gated.host.close();
     }
 
+    /**
+     * The device closed under a submit, between queueing its copy and recording its events (the wrong order again):
+     * the submit fails and its wait on the stream cannot start, so the copy may still be reading the host batch. As
+     * when the completion thread cannot wait, the batch must be kept; before the fix the failed submit released it.
+     */
+    @Test
+    void shouldKeepTheHostBatchOfAFailedSubmitWhenItsStreamCannotBeAwaited() {
+        HostDevice host = new HostDevice();
+        AtomicBoolean closed = new AtomicBoolean();
+        Device device = new ForwardingDevice(host) {
+            @Override
+            public void copyToDevice(long hostAddress, DeviceBuffer dst, long bytes, DeviceStream stream) {
+                super.copyToDevice(hostAddress, dst, bytes, stream);
+                closed.set(true); // closed on another thread right after the copy was queued
+            }
+
+            @Override
+            public DeviceStream createStream() {
+                DeviceStream real = super.createStream();
+                return new DeviceStream() {
+                    @Override
+                    public void waitFor(DeviceEvent event) {
+                        real.waitFor(event);
+                    }
+
+                    @Override
+                    public void synchronize() {
+                        if (closed.get()) {
+                            throw new DeviceClosedException("device closed (test)");
+                        }
+                        real.synchronize();
+                    }
+
+                    @Override
+                    public void close() {
+                        real.close();
+                    }
+                };
+            }
+
+            @Override
+            public DeviceEvent createEvent() {
+                DeviceEvent real = super.createEvent();
+                return new DeviceEvent() {
+                    @Override
+                    public void record(DeviceStream stream) {
+                        if (closed.get()) {
+                            throw new DeviceClosedException("device closed (test)");
+                        }
+                        real.record(stream);
+                    }
+
+                    @Override
+                    public boolean isComplete() {
+                        return real.isComplete();
+                    }
+
+                    @Override
+                    public void synchronize() {
+                        real.synchronize();
+                    }
+
+                    @Override
+                    public void close() {
+                        real.close();
+                    }
+                };
+            }
+        };
+        TestBatches batches = new TestBatches(host);
+        HostBatch batch = batches.random(SPEC, 0, null);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000);
+        try {
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transfer.apply(batch))
+                    .isInstanceOf(DeviceClosedException.class);
+
+            assertThat(batches.released).as("host batch given back while its copy may still run").hasValue(0);
+            assertThat(transfer.releasedHostBatches()).isZero();
+        } finally {
+            transfer.close();
+            if (batches.released.get() == 0) {
+                batch.release(); // the test's own cleanup: nothing reads it here
+            }
+            host.close();
+        }
+    }
+
     /** {@return a thread that counts {@code latch} down after {@code millis}} */
     private static Thread countDownLater(CountDownLatch latch, long millis) {
         return Thread.ofPlatform().start(() -> {
