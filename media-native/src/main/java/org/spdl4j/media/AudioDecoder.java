@@ -24,6 +24,13 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * 5.1 and stereo) is followed: the resampler is drained and rebuilt for the new parameters, so the output stays at
  * the spec's rate and channels throughout.
  *
+ * <p><b>Range:</b> samples are not clipped or normalised. Fewer output channels than input ones are mixed down with
+ * swresample's default matrix (centre and surrounds at -3 dB added to the fronts, LFE left out), which FFmpeg does
+ * not normalise for float output: loud in-phase content goes past +-1.0, up to about 1.41 x full scale from stereo
+ * to mono, 2.41 x from 5.1 to stereo and 3.41 x from 5.1 to mono. Clip or scale the destination where a consumer
+ * needs +-1.0. Upmixing and a plain rate change stay within the input's range (but for the resampling filter's
+ * slight overshoot near full scale).
+ *
  * <p>A packet FFmpeg refuses as invalid data (a damaged frame, a WAV cut mid-sample) costs its own samples only: it is
  * skipped, and the file is refused only when nothing decodes or more than half of its packets are invalid.
  *
@@ -43,7 +50,8 @@ public final class AudioDecoder {
      * @param limits checked against the header
      * @param dstAddress first byte of the destination
      * @param dstCapacity bytes available; at least {@code spec.bytes()}
-     * @return samples written per channel (at most {@code spec.maxSamples()}); the rest of the destination is untouched
+     * @return samples written per channel (at most {@code spec.maxSamples()}); the rest of the destination is
+     *         untouched. Values are not clipped: a downmix can exceed +-1.0 (see the class comment)
      */
     public static int decodeFile(final Path path, final AudioSpec spec, final MediaLimits limits,
                                  final long dstAddress, final long dstCapacity) {

@@ -5,7 +5,8 @@ package org.spdl4j.media;
  * channel's {@code maxSamples} floats contiguous) or interleaved {@code [N, C]}.
  *
  * @param sampleRate output rate in Hz
- * @param channels output channel count (1 = mono downmix, 2 = stereo, ...)
+ * @param channels output channel count (1 = mono downmix, 2 = stereo, ...); a downmix is not normalised, so its
+ *                 samples can exceed +-1.0 ({@link AudioDecoder})
  * @param interleaved false for planar [C, N], true for interleaved [N, C]
  * @param maxSamples samples per channel the destination holds (N); longer audio is cut there
  */

@@ -4,7 +4,6 @@ import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avformat.AVFormatContext;
 import org.bytedeco.ffmpeg.avformat.AVIOContext;
 import org.bytedeco.ffmpeg.avformat.AVInputFormat;
-import org.bytedeco.ffmpeg.avformat.AVStream;
 import org.bytedeco.ffmpeg.avutil.AVDictionary;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
@@ -15,7 +14,8 @@ import java.nio.file.Path;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * Opening and closing media files (FFmpeg's file protocol) with stream info read, and header arithmetic.
+ * Opening and closing media files (FFmpeg's file protocol) with stream info read ({@link HeaderDurations} reads
+ * their durations).
  *
  * <p>Thread safe (stateless); each returned context belongs to the caller, who must {@link #close} it.
  */
@@ -166,22 +166,5 @@ final class FileInputs {
     static void close(final AVFormatContext format) {
         avformat.avformat_close_input(format);
         NativeResourceCounter.freed(Kind.FORMAT_CONTEXT);
-    }
-
-    /**
-     * A stream's duration in seconds: the stream's own, else the container's, else 0 when unknown.
-     *
-     * @param format the container
-     * @param stream the stream
-     * @return seconds
-     */
-    static double durationSeconds(final AVFormatContext format, final AVStream stream) {
-        if (stream.duration() != avutil.AV_NOPTS_VALUE && stream.duration() > 0) {
-            return stream.duration() * avutil.av_q2d(stream.time_base());
-        }
-        if (format.duration() != avutil.AV_NOPTS_VALUE && format.duration() > 0) {
-            return format.duration() / (double) avutil.AV_TIME_BASE;
-        }
-        return 0;
     }
 }

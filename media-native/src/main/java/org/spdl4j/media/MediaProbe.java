@@ -45,10 +45,10 @@ public final class MediaProbe {
                         video ? par.width() : 0, video ? par.height() : 0,
                         rate != null && rate.den() != 0 ? avutil.av_q2d(rate) : 0,
                         audio ? par.sample_rate() : 0, audio ? par.ch_layout().nb_channels() : 0,
-                        FileInputs.durationSeconds(format, st), Math.max(0, st.nb_frames())));
+                        HeaderDurations.streamSeconds(format, st), Math.max(0, st.nb_frames())));
             }
             return new MediaInfo(path.toString(), string(format.iformat().name()),
-                    format.duration() > 0 ? format.duration() / (double) avutil.AV_TIME_BASE : 0,
+                    HeaderDurations.containerSeconds(format),
                     Math.max(0, format.bit_rate()), List.copyOf(streams));
         } finally {
             FileInputs.close(format);

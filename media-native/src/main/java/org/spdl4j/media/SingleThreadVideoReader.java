@@ -115,7 +115,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         final AVRational rate = avformat.av_guess_frame_rate(decoder.format,
                 decoder.stream, null);
         final double fps = rate.den() == 0 ? 0 : avutil.av_q2d(rate);
-        final double duration = FileInputs.durationSeconds(decoder.format, decoder.stream);
+        final double duration = HeaderDurations.streamSeconds(decoder.format, decoder.stream);
         final long declared = decoder.stream.nb_frames();
         this.info = new VideoStreamInfo(decoder.codec.width(), decoder.codec.height(), fps, duration,
                 declared > 0 ? declared : Math.round(duration * fps),

@@ -121,7 +121,7 @@ final class StreamDecoder {
                         + " stream: " + FFmpeg.errorText(index), index, null);
             }
             final AVCodecParameters par = format.streams(index).codecpar();
-            final double duration = FileInputs.durationSeconds(format, format.streams(index));
+            final double duration = HeaderDurations.streamSeconds(format, format.streams(index));
             if (duration > limits.maxDurationSeconds()) {
                 throw new MediaException(label, "duration " + duration + " s exceeds the limit of "
                         + limits.maxDurationSeconds() + " s; raise " + MediaConfiguration.MAX_DURATION_PROP);

@@ -101,7 +101,19 @@ final class FfmpegTestEncoder {
                       final int fps, final int gop, final int maxBFrames) {
         final long[] pts = new long[frames];
         java.util.Arrays.setAll(pts, i -> i);
-        encode(path, encoder, width, height, pts, fps, fps, gop, maxBFrames, 1);
+        encode(path, encoder, width, height, pts, fps, fps, gop, maxBFrames, 1, 0);
+    }
+
+    /**
+     * Like {@link #video(Path, String, int, int, int, int, int)}, with every timestamp in the file shifted by
+     * {@code startSeconds} (the muxer's {@code output_ts_offset}, as {@code ffmpeg -output_ts_offset} writes it): the
+     * stream starts at that time, as a clip cut from a longer recording does.
+     */
+    static void videoStartingAt(final Path path, final String encoder, final int width, final int height,
+                                final int frames, final int fps, final int gop, final double startSeconds) {
+        final long[] pts = new long[frames];
+        java.util.Arrays.setAll(pts, i -> i);
+        encode(path, encoder, width, height, pts, fps, fps, gop, 0, 1, startSeconds);
     }
 
     /**
@@ -113,17 +125,18 @@ final class FfmpegTestEncoder {
      */
     static void videoAt(final Path path, final String encoder, final int width, final int height, final long[] pts,
                         final int timeBaseDen, final int fps, final int gop) {
-        encode(path, encoder, width, height, pts, timeBaseDen, fps, gop, 0, 0);
+        encode(path, encoder, width, height, pts, timeBaseDen, fps, gop, 0, 0, 0);
     }
 
     /**
      * Encodes frame i at {@code pts[i]} (time base {@code 1/timeBaseDen}) into the container the file name implies.
      *
      * @param packetDuration each packet's duration in the time base, or 0 to keep the frame's (the encoder copies it)
+     * @param startSeconds the muxer's output_ts_offset: added to every timestamp written
      */
     private static void encode(final Path path, final String encoder, final int width, final int height,
                                final long[] pts, final int timeBaseDen, final int fps, final int gop,
-                               final int maxBFrames, final long packetDuration) {
+                               final int maxBFrames, final long packetDuration, final double startSeconds) {
         FFmpeg.init();
         final AVFormatContext oc = new AVFormatContext(null);
         check(avformat.avformat_alloc_output_context2(oc, null, null, path.toString()), "alloc_output");
@@ -148,6 +161,7 @@ final class FfmpegTestEncoder {
             check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
             check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
             st.time_base(tb);
+            oc.output_ts_offset(Math.round(startSeconds * avutil.AV_TIME_BASE));
             writeHeader(oc, path);
             frame.format(avutil.AV_PIX_FMT_YUV420P).width(width).height(height);
             check(avutil.av_frame_get_buffer(frame, 0), "get_buffer");
@@ -186,6 +200,15 @@ final class FfmpegTestEncoder {
      */
     static void tone(final Path path, final String encoder, final int channels, final int rate, final double seconds,
                      final double hz) {
+        toneStartingAt(path, encoder, channels, rate, seconds, hz, 0);
+    }
+
+    /**
+     * Like {@link #tone}, with every timestamp in the file shifted by {@code startSeconds} (the muxer's
+     * {@code output_ts_offset}): the stream starts at that time.
+     */
+    static void toneStartingAt(final Path path, final String encoder, final int channels, final int rate,
+                               final double seconds, final double hz, final double startSeconds) {
         FFmpeg.init();
         final AVFormatContext oc = new AVFormatContext(null);
         check(avformat.avformat_alloc_output_context2(oc, null, null, path.toString()), "alloc_output");
@@ -201,6 +224,7 @@ final class FfmpegTestEncoder {
             check(avcodec.avcodec_open2(enc, codec, (AVDictionary) null), "open " + encoder);
             check(avcodec.avcodec_parameters_from_context(st.codecpar(), enc), "params");
             st.time_base(enc.time_base());
+            oc.output_ts_offset(Math.round(startSeconds * avutil.AV_TIME_BASE));
             writeHeader(oc, path);
             final int perFrame = enc.frame_size() > 0 ? enc.frame_size() : 1024;
             final long total = Math.round(rate * seconds);

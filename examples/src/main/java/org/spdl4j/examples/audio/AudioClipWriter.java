@@ -9,7 +9,8 @@ import org.spdl4j.media.MediaLimits;
 
 /**
  * Decodes an audio file and resamples it (FFmpeg's swresample) to float32 planar {@code [C, N]} straight into its
- * batch slot; audio shorter than {@code N} samples is padded with silence, longer audio is cut at {@code N}.
+ * batch slot; audio shorter than {@code N} samples is padded with silence, longer audio is cut at {@code N}. Samples
+ * are not clipped: a downmix to fewer channels can exceed +-1.0 ({@link AudioDecoder}).
  *
  * <p><b>Threading:</b> any number of threads ({@link AudioDecoder} opens its own contexts per call). <b>Allocation:</b>
  * none per file beyond the decoder's own native contexts: the padding view is one preallocated
