@@ -159,20 +159,33 @@ class StopEdgeCasesTest {
      */
     @Test
     void shouldStopAndSweepEverythingWhenAStageFunctionClosesItsOwnPipeline() throws Exception {
+        closeFromOwnStage("closed-by-stage", false);
+    }
+
+    /** The same from a virtual-thread stage: its task threads are the pipeline's own threads too. */
+    @Test
+    void shouldStopAndSweepEverythingWhenAVirtualThreadTaskClosesItsOwnPipeline() throws Exception {
+        closeFromOwnStage("closed-by-vt-stage", true);
+    }
+
+    private static void closeFromOwnStage(String name, boolean virtual) throws Exception {
         TrackedResources res = new TrackedResources();
         AtomicInteger next = new AtomicInteger();
         AtomicLong closeNanos = new AtomicLong(-1);
         Pipeline<?>[] self = new Pipeline<?>[1];
-        Pipeline<TrackedResources.Res> p = PipelineBuilder.fromSupplier(() -> res.create(next.getAndIncrement()))
-                .named("closed-by-stage").onDiscard(res::discard)
-                .pipe("closer", (TrackedResources.Res r) -> {
-                    if (r.id == 5) {
-                        long t0 = System.nanoTime();
-                        self[0].close();
-                        closeNanos.set(System.nanoTime() - t0);
-                    }
-                    return r;
-                }, StageOptions.defaults().withRingCapacity(16))
+        java.util.function.Function<TrackedResources.Res, TrackedResources.Res> closer = r -> {
+            if (r.id == 5) {
+                long t0 = System.nanoTime();
+                self[0].close();
+                closeNanos.set(System.nanoTime() - t0);
+            }
+            return r;
+        };
+        PipelineBuilder<TrackedResources.Res> b = PipelineBuilder.fromSupplier(() -> res.create(next.getAndIncrement()))
+                .named(name).onDiscard(res::discard);
+        b = virtual ? b.pipeVirtual("closer", closer, StageOptions.defaults().withConcurrency(4).withRingCapacity(16))
+                : b.pipe("closer", closer, StageOptions.defaults().withRingCapacity(16));
+        Pipeline<TrackedResources.Res> p = b
                 .pipe("more", (TrackedResources.Res r) -> r, StageOptions.defaults().withConcurrency(2))
                 .sink(4)
                 .build();
@@ -185,7 +198,7 @@ class StopEdgeCasesTest {
         assertThat(closeNanos.get()).as("the stage function's close() returned").isNotNegative();
         assertThat(p.isTerminated()).as("every thread stopped").isTrue();
         p.close(); // the consumer's close: the first one has finished
-        assertThat(EngineThreads.alive("closed-by-stage")).isEmpty();
+        assertThat(EngineThreads.alive(name)).isEmpty();
         assertThat(res.outstanding()).as("items neither delivered nor discarded").isZero();
         assertThat(res.errors()).isEmpty();
         assertThat(Duration.ofNanos(closeNanos.get())).as("close() from the stage's own thread does not wait for it")
