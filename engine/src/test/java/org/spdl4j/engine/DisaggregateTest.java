@@ -125,6 +125,34 @@ class DisaggregateTest {
         assertThat(discarded).containsExactlyInAnyOrder("a", "b", "c", "e");
     }
 
+    /** A shard that cannot be opened: its iterator() throws. */
+    private record Unopenable() implements Iterable<Integer> {
+        @Override
+        public Iterator<Integer> iterator() {
+            throw new IllegalStateException("shard cannot be opened (test)");
+        }
+    }
+
+    /** An iterable whose iterator() throws: nothing of it was read, so all of it is the unread rest. */
+    @Test
+    void shouldHandAnIterableWhoseIteratorThrowsToTheDiscardHook() throws Exception {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        List<Integer> out = new ArrayList<>();
+        Unopenable unopenable = new Unopenable();
+        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), unopenable, List.of(2)))
+                .named("unopenable-part")
+                .onDiscard(discarded::add)
+                .<Integer>disaggregate()
+                .build()) {
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(i);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly(1, 2);
+        assertThat(discarded).containsExactly(unopenable);
+    }
+
     @Test
     void shouldHandAnItemThatIsNotIterableToTheDiscardHook() throws Exception {
         List<Object> discarded = new CopyOnWriteArrayList<>();

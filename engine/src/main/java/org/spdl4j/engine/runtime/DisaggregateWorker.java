@@ -72,9 +72,10 @@ final class DisaggregateWorker extends StageWorker {
         } catch (RuntimeException e) {
             // The iterable's own code threw (a lazy shard that turns out bad part way): a task failure, counted
             // against the budget like a map's, and the stage goes on. What was emitted stays emitted; the unread rest
-            // goes to the discard hook as one object (closed if AutoCloseable).
+            // goes to the discard hook as one object (closed if AutoCloseable): the iterator, or the iterable itself
+            // when iterator() threw (nothing of it was read, and no stage function took it).
             failures.onFailure(stats, elements, e);
-            discarder.discard(it);
+            discarder.discard(it != null ? it : elements);
             return true;
         }
     }
