@@ -119,6 +119,61 @@ class StopEdgeCasesTest {
     }
 
     /**
+     * An aggregator whose flush throws when close cuts its partial aggregate short still hands over what it holds
+     * (takeUndelivered), as it does when its flush throws at the end of the stream.
+     */
+    @Test
+    void shouldDiscardWhatAnAggregatorHoldsWhenItsFlushThrowsAtClose() {
+        TrackedResources res = new TrackedResources();
+        AtomicInteger made = new AtomicInteger();
+        Pipeline<List<TrackedResources.Res>> p = PipelineBuilder
+                .fromSupplier(() -> {
+                    if (made.get() < 6) {
+                        return res.create(made.getAndIncrement());
+                    }
+                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(20)); // the stream pauses: until close interrupts
+                    return null;
+                })
+                .named("flush-throws-at-close").onDiscard(res::discard)
+                .aggregate("fours", () -> new Aggregator<TrackedResources.Res, List<TrackedResources.Res>>() {
+                    private final List<TrackedResources.Res> held = new ArrayList<>();
+
+                    @Override
+                    public List<TrackedResources.Res> add(TrackedResources.Res item) {
+                        held.add(item);
+                        if (held.size() < 4) {
+                            return null;
+                        }
+                        List<TrackedResources.Res> four = List.copyOf(held);
+                        held.clear();
+                        return four;
+                    }
+
+                    @Override
+                    public List<TrackedResources.Res> flush() {
+                        throw new IllegalStateException("cannot finish a partial aggregate (test)");
+                    }
+
+                    @Override
+                    public Object takeUndelivered() {
+                        List<TrackedResources.Res> rest = List.copyOf(held);
+                        held.clear();
+                        return rest;
+                    }
+                }, StageOptions.defaults())
+                .build();
+        p.iterator().next().forEach(TrackedResources.Res::release);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.stats().get(1).itemsIn() < 6 && System.nanoTime() < deadline) { // two items held, partial
+            LockSupport.parkNanos(100_000);
+        }
+        assertThat(p.stats().get(1).itemsIn()).isEqualTo(6);
+        p.close();
+        assertThat(res.outstanding()).as("items delivered or discarded, the partial aggregate's included").isZero();
+        assertThat(res.errors()).isEmpty();
+    }
+
+    /**
      * A disaggregate stage stopped while it unpacks an endless lazy iterable hands the iterator to the discard hook
      * instead of iterating on (it would never end, and its thread would outlive close).
      */
