@@ -4,9 +4,13 @@ package org.spdl4j.engine;
  * How many failed tasks a stage tolerates before the pipeline fails. A failed task (it threw or timed out) is
  * counted, logged and its item dropped; the failure that exceeds the budget fails the pipeline.
  *
+ * <p>A fraction of no items is undefined, so the fraction is judged only once the stage has taken at least one item
+ * (and {@code minItems}): a failure before any item (an aggregator's flush failing at the end of an empty stream)
+ * counts against {@code maxCount} only. To tolerate no failure at all, use {@link #count(long) count(0)}.
+ *
  * @param maxCount    failures tolerated in total ({@code Long.MAX_VALUE}: no count limit)
  * @param maxFraction failures tolerated as a fraction of the items the stage has taken, 0 to 1 (1: no limit)
- * @param minItems    the fraction is judged only once the stage has taken this many items
+ * @param minItems    the fraction is judged only once the stage has taken this many items (and at least one)
  */
 public record FailureBudget(long maxCount, double maxFraction, long minItems) {
     /** Tolerates every failure (the default, as in SPDL: failures are logged and counted, items dropped). */
@@ -56,7 +60,9 @@ public record FailureBudget(long maxCount, double maxFraction, long minItems) {
     }
 
     /**
-     * Whether {@code failures} failures among {@code itemsTaken} items exceed this budget.
+     * Whether {@code failures} failures among {@code itemsTaken} items exceed this budget: more than
+     * {@code maxCount}, or, once at least {@code max(minItems, 1)} items were taken, a fraction over
+     * {@code maxFraction}.
      *
      * @param failures   failures so far, including the current one
      * @param itemsTaken items the stage has taken so far
@@ -68,7 +74,9 @@ public record FailureBudget(long maxCount, double maxFraction, long minItems) {
         }
         // The quotient, not maxFraction * itemsTaken: 0.29 * 100 is 28.999999999999996 in doubles, which would fail
         // 29 failures in 100 items at a budget of 0.29; 29.0 / 100 rounds to the same double as the literal 0.29.
-        return maxFraction < 1.0 && itemsTaken >= minItems && (double) failures / itemsTaken > maxFraction;
+        // No items: no fraction to judge (failures / 0 would be infinite and fail the first failure before any item).
+        return maxFraction < 1.0 && itemsTaken > 0 && itemsTaken >= minItems
+                && (double) failures / itemsTaken > maxFraction;
     }
 
     @Override

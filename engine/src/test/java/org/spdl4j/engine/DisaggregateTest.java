@@ -3,10 +3,13 @@ package org.spdl4j.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.RandomAccess;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
@@ -58,6 +61,96 @@ class DisaggregateTest {
             assertThat(p.stats().get(1).failures()).isEqualTo(1);
         }
         assertThat(out).containsExactly(1, 2, 3, 4, 5);
+    }
+
+    /** A random-access list whose {@code get} throws at the given indices (a view over a partly bad buffer). */
+    private static final class BadIndices extends AbstractList<String> implements RandomAccess {
+        private final List<String> elements;
+        private final Set<Integer> bad;
+
+        BadIndices(List<String> elements, Integer... bad) {
+            this.elements = elements;
+            this.bad = Set.of(bad);
+        }
+
+        @Override
+        public String get(int index) {
+            if (bad.contains(index)) {
+                throw new IllegalStateException("element " + index + " cannot be read (test)");
+            }
+            return elements.get(index);
+        }
+
+        @Override
+        public int size() {
+            return elements.size();
+        }
+    }
+
+    @Test
+    void shouldDiscardTheReadableRestOfAListWhoseGetThrows() throws Exception {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        List<String> out = new ArrayList<>();
+        List<Object> parts = List.of(new BadIndices(List.of("a", "b", "c", "d", "e"), 1, 3), List.of("f"));
+        try (Pipeline<String> p = PipelineBuilder.<Object>fromIterable(parts)
+                .named("bad-get")
+                .onDiscard(discarded::add)
+                .<String>disaggregate()
+                .build()) {
+            for (String s; (s = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(s);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly("a", "f");
+        // each later element may own pooled memory: every one that can still be read goes to the hook
+        assertThat(discarded).containsExactly("c", "e");
+    }
+
+    @Test
+    void shouldDiscardTheReadableRestOfAListWhoseGetThrowsAfterAStop() throws Exception {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        try (Pipeline<String> p = PipelineBuilder.<Object>fromIterable(
+                        List.of(new BadIndices(List.of("a", "b", "c", "d", "e"), 3)))
+                .named("bad-get-stop")
+                .onDiscard(discarded::add)
+                .<String>disaggregate()
+                .sink(1)
+                .build().start()) {
+            StageStats sink = p.stats().get(2);
+            while (sink.inputOccupancy() < 1) { // "a" fills the sink ring: the stage waits for room for "b"
+                Thread.sleep(1);
+            }
+        } // close: "b" is not published; what is left of the list goes to the hook, "a" with the ring's sweep
+        assertThat(discarded).containsExactlyInAnyOrder("a", "b", "c", "e");
+    }
+
+    /** A shard that cannot be opened: its iterator() throws. */
+    private record Unopenable() implements Iterable<Integer> {
+        @Override
+        public Iterator<Integer> iterator() {
+            throw new IllegalStateException("shard cannot be opened (test)");
+        }
+    }
+
+    /** An iterable whose iterator() throws: nothing of it was read, so all of it is the unread rest. */
+    @Test
+    void shouldHandAnIterableWhoseIteratorThrowsToTheDiscardHook() throws Exception {
+        List<Object> discarded = new CopyOnWriteArrayList<>();
+        List<Integer> out = new ArrayList<>();
+        Unopenable unopenable = new Unopenable();
+        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), unopenable, List.of(2)))
+                .named("unopenable-part")
+                .onDiscard(discarded::add)
+                .<Integer>disaggregate()
+                .build()) {
+            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
+                out.add(i);
+            }
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+        assertThat(out).containsExactly(1, 2);
+        assertThat(discarded).containsExactly(unopenable);
     }
 
     @Test

@@ -44,6 +44,37 @@ class FailureBudgetTest {
         }
     }
 
+    /** A fraction of no items is undefined: before the first item a fractional budget is not judged. */
+    @Test
+    void shouldNotJudgeAFractionOfNoItems() {
+        FailureBudget fromTheFirstItem = new FailureBudget(Long.MAX_VALUE, 0.5, 0);
+        assertThat(fromTheFirstItem.isExceeded(1, 0)).isFalse();
+        assertThat(fromTheFirstItem.isExceeded(1, 1)).isTrue(); // judged from the first item on, as before
+        assertThat(new FailureBudget(0, 0.5, 0).isExceeded(1, 0)).as("the count still applies").isTrue();
+    }
+
+    /** An aggregator's flush that fails at the end of an empty stream: within a fractional budget, not a failure. */
+    @Test
+    void shouldEndAnEmptyStreamWhoseFlushFailsWithinAFractionalBudget() throws Exception {
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(List.<Integer>of())
+                .named("empty-flush")
+                .aggregate("sum", () -> new Aggregator<Integer, Integer>() {
+                    @Override
+                    public Integer add(Integer item) {
+                        return null;
+                    }
+
+                    @Override
+                    public Integer flush() {
+                        throw new IllegalStateException("nothing to finish (test)");
+                    }
+                }, StageOptions.defaults().withFailureBudget(new FailureBudget(Long.MAX_VALUE, 0.5, 0)))
+                .build()) {
+            assertThat(p.next(Duration.ofSeconds(10))).isNull(); // the end, not a PipelineFailedException
+            assertThat(p.stats().get(1).failures()).isEqualTo(1);
+        }
+    }
+
     @Test
     void shouldGoOnWhenFailuresReachTheBudgetExactly() {
         List<Integer> out = new ArrayList<>();

@@ -3,6 +3,7 @@ package org.spdl4j.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.IntStream;
 import org.HdrHistogram.Histogram;
@@ -98,5 +99,41 @@ class StatsTest {
             // the source waited on a full ring and recorded it once room came back
             assertThat(p.stats().get(0).backPressuredNanos()).isPositive();
         }
+    }
+
+    @Test
+    void shouldCountTheResultsAReorderWindowPublishedBeforeAStop() throws Exception {
+        // One worker holds item 0 at a gate while the other stores item 1 in the window (a two-slot input ring:
+        // one item per claim). Opening the gate lets the holder drain 0 into the one-slot sink ring, which nobody
+        // reads, and wait for room for 1. Close stops that drain: the result it published still counts.
+        CountDownLatch gate = new CountDownLatch(1);
+        StageStats work;
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 1_000).boxed().toList())
+                .named("window-stop")
+                .pipe("work", (Integer i) -> {
+                    if (i == 0) {
+                        try {
+                            gate.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return null;
+                        }
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
+                        .withRingCapacity(2))
+                .sink(1)
+                .build().start()) {
+            work = p.stats().get(1);
+            StageStats sink = p.stats().get(2);
+            while (work.itemsIn() < 3) { // item 2 taken: item 1 is in the window
+                Thread.sleep(1);
+            }
+            gate.countDown();
+            while (sink.inputOccupancy() < 1) { // 0 published: the drain now waits for room for 1
+                Thread.sleep(1);
+            }
+        }
+        assertThat(work.itemsOut()).isEqualTo(1);
     }
 }

@@ -119,6 +119,61 @@ class StopEdgeCasesTest {
     }
 
     /**
+     * An aggregator whose flush throws when close cuts its partial aggregate short still hands over what it holds
+     * (takeUndelivered), as it does when its flush throws at the end of the stream.
+     */
+    @Test
+    void shouldDiscardWhatAnAggregatorHoldsWhenItsFlushThrowsAtClose() {
+        TrackedResources res = new TrackedResources();
+        AtomicInteger made = new AtomicInteger();
+        Pipeline<List<TrackedResources.Res>> p = PipelineBuilder
+                .fromSupplier(() -> {
+                    if (made.get() < 6) {
+                        return res.create(made.getAndIncrement());
+                    }
+                    LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(20)); // the stream pauses: until close interrupts
+                    return null;
+                })
+                .named("flush-throws-at-close").onDiscard(res::discard)
+                .aggregate("fours", () -> new Aggregator<TrackedResources.Res, List<TrackedResources.Res>>() {
+                    private final List<TrackedResources.Res> held = new ArrayList<>();
+
+                    @Override
+                    public List<TrackedResources.Res> add(TrackedResources.Res item) {
+                        held.add(item);
+                        if (held.size() < 4) {
+                            return null;
+                        }
+                        List<TrackedResources.Res> four = List.copyOf(held);
+                        held.clear();
+                        return four;
+                    }
+
+                    @Override
+                    public List<TrackedResources.Res> flush() {
+                        throw new IllegalStateException("cannot finish a partial aggregate (test)");
+                    }
+
+                    @Override
+                    public Object takeUndelivered() {
+                        List<TrackedResources.Res> rest = List.copyOf(held);
+                        held.clear();
+                        return rest;
+                    }
+                }, StageOptions.defaults())
+                .build();
+        p.iterator().next().forEach(TrackedResources.Res::release);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (p.stats().get(1).itemsIn() < 6 && System.nanoTime() < deadline) { // two items held, partial
+            LockSupport.parkNanos(100_000);
+        }
+        assertThat(p.stats().get(1).itemsIn()).isEqualTo(6);
+        p.close();
+        assertThat(res.outstanding()).as("items delivered or discarded, the partial aggregate's included").isZero();
+        assertThat(res.errors()).isEmpty();
+    }
+
+    /**
      * A disaggregate stage stopped while it unpacks an endless lazy iterable hands the iterator to the discard hook
      * instead of iterating on (it would never end, and its thread would outlive close).
      */
@@ -159,20 +214,33 @@ class StopEdgeCasesTest {
      */
     @Test
     void shouldStopAndSweepEverythingWhenAStageFunctionClosesItsOwnPipeline() throws Exception {
+        closeFromOwnStage("closed-by-stage", false);
+    }
+
+    /** The same from a virtual-thread stage: its task threads are the pipeline's own threads too. */
+    @Test
+    void shouldStopAndSweepEverythingWhenAVirtualThreadTaskClosesItsOwnPipeline() throws Exception {
+        closeFromOwnStage("closed-by-vt-stage", true);
+    }
+
+    private static void closeFromOwnStage(String name, boolean virtual) throws Exception {
         TrackedResources res = new TrackedResources();
         AtomicInteger next = new AtomicInteger();
         AtomicLong closeNanos = new AtomicLong(-1);
         Pipeline<?>[] self = new Pipeline<?>[1];
-        Pipeline<TrackedResources.Res> p = PipelineBuilder.fromSupplier(() -> res.create(next.getAndIncrement()))
-                .named("closed-by-stage").onDiscard(res::discard)
-                .pipe("closer", (TrackedResources.Res r) -> {
-                    if (r.id == 5) {
-                        long t0 = System.nanoTime();
-                        self[0].close();
-                        closeNanos.set(System.nanoTime() - t0);
-                    }
-                    return r;
-                }, StageOptions.defaults().withRingCapacity(16))
+        java.util.function.Function<TrackedResources.Res, TrackedResources.Res> closer = r -> {
+            if (r.id == 5) {
+                long t0 = System.nanoTime();
+                self[0].close();
+                closeNanos.set(System.nanoTime() - t0);
+            }
+            return r;
+        };
+        PipelineBuilder<TrackedResources.Res> b = PipelineBuilder.fromSupplier(() -> res.create(next.getAndIncrement()))
+                .named(name).onDiscard(res::discard);
+        b = virtual ? b.pipeVirtual("closer", closer, StageOptions.defaults().withConcurrency(4).withRingCapacity(16))
+                : b.pipe("closer", closer, StageOptions.defaults().withRingCapacity(16));
+        Pipeline<TrackedResources.Res> p = b
                 .pipe("more", (TrackedResources.Res r) -> r, StageOptions.defaults().withConcurrency(2))
                 .sink(4)
                 .build();
@@ -185,7 +253,7 @@ class StopEdgeCasesTest {
         assertThat(closeNanos.get()).as("the stage function's close() returned").isNotNegative();
         assertThat(p.isTerminated()).as("every thread stopped").isTrue();
         p.close(); // the consumer's close: the first one has finished
-        assertThat(EngineThreads.alive("closed-by-stage")).isEmpty();
+        assertThat(EngineThreads.alive(name)).isEmpty();
         assertThat(res.outstanding()).as("items neither delivered nor discarded").isZero();
         assertThat(res.errors()).isEmpty();
         assertThat(Duration.ofNanos(closeNanos.get())).as("close() from the stage's own thread does not wait for it")

@@ -4,6 +4,7 @@ import com.lmax.disruptor.Sequence;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -19,9 +20,15 @@ import org.agrona.concurrent.IdleStrategy;
  * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
  * slowest item in flight, and bounds the items the window holds to its capacity.
  *
- * <p><b>Threading:</b> any number of workers, each with its own publisher. <b>Allocation:</b> none after construction.
+ * <p><b>Counting:</b> the drainer tells its {@code published} callback how many results it published, also when a
+ * stop ends its drain part-way (those results are in the output ring: they count as the stage's output).
+ *
+ * <p><b>Threading:</b> any number of workers, each with its own publisher and callback. <b>Allocation:</b> none after
+ * construction.
  */
 public final class ReorderWindow {
+    /** {@link #put} stored the value; the pipeline still runs. */
+    public static final int STORED = 0;
     /** {@link #put} stopped after storing the value: the window holds it (see {@link #drainUndelivered}). */
     public static final int STOPPED = -1;
     /** {@link #put} stopped before storing the value: the caller still owns it. */
@@ -69,11 +76,13 @@ public final class ReorderWindow {
      * @param out      the calling worker's publisher, used if this worker ends up draining
      * @param idle     the calling worker's idle strategy, used while {@code s} is a whole window ahead of the head
      * @param running  the pipeline's run flag
-     * @return the number of results this call published (0 if another worker drains them), or
-     *         {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the value was not stored),
-     *         or {@link #STOPPED} if it stopped while publishing (the value is in the window)
+     * @param published told, on this thread, how many results this call published if it published any (also when
+     *                  a stop ended the drain part-way); not told when another worker drains them
+     * @return {@link #STORED}, or {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the
+     *         value was not stored), or {@link #STOPPED} if it stopped while publishing (the value is in the window)
      */
-    public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running) {
+    public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running,
+                   IntConsumer published) {
         if (s - head.get() > mask) {
             idle.reset();
             while (s - head.get() > mask) { // acquire: the drainer has cleared the old entry
@@ -93,7 +102,7 @@ public final class ReorderWindow {
         // sides volatile (our stamp store and token read, the holder's token store and stamp read), one sees the
         // other. HotSpot's CAS is a full fence anyway on x86 and AArch64, so this costs nothing there.
         STAMPS.setVolatile(stamps, i, s);
-        return drain(out, running);
+        return drain(out, running, published) ? STORED : STOPPED;
     }
 
     /**
@@ -103,16 +112,18 @@ public final class ReorderWindow {
      * volatile token store precedes our volatile stamp load; in the total order of volatile accesses one of the two
      * loads sees the other's store).
      *
-     * @param out     the caller's publisher
-     * @param running the pipeline's run flag
-     * @return the number of results published, or {@link #STOPPED} if the pipeline stopped while publishing (the
-     *         result that could not be published stays in the window)
+     * @param out       the caller's publisher
+     * @param running   the pipeline's run flag
+     * @param published told, on this thread, how many results this call published if it published any, before it
+     *                  returns (so also when a stop ended the drain part-way)
+     * @return {@code true}, or {@code false} if the pipeline stopped while publishing (the result that could not be
+     *         published stays in the window)
      */
-    public int drain(BoundedPublisher out, RunFlag running) {
-        int published = 0;
+    public boolean drain(BoundedPublisher out, RunFlag running, IntConsumer published) {
+        int n = 0;
         for (;;) {
             if (!draining.compareAndSet(0, 1)) { // full fence; try-only, never waits
-                return published;
+                return report(n, true, published);
             }
             long h = head.get(); // only the token holder writes the head
             int i = (int) h & mask;
@@ -123,9 +134,9 @@ public final class ReorderWindow {
                     if (!out.publish(v, epochs[i])) {
                         values[i] = v; // undelivered: stays for drainUndelivered (head not advanced)
                         draining.setVolatile(0);
-                        return STOPPED;
+                        return report(n, false, published); // what went out before the stop is output all the same
                     }
-                    published++;
+                    n++;
                 }
                 h++;
                 head.set(h); // release: the entry was cleared before a worker may refill it
@@ -133,9 +144,16 @@ public final class ReorderWindow {
             }
             draining.setVolatile(0); // volatile store then volatile load below: no store-load reordering
             if ((long) STAMPS.getVolatile(stamps, i) != h) {
-                return published;
+                return report(n, true, published);
             }
         }
+    }
+
+    private static boolean report(int n, boolean running, IntConsumer published) {
+        if (n > 0) {
+            published.accept(n);
+        }
+        return running;
     }
 
     /**

@@ -111,16 +111,26 @@ final class AggregateWorker extends StageWorker {
     /**
      * Called by the closing thread after this worker's thread has ended (the join orders its writes before), once
      * the rings are swept: flushes what the aggregator still holds (a partial aggregate) into the discarder, unless
-     * end of stream already flushed it.
+     * end of stream already flushed it. What the aggregator still holds ({@link Aggregator#takeUndelivered()}) is
+     * discarded also when its flush throws, as at end of stream.
      *
-     * @throws RuntimeException what the aggregator's flush threw
+     * @throws RuntimeException what the aggregator's flush (or takeUndelivered) threw
      */
     void flushOnStop() {
         if (flushed) {
             return;
         }
         flushed = true;
-        discarder.discard(aggregator.flush());
+        try {
+            discarder.discard(aggregator.flush());
+        } catch (RuntimeException e) {
+            try {
+                discarder.discard(aggregator.takeUndelivered());
+            } catch (RuntimeException also) {
+                e.addSuppressed(also);
+            }
+            throw e;
+        }
         discarder.discard(aggregator.takeUndelivered());
     }
 }

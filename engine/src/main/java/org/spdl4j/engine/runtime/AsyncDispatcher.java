@@ -31,6 +31,11 @@ final class AsyncDispatcher extends StageWorker {
     /** Synchronous parts shorter than this are measured one task in {@link #SYNC_SAMPLE_PERIOD}. */
     private static final long SYNC_SAMPLE_BELOW_NANOS = 2_000;
     private static final int SYNC_SAMPLE_PERIOD = 64;
+    /**
+     * The pipeline whose virtual-thread task the current thread runs, bound for the whole task (its function, and the
+     * discard of its result or item): a {@code close()} of that pipeline from there must not wait for its own thread.
+     */
+    private static final ScopedValue<PipelineControl> TASK_OF = ScopedValue.newInstance();
     private final SingleConsumerPoller in;
     private final BoundedPublisher out;
     private final Function<Object, ?> fn;
@@ -137,7 +142,8 @@ final class AsyncDispatcher extends StageWorker {
         inFlight++;
         if (virtualThreads != null) {
             try {
-                virtualThreads.execute(() -> runBlocking(e, gen, item)); // a virtual thread per task, by nature
+                // a virtual thread per task, by nature; it knows whose task it runs (see isVirtualTaskOf)
+                virtualThreads.execute(() -> ScopedValue.where(TASK_OF, control).run(() -> runBlocking(e, gen, item)));
             } catch (RejectedExecutionException closing) { // close() shut the executor after our running check
                 e.complete(gen, null, closing);
                 discarder.discard(item); // the function never saw it: the engine still owns it
@@ -176,6 +182,16 @@ final class AsyncDispatcher extends StageWorker {
         lastSyncNanos = System.nanoTime() - startNanos;
         stats.onBusy(lastSyncNanos * idleSlots * syncUnmeasured);
         syncUnmeasured = 0;
+    }
+
+    /**
+     * {@return whether the calling thread runs a virtual-thread task of the pipeline {@code control} controls} Set
+     * for the task's whole run, whatever the thread's name; not for threads the task starts.
+     *
+     * @param control the pipeline's control
+     */
+    static boolean isVirtualTaskOf(PipelineControl control) {
+        return TASK_OF.isBound() && TASK_OF.get() == control;
     }
 
     private void runBlocking(AsyncTaskEntry e, int gen, Object item) {

@@ -3,6 +3,7 @@ package org.spdl4j.engine.runtime;
 import com.lmax.disruptor.AlertException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
+import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
@@ -50,6 +51,7 @@ final class MapWorker extends StageWorker {
     private final EndOfStream end;
     private final Discarder discarder;
     private final SampledTaskTimer timer;
+    private final IntConsumer itemsOut; // told what each reorder-window drain of this worker published
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, BatchingPublisher batch, Function<Object, ?> fn, ReorderWindow window,
@@ -71,6 +73,7 @@ final class MapWorker extends StageWorker {
         this.discarder = discarder;
         // A timeout guard needs every task's start time, so such stages time every task.
         this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
+        this.itemsOut = stats::onItemsOut; // allocated once, here, not per drain
     }
 
     @Override
@@ -134,14 +137,13 @@ final class MapWorker extends StageWorker {
                     stats.onItemOut();
                 }
             } else {
-                int published = window.put(seq, result, epoch, out, idle, running);
-                if (published < 0) {
-                    if (published == ReorderWindow.STOPPED_NOT_STORED) {
+                int stored = window.put(seq, result, epoch, out, idle, running, itemsOut);
+                if (stored != ReorderWindow.STORED) {
+                    if (stored == ReorderWindow.STOPPED_NOT_STORED) {
                         discarder.discard(result);
                     }
                     return;
                 }
-                stats.onItemsOut(published);
             }
             recordBackPressure(out.takeWaitNanos());
         }
@@ -186,16 +188,12 @@ final class MapWorker extends StageWorker {
     }
 
     private void finish(long endSequence, RunFlag running) {
-        if (window != null && window.put(endSequence, null, 0, out, idle, running) < 0) {
+        if (window != null && window.put(endSequence, null, 0, out, idle, running, itemsOut) != ReorderWindow.STORED) {
             return;
         }
         if (end.workerFinished()) {
-            if (window != null) {
-                int published = window.drain(out, running);
-                if (published < 0) {
-                    return; // stopped while publishing: what is left stays in the window for close's sweep
-                }
-                stats.onItemsOut(published);
+            if (window != null && !window.drain(out, running, itemsOut)) {
+                return; // stopped while publishing: what is left stays in the window for close's sweep
             }
             end.propagate(out);
         }

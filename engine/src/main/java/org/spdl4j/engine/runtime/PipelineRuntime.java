@@ -324,9 +324,10 @@ public final class PipelineRuntime implements AutoCloseable {
      * reorder windows and async task entries, and each aggregator's partial aggregate, flushed) into the discard
      * hook. Idempotent: a call while another thread closes waits until that close has finished (so that what it
      * frees afterwards, e.g. the pools the discard hook returns to, is no longer in use). Threads still alive after
-     * the bound are logged by name, and the sweep is skipped (it would race them). Called on an engine thread (a stage
-     * function closing its own pipeline), it stops the pipeline and returns at once; a daemon thread
-     * {@code spdl4j-<pipeline>-closer} joins, sweeps and closes the source once that thread has left its task.
+     * the bound are logged by name, and the sweep is skipped (it would race them). Called on one of the pipeline's own
+     * threads (a stage function closing its own pipeline, on a stage thread or in a virtual-thread task), it stops the
+     * pipeline and returns at once; a daemon thread {@code spdl4j-<pipeline>-closer} joins, sweeps and closes the
+     * source once that thread has left its task.
      */
     @Override
     public void close() {
@@ -334,10 +335,11 @@ public final class PipelineRuntime implements AutoCloseable {
             awaitFirstClose();
             return;
         }
-        if (isEngineThread(Thread.currentThread())) {
-            // A stage function (or a discard hook on an engine thread) closes its own pipeline: this thread cannot
-            // join itself, and waiting for it would skip the sweep and leak every item in flight. Stop now, so the
-            // function's worker leaves once it returns, and let a closer thread join, sweep and close the source.
+        if (isCallingThreadOwn()) {
+            // A stage function (or a discard hook on an engine thread or in a virtual-thread task) closes its own
+            // pipeline: this thread cannot join itself, and waiting for it would time out (and then sweep under a
+            // running task). Stop now, so the function's worker or task leaves once it returns, and let a closer
+            // thread join, sweep and close the source.
             control.stop();
             Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
                     .unstarted(this::closeNow);
@@ -357,7 +359,12 @@ public final class PipelineRuntime implements AutoCloseable {
         }
     }
 
-    private boolean isEngineThread(Thread t) {
+    /** {@return whether the calling thread is one close() joins: a stage thread, or a virtual-thread task's} */
+    private boolean isCallingThreadOwn() {
+        if (AsyncDispatcher.isVirtualTaskOf(control)) {
+            return true;
+        }
+        Thread t = Thread.currentThread();
         synchronized (threads) {
             return threads.contains(t);
         }
@@ -370,11 +377,10 @@ public final class PipelineRuntime implements AutoCloseable {
             // async or virtual-thread result discarded on its own thread): the first close may wait for this thread.
             return;
         }
-        if (isEngineThread(self)) {
-            return; // a stage function or discard hook on an engine thread: the first close is waiting for it
+        if (isCallingThreadOwn()) {
+            return; // a stage function or discard hook on a thread of this pipeline: the first close waits for it
         }
-        // The first close joins within CLOSE_TIMEOUT_MILLIS (a virtual-thread task of this pipeline calling close()
-        // and waiting here only makes that join time out), then sweeps into the hook and closes the source. Bounded
+        // The first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps into the hook and closes the source. Bounded
         // all the same, generously: a caller holding a lock the sweep's hook needs, or two pipelines whose hooks close
         // each other, would otherwise wait forever. Past the bound it says which thread closes and where it is.
         long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntConsumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,9 +24,13 @@ class ReorderWindowTest {
         BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
         ReorderWindow w = new ReorderWindow(8);
 
-        assertThat(w.put(2, "c", 0, pub, new BackoffIdleStrategy(), running)).isZero();
-        assertThat(w.put(1, null, 0, pub, new BackoffIdleStrategy(), running)).isZero(); // dropped
-        assertThat(w.put(0, "a", 0, pub, new BackoffIdleStrategy(), running)).isEqualTo(2);
+        int[] published = new int[1];
+        IntConsumer count = n -> published[0] += n;
+        assertThat(w.put(2, "c", 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
+        assertThat(w.put(1, null, 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
+        assertThat(published[0]).isZero(); // 2 and 1 (dropped) wait for 0
+        assertThat(w.put(0, "a", 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
+        assertThat(published[0]).isEqualTo(2);
         assertThat(w.head()).isEqualTo(3);
 
         List<Object> got = new ArrayList<>();
@@ -51,7 +56,7 @@ class ReorderWindowTest {
             BackoffIdleStrategy idle = new BackoffIdleStrategy();
             threads.add(Thread.ofPlatform().daemon(true).start(() -> {
                 for (long s = next.getAndIncrement(); s < items; s = next.getAndIncrement()) {
-                    window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running);
+                    window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running, n -> { });
                 }
             }));
         }
@@ -75,6 +80,29 @@ class ReorderWindowTest {
             t.join();
         }
         assertThat(window.head()).isEqualTo(items);
+    }
+
+    @Test
+    void shouldReportWhatADrainPublishedBeforeAStop() {
+        ItemLink out = new ItemLink("out", 2, false, 1, new BusySpinWaitStrategy());
+        RunFlag running = new RunFlag();
+        BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
+        ReorderWindow w = new ReorderWindow(8);
+        int[] published = new int[1];
+        IntConsumer count = n -> published[0] += n;
+        for (long s = 1; s <= 3; s++) {
+            assertThat(w.put(s, "v" + s, 0, pub, new BackoffIdleStrategy(), running, count))
+                    .isEqualTo(ReorderWindow.STORED);
+        }
+        running.stop(); // nobody reads the two-slot ring: 0 and 1 go out, 2 finds it full and stops
+
+        assertThat(w.put(0, "v0", 0, pub, new BackoffIdleStrategy(), running, count))
+                .isEqualTo(ReorderWindow.STOPPED);
+        assertThat(published[0]).isEqualTo(2);
+        assertThat(w.head()).isEqualTo(2);
+        List<Object> left = new ArrayList<>();
+        assertThat(w.drainUndelivered(left::add)).isEqualTo(2);
+        assertThat(left).containsExactlyInAnyOrder("v2", "v3");
     }
 
     @Test

@@ -175,15 +175,20 @@ public final class BatchAssembler implements AutoCloseable {
         return null;
     }
 
-    /** Flushes and refuses further claims. Batches still being filled are published as they complete. */
+    /**
+     * Flushes and refuses further claims; idempotent. Batches still being filled are published as they complete.
+     * The assembler is closed also when the flush throws (the consumer threw on the last batch, which is then its
+     * consumer's: see {@link BatchConsumer#onBatch}), and that exception is rethrown; a later close does nothing.
+     */
     @Override
     public void close() {
-        if (!closed) {
-            final Batch last = flush();
-            if (last != null) {
-                last.close(); // nobody asked for it: a caller that wants the last batch calls flush() first
-            }
-            closed = true;
+        if (closed) {
+            return;
+        }
+        closed = true; // first: a flush that throws must not leave claims open (each would open a batch and a lease)
+        final Batch last = flush();
+        if (last != null) {
+            last.close(); // nobody asked for it: a caller that wants the last batch calls flush() first
         }
     }
 

@@ -155,6 +155,24 @@ class BatchAssemblerTest {
         }
     }
 
+    /** A consumer that throws on the last batch, published by close's flush: close still closes, and rethrows. */
+    @Test
+    void shouldBeClosedWhenTheLastBatchsConsumerThrowsInClose() {
+        final ConcurrentLinkedQueue<Batch> handedOn = new ConcurrentLinkedQueue<>();
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(b -> {
+            handedOn.add(b);
+            throw new IllegalStateException("consumer refuses the last batch (test)");
+        }).build();
+        fill(assembler.claim()).complete(); // a partial batch, every claimed slot complete: the flush publishes it
+
+        assertThatThrownBy(assembler::close).hasMessageContaining("refuses the last batch");
+        assertThatThrownBy(assembler::claim).as("closed, though its flush threw").hasMessageContaining("closed");
+        assembler.close(); // idempotent: nothing left to flush, nothing thrown
+        assertThat(handedOn).hasSize(1); // the batch is its consumer's (see BatchConsumer.onBatch)
+        handedOn.poll().close();
+        assertThat(pool.inUse()).isZero();
+    }
+
     @Test
     void shouldNotPublishBatchWhoseSamplesAllFailed() {
         final BatchAssembler assembler = assembler(false);
