@@ -79,8 +79,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     /** Objects started and not yet completed, with their URIs: what {@link #close()} fails. */
     private final ConcurrentHashMap<CompletableFuture<Sample>, URI> inProgress = new ConcurrentHashMap<>();
     /**
-     * Exchanges whose completion handler has not finished: the handler owns (delivers or releases) what the body
-     * collected, and runs on the client's executor (the common pool), so {@link #close()} waits for these too.
+     * Exchanges whose completion handler has not finished, or whose body still holds its buffer: the handler owns
+     * (delivers or releases) what the body collected, and runs on the client's executor (the common pool); an aborted
+     * body frees its buffer when its onNext lets go, on a client thread. {@link #close()} waits for these too.
      */
     private final java.util.Set<CompletableFuture<Void>> openCalls = ConcurrentHashMap.newKeySet();
     /**
@@ -237,8 +238,15 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             }
         });
         handled.whenComplete((ignored, error) -> {
-            openCalls.remove(settled);
-            settled.complete(null);
+            // Settled once the body is finished too: an aborted body gives its buffer back only when its onNext lets
+            // go (it may be copying a chunk into it, or waiting in the allocator), on a client thread that close()
+            // cannot join (the client's awaitTermination joins its selector thread only).
+            AllocatorBodySubscriber b = body.get();
+            CompletionStage<?> finished = b == null ? CompletableFuture.completedFuture(null) : b.getBody();
+            finished.whenComplete((bytes, failed) -> {
+                openCalls.remove(settled);
+                settled.complete(null);
+            });
         });
         // The whole attempt, body included, has a deadline (not counting a wait for its turn). Cancelling the client's
         // future aborts the exchange; the call then completes with an error and the handler gives the body back.
