@@ -10,6 +10,7 @@ import org.spdl4j.engine.source.PooledSampleAllocator;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.source.http.HttpObjectFetcher;
+import org.spdl4j.engine.source.http.LargeBodies;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.examples.StoppedPipelines;
 import org.spdl4j.examples.classify.SampleImageWriter;
@@ -97,7 +98,9 @@ public final class UrlImageLoader implements BatchLoader {
         int inFlight = options.batchesInFlight() * batchSize + RING_SLOTS + settings.maxInFlight() + threads + 4;
         // Up to 1 MB every image in flight can hold a slab: with INPUT order the fetch stage keeps finished bodies
         // until the oldest is done, and a smaller class could be held entirely by them (a stall until the acquire
-        // timeout). Pages are touched only as used.
+        // timeout). Larger bodies share the two largest slabs: each takes one (LargeBodies: a body of unknown length
+        // grows to it in one step), and with INPUT order they take them in list order, so none waits for a slab that
+        // a younger body holds while it waits, held, behind the older one. Pages are touched only as used.
         BufferPool pool = BufferPool.open(PoolConfig.builder(name + "-fetched")
             .sizeClass(SMALL_SLAB, inFlight)
             .sizeClass(MEDIUM_SLAB, inFlight)
@@ -109,7 +112,8 @@ public final class UrlImageLoader implements BatchLoader {
         try {
             client = new HttpObjectFetcher(new HttpFetchSettings(settings.maxInFlight(), settings.maxAttempts(),
                 settings.attemptTimeout(), settings.connectTimeout(), settings.initialBackoff(), settings.maxBackoff(),
-                Math.min(settings.maxBodyBytes(), LARGEST_BODY)), new PooledSampleAllocator(pool));
+                Math.min(settings.maxBodyBytes(), LARGEST_BODY)), new PooledSampleAllocator(pool),
+                new LargeBodies(MEDIUM_SLAB, fetchOrder == OutputOrder.INPUT));
             perThread = new PerThreadImageDecoders(MediaLimits.DEFAULT);
             BatchDescriptor layout = BatchDescriptor.images(batchSize, ImageLayout.NHWC, crop, crop, 3, DType.U8);
             HttpObjectFetcher started = client;

@@ -16,15 +16,17 @@ import org.spdl4j.engine.source.SampleAllocator;
  * Collects an HTTP body straight into a buffer from a {@link SampleAllocator}: one copy, from the client's network
  * buffers into ours. With a {@code Content-Length} the buffer is allocated at the exact size; without one it starts at
  * {@value #UNKNOWN_LENGTH_START} bytes (or at the first chunk's size when the allocator has no buffer that large) and
- * doubles (allocate, copy, release the old one).
+ * doubles (allocate, copy, release the old one), up to the large size ({@link LargeBodies}), past which it grows at
+ * once to the limit. With turns, a large buffer is taken only once every older object has taken its own or ended.
  *
  * <p><b>Ownership:</b> exactly one of completion (the buffer passes to the caller), error or {@link #abort()} (the
  * buffer is released) happens, guarded by one flag, whichever thread calls. <b>Threading:</b> the HTTP client calls
  * {@code onNext} serially (reactive-streams rule) and may block there while the allocator waits for a free buffer
- * (back-pressure from a full pool); {@link #abort()} may race with it and never blocks: it frees the buffer and fails
- * the body at once if the lock is free, or leaves both to {@code onNext}, which does them when it lets go of the lock
- * (the fetcher aborts on its one timer thread, which must not wait behind an allocation). The body fails only after
- * its buffer is back, so whoever waits for it (the fetcher's close) finds nothing held.
+ * (back-pressure from a full pool) or for its turn; {@link #abort()} may race with it and never blocks: it frees the
+ * buffer and fails the body at once if the lock is free, or leaves both to {@code onNext}, which does them when it lets
+ * go of the lock (the fetcher aborts on its one timer thread, which must not wait behind an allocation); it also ends a
+ * wait for the turn (under a lock never held while waiting). The body fails only after its buffer is back, so whoever
+ * waits for it (the fetcher's close) finds nothing held.
  */
 final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteBuffer> {
     private static final int UNKNOWN_LENGTH_START = 64 * 1024;
@@ -40,11 +42,49 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
     /** Why the body failed, set once by the thread that finished it so; null while running or once completed. */
     private volatile Throwable failure;
     private ByteBuffer buffer;
+    /** Buffers over this are large ({@link LargeBodies}). */
+    private final int largeBytes;
+    /** The turns large buffers are taken in, or null (any order). */
+    private final BodyTurns turns;
+    private final long ticket;
+    /**
+     * When the current wait for a turn began (0: not waiting) and how long the waits before it took: the attempt's
+     * deadline does not count them. Written by onNext only: the sum first, then the start cleared, so a reader that
+     * reads the start and then the sum never counts less than was waited (at worst one wait twice, moving its
+     * deadline later).
+     */
+    private volatile long waitStartedAt;
+    private volatile long waitedBefore;
 
     AllocatorBodySubscriber(SampleAllocator allocator, long declaredLength, int maxBytes) {
+        this(allocator, declaredLength, maxBytes, LargeBodies.NONE.minBytes(), null, -1);
+    }
+
+    /**
+     * A body whose large buffers follow {@link LargeBodies}.
+     *
+     * @param allocator      where the body goes
+     * @param declaredLength its Content-Length, or -1
+     * @param maxBytes       the largest body accepted
+     * @param largeBytes     buffers over this are large
+     * @param turns          the turns large buffers are taken in, or null for any order
+     * @param ticket         this object's ticket in {@code turns}
+     */
+    AllocatorBodySubscriber(SampleAllocator allocator, long declaredLength, int maxBytes, int largeBytes,
+                            BodyTurns turns, long ticket) {
         this.allocator = allocator;
         this.declaredLength = declaredLength;
         this.maxBytes = maxBytes;
+        this.largeBytes = largeBytes;
+        this.turns = turns;
+        this.ticket = ticket;
+    }
+
+    /** {@return how long the body has waited for older objects to take their large buffers (not the server's time)} */
+    long waitedForTurnNanos() {
+        long since = waitStartedAt; // before the sum: see the fields
+        long before = waitedBefore;
+        return before + (since == 0 ? 0 : Math.max(0, System.nanoTime() - since));
     }
 
     @Override
@@ -58,6 +98,9 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         if (declaredLength > maxBytes) {
             fail(new IOException("object of " + declaredLength + " bytes exceeds the limit of " + maxBytes));
             return;
+        }
+        if (turns != null && declaredLength >= 0 && declaredLength <= largeBytes) {
+            turns.pass(ticket); // its one buffer is small: younger large bodies need not wait for it
         }
         s.request(Long.MAX_VALUE);
     }
@@ -86,7 +129,7 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
 
     private boolean ensure(int more) {
         if (buffer == null) {
-            buffer = declaredLength >= 0 ? allocateOrFail((int) declaredLength) : allocateFirstOfUnknownLength(more);
+            buffer = declaredLength >= 0 ? take((int) declaredLength) : allocateFirstOfUnknownLength(more);
             if (buffer == null) {
                 return false;
             }
@@ -102,7 +145,10 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         }
         // grow from the size asked (the limit): an allocator may hand out more capacity than asked, not ours to use
         int size = (int) Math.min(maxBytes, Math.max(needed, 2L * buffer.limit()));
-        ByteBuffer bigger = allocateOrFail(size);
+        if (size > largeBytes) {
+            size = maxBytes; // one large buffer, not a chain of them each taken while holding the last (LargeBodies)
+        }
+        ByteBuffer bigger = take(size);
         if (bigger == null) {
             return false;
         }
@@ -119,14 +165,49 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
      * smaller (a pool of small slabs) gets the first chunk's size, at least {@value #SMALL_START} bytes, instead.
      */
     private ByteBuffer allocateFirstOfUnknownLength(int firstChunk) {
+        int start = Math.min(maxBytes, UNKNOWN_LENGTH_START);
+        if (start > largeBytes) {
+            return take(maxBytes); // large from the start: its one large buffer (LargeBodies)
+        }
         try {
-            return allocator.allocate(Math.min(maxBytes, UNKNOWN_LENGTH_START));
+            return allocator.allocate(start);
         } catch (IllegalArgumentException tooLarge) { // a pool without a slab that large ("larger than its largest")
             return allocateOrFail(Math.min(maxBytes, Math.max(firstChunk, SMALL_START)));
         } catch (RuntimeException e) {
             fail(e);
             return null;
         }
+    }
+
+    /**
+     * Takes a buffer: a large one in turn, when turns are kept. The ticket passes once the body has the buffer it
+     * keeps (a known length, or the largest size); a small buffer of unknown length keeps the ticket open, since the
+     * body may yet need a large one. A body aborted while it waits takes nothing and keeps its ticket open (a retry
+     * takes its turn again). Null when the body failed.
+     */
+    private ByteBuffer take(int size) {
+        boolean inTurn = turns != null && size > largeBytes;
+        if (inTurn) {
+            long start = System.nanoTime() | 1; // never 0, which means "not waiting"
+            waitStartedAt = start;
+            boolean turnCame;
+            try {
+                turnCame = turns.awaitTurn(ticket, finished::get);
+            } finally {
+                waitedBefore += System.nanoTime() - start; // onNext's thread only (serial calls)
+                waitStartedAt = 0;
+            }
+            if (!turnCame) { // aborted (failed already), the fetcher closing, or this thread interrupted
+                fail(new IOException("no turn to take a large buffer of " + size + " bytes: the fetcher is closing "
+                        + "or the client's thread was interrupted"));
+                return null;
+            }
+        }
+        ByteBuffer b = allocateOrFail(size);
+        if (inTurn && b != null && (declaredLength >= 0 || size >= maxBytes)) {
+            turns.pass(ticket);
+        }
+        return b;
     }
 
     /** Allocates, or fails the body (releasing what it holds) when the allocator refuses; null then. */
@@ -172,6 +253,9 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
             Flow.Subscription s = subscription;
             if (s != null) {
                 s.cancel();
+            }
+            if (turns != null) {
+                turns.wake(); // onNext may be waiting for its turn: it stops (and frees the buffer on its way out)
             }
         }
         releaseIfFinished();

@@ -8,13 +8,13 @@ import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
@@ -42,10 +42,15 @@ import org.spdl4j.engine.source.SampleField;
  * {@link FetchException} naming the URI, attempts and last status. An object is never delivered twice (one future per
  * call; a timed-out attempt is cancelled and its late body discarded). A caller may complete the returned stage
  * itself ({@code cancel}, {@code orTimeout}): the fetch goes on (holding its slot) and the object, should it come, is
- * closed, its body back with the allocator.
+ * closed, its body back with the allocator. <b>Large bodies</b> ({@link LargeBodies}): a body of unknown length that
+ * outgrows the large size takes one buffer of the largest size; with call order, large bodies take their buffers in
+ * the order of the {@code apply} calls, waiting (on the client's thread, not counted by the attempt's deadline) for
+ * older objects to take theirs or end. A retry after the object's turn passed (its attempt failed after taking its
+ * buffer) takes its buffer out of turn.
  *
- * <p><b>Threading:</b> thread-safe. No thread blocks: attempts are {@link HttpClient#sendAsync}, backoff waits are
- * timers. <b>Allocation:</b> per object, the request, futures, and one body buffer from the {@link SampleAllocator}
+ * <p><b>Threading:</b> thread-safe. The caller's thread never blocks: attempts are {@link HttpClient#sendAsync},
+ * backoff waits are timers; a body may block the client's thread for a buffer (the allocator's back-pressure) or its
+ * turn. <b>Allocation:</b> per object, the request, futures, and one body buffer from the {@link SampleAllocator}
  * (the only copy of the bytes). <b>Ownership:</b> the delivered sample owns its buffer; buffers of failed attempts
  * are released. The fetcher owns its {@link HttpClient} and one daemon timer thread
  * ({@code spdl4j-http-timer-<n>}: attempt deadlines, cancelled when the attempt completes, and back-offs);
@@ -60,6 +65,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     private final HttpFetchSettings settings;
     private final SampleAllocator allocator;
     private final AsyncPermits permits;
+    private final LargeBodies large;
+    /** The turns large bodies take their buffers in, or null (any order). */
+    private final BodyTurns turns;
     private final AtomicLong attemptsMade = new AtomicLong();
     /**
      * Attempt deadlines and retry back-offs. Owned (not {@code CompletableFuture.delayedExecutor}, whose tasks cannot
@@ -71,8 +79,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     /** Objects started and not yet completed, with their URIs: what {@link #close()} fails. */
     private final ConcurrentHashMap<CompletableFuture<Sample>, URI> inProgress = new ConcurrentHashMap<>();
     /**
-     * Exchanges whose completion handler has not finished: the handler owns (delivers or releases) what the body
-     * collected, and runs on the client's executor (the common pool), so {@link #close()} waits for these too.
+     * Exchanges whose completion handler has not finished, or whose body still holds its buffer: the handler owns
+     * (delivers or releases) what the body collected, and runs on the client's executor (the common pool); an aborted
+     * body frees its buffer when its onNext lets go, on a client thread. {@link #close()} waits for these too.
      */
     private final java.util.Set<CompletableFuture<Void>> openCalls = ConcurrentHashMap.newKeySet();
     /**
@@ -88,8 +97,22 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      * @param allocator where bodies go
      */
     public HttpObjectFetcher(HttpFetchSettings settings, SampleAllocator allocator) {
+        this(settings, allocator, LargeBodies.NONE);
+    }
+
+    /**
+     * Creates a fetcher with its own HTTP/1.1 client whose large bodies take their buffers as {@code large} says: for
+     * an allocator with few large buffers (a pool whose largest size class holds a few slabs).
+     *
+     * @param settings  limits, retries and timeouts
+     * @param allocator where bodies go
+     * @param large     which bodies are large, and whether they take their buffers in call order
+     */
+    public HttpObjectFetcher(HttpFetchSettings settings, SampleAllocator allocator, LargeBodies large) {
         this.settings = settings;
         this.allocator = allocator;
+        this.large = Objects.requireNonNull(large, "large");
+        this.turns = large.inCallOrder() ? new BodyTurns() : null;
         this.permits = new AsyncPermits(settings.maxInFlight());
         this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "spdl4j-http-timer-" + TIMER_THREADS.incrementAndGet());
@@ -112,11 +135,20 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         // The caller's own future: it may complete it first (cancel, orTimeout), and the object then arrives to
         // nobody, so it is closed here (its body back to the allocator) rather than dropped with its buffer.
         CompletableFuture<Sample> out = new CompletableFuture<>();
+        long ticket = turns == null ? -1 : turns.ticket(); // call order (LargeBodies)
         permits.submit(() -> {
             CompletableFuture<Sample> result = new CompletableFuture<>();
             inProgress.put(result, uri);
-            result.whenComplete((sample, error) -> inProgress.remove(result));
-            attempt(uri, 1, result);
+            if (turns != null) {
+                turns.open(ticket);
+            }
+            result.whenComplete((sample, error) -> {
+                inProgress.remove(result);
+                if (turns != null) {
+                    turns.pass(ticket); // done: holds its buffer (delivered) or none
+                }
+            });
+            attempt(uri, 1, result, ticket);
             return result;
         }).whenComplete((sample, error) -> {
             if (error != null) {
@@ -143,21 +175,26 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         return timers.getQueue().size();
     }
 
-    private void attempt(URI uri, int attempt, CompletableFuture<Sample> result) {
+    /** {@return bodies waiting for older objects to take their large buffers now, for tests} */
+    int bodiesAwaitingTurn() {
+        return turns == null ? 0 : turns.waiting();
+    }
+
+    private void attempt(URI uri, int attempt, CompletableFuture<Sample> result, long ticket) {
         if (closed) {
             result.completeExceptionally(new FetchException(uri, attempt - 1, -1, "fetcher closed", null));
             return;
         }
         attemptsMade.incrementAndGet();
         try {
-            send(uri, attempt, result);
+            send(uri, attempt, result, ticket);
         } catch (RuntimeException e) { // a URI the client refuses (no http/https scheme, no host) or a closed client
             result.completeExceptionally(new FetchException(uri, attempt, -1, "request not sent: " + e.getMessage()
                     + " (not retryable)", e));
         }
     }
 
-    private void send(URI uri, int attempt, CompletableFuture<Sample> result) {
+    private void send(URI uri, int attempt, CompletableFuture<Sample> result, long ticket) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.attemptTimeout()).GET().build();
         // written by the client's thread, read by the deadline timer's thread
         AtomicReference<AllocatorBodySubscriber> body = new AtomicReference<>();
@@ -166,7 +203,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                 return HttpResponse.BodySubscribers.replacing(null); // discard an error body
             }
             AllocatorBodySubscriber b = new AllocatorBodySubscriber(allocator,
-                    info.headers().firstValueAsLong("Content-Length").orElse(-1), settings.maxBodyBytes());
+                    info.headers().firstValueAsLong("Content-Length").orElse(-1), settings.maxBodyBytes(),
+                    large.minBytes(), turns, ticket);
             body.set(b);
             return b;
         };
@@ -194,21 +232,31 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         CompletableFuture<?> handled = call.whenComplete((response, error) -> {
             HANDLING.set(settled);
             try {
-                handle(uri, attempt, result, call, body.get(), sentAt, response, error);
+                handle(uri, attempt, result, ticket, call, body.get(), sentAt, response, error);
             } finally {
                 HANDLING.remove();
             }
         });
         handled.whenComplete((ignored, error) -> {
-            openCalls.remove(settled);
-            settled.complete(null);
+            // Settled once the body is finished too: an aborted body gives its buffer back only when its onNext lets
+            // go (it may be copying a chunk into it, or waiting in the allocator), on a client thread that close()
+            // cannot join (the client's awaitTermination joins its selector thread only).
+            AllocatorBodySubscriber b = body.get();
+            CompletionStage<?> finished = b == null ? CompletableFuture.completedFuture(null) : b.getBody();
+            finished.whenComplete((bytes, failed) -> {
+                openCalls.remove(settled);
+                settled.complete(null);
+            });
         });
-        // The whole attempt, body included, has a deadline. Cancelling the client's future aborts the exchange; the
-        // call then completes with an error and the handler gives the body back.
+        // The whole attempt, body included, has a deadline (not counting a wait for its turn). Cancelling the client's
+        // future aborts the exchange; the call then completes with an error and the handler gives the body back.
+        AttemptDeadline deadline = new AttemptDeadline(timers, call, () -> {
+            AllocatorBodySubscriber b = body.get();
+            return b == null ? 0 : b.waitedForTurnNanos();
+        }, settings.attemptTimeout().toNanos());
         try {
-            ScheduledFuture<?> deadline = timers.schedule(() -> call.cancel(true),
-                    settings.attemptTimeout().toMillis(), TimeUnit.MILLISECONDS);
-            call.whenComplete((response, error) -> deadline.cancel(false)); // it no longer holds the response
+            deadline.arm();
+            call.whenComplete((response, error) -> deadline.disarm()); // it no longer holds the response
         } catch (RejectedExecutionException closing) { // closed since attempt() looked: abort, the handler frees
             call.cancel(true);
         }
@@ -218,7 +266,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      * The completion handler of one exchange: delivers the object, releases what the body collected when the
      * response was not delivered, or retries.
      */
-    private void handle(URI uri, int attempt, CompletableFuture<Sample> result,
+    private void handle(URI uri, int attempt, CompletableFuture<Sample> result, long ticket,
                         CompletableFuture<HttpResponse<ByteBuffer>> call, AllocatorBodySubscriber collected,
                         long sentAt, HttpResponse<ByteBuffer> response, Throwable error) {
         if (error != null) {
@@ -263,7 +311,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             return;
         }
         try {
-            timers.schedule(() -> attempt(uri, attempt + 1, result), backoffMillis(attempt), TimeUnit.MILLISECONDS);
+            timers.schedule(() -> attempt(uri, attempt + 1, result, ticket), backoffMillis(attempt),
+                    TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) { // closed between the check and the schedule
             result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
         }
@@ -304,6 +353,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             return;
         }
         closed = true;
+        if (turns != null) {
+            turns.close(); // bodies waiting for their turn go on (their exchanges are aborted just below)
+        }
         timers.shutdownNow(); // back-offs and deadlines: dropped (the objects they serve are failed below)
         client.shutdownNow(); // aborts exchanges in progress; a body that still arrives is released, not delivered
         for (var e : inProgress.entrySet()) {
