@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -50,16 +51,35 @@ class CloseTest {
         assertThatThrownBy(() -> p.next(Duration.ofMillis(10))).isInstanceOf(IllegalStateException.class);
     }
 
+    /**
+     * Close interrupts the virtual threads running tasks and waits for them: the pipeline is terminated when close
+     * returns. (Without the interrupt close would still return, after its bound, with the tasks asleep: only
+     * isTerminated() and the tasks' own view tell the two apart; the task threads, virtual, are not in
+     * {@link EngineThreads#alive}.)
+     */
     @Test
-    void shouldCloseAVirtualThreadAndAsyncPipelineBlockedInTasks() {
+    void shouldCloseAVirtualThreadAndAsyncPipelineBlockedInTasks() throws Exception {
+        CountDownLatch blocked = new CountDownLatch(8);
+        AtomicInteger interrupted = new AtomicInteger();
         Pipeline<Integer> p = PipelineBuilder.fromSupplier(() -> 1)
                 .named("blocked-vt")
-                .pipeVirtual("io", (Integer i) -> sleepy(i, 60_000), StageOptions.defaults().withConcurrency(8))
+                .pipeVirtual("io", (Integer i) -> {
+                    blocked.countDown();
+                    try {
+                        Thread.sleep(60_000);
+                    } catch (InterruptedException e) {
+                        interrupted.incrementAndGet();
+                        throw new IllegalStateException("interrupted", e);
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(8))
                 .build().start();
-        EngineThreads.spin(50_000_000);
+        assertThat(blocked.await(10, TimeUnit.SECONDS)).as("all 8 tasks asleep").isTrue();
         long start = System.nanoTime();
         p.close();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        assertThat(p.isTerminated()).as("every task ended before close returned").isTrue();
+        assertThat(interrupted.get()).as("tasks woken by close's interrupt").isGreaterThanOrEqualTo(8);
         assertThat(EngineThreads.alive("blocked-vt")).isEmpty();
     }
 

@@ -68,15 +68,23 @@ class PerThreadImageDecodersTest {
         final UnsafeBuffer src = TestImages.offHeap(jpeg);
         final ImageSpec spec = ImageSpec.centerCrop(128, 112, PixelFormat.RGB24);
         try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
+            // A decode that throws on a thread (a decoder taken over but still owned by its ended thread) must fail
+            // the test: the decoder count alone would still read 1.
+            final List<Throwable> failures = java.util.Collections.synchronizedList(new ArrayList<>());
             final Runnable decodeOnce = () -> {
-                final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
-                decoders.decode(src, 0, jpeg.length, "img", spec, dst, 0);
+                try {
+                    final UnsafeBuffer dst = TestImages.nativeBuffer(spec.bytes());
+                    decoders.decode(src, 0, jpeg.length, "img", spec, dst, 0);
+                } catch (final Throwable e) {
+                    failures.add(e);
+                }
             };
             for (int i = 0; i < 5; i++) {
                 final Thread t = new Thread(decodeOnce, "short-lived-" + i);
                 t.start();
                 t.join();
             }
+            assertThat(failures).as("decodes on the short-lived threads").isEmpty();
             assertThat(decoders.decoderCount()).as("five threads one after another").isEqualTo(1);
             final java.util.concurrent.CountDownLatch decoded = new java.util.concurrent.CountDownLatch(2);
             final java.util.concurrent.CountDownLatch finish = new java.util.concurrent.CountDownLatch(1);
@@ -94,11 +102,17 @@ class PerThreadImageDecodersTest {
                 t.start();
                 live.add(t);
             }
-            decoded.await();
-            assertThat(decoders.decoderCount()).as("two live threads, one ended one's decoder reused").isEqualTo(2);
-            finish.countDown();
-            for (final Thread t : live) {
-                t.join();
+            try {
+                assertThat(decoded.await(30, java.util.concurrent.TimeUnit.SECONDS)).as("both live threads decoded")
+                        .isTrue();
+                assertThat(failures).as("decodes on the live threads").isEmpty();
+                assertThat(decoders.decoderCount()).as("two live threads, one ended one's decoder reused")
+                        .isEqualTo(2);
+            } finally {
+                finish.countDown(); // also when an assertion failed: no thread of this test outlives it
+                for (final Thread t : live) {
+                    t.join();
+                }
             }
         }
         assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();

@@ -159,19 +159,27 @@ class BatchingPublisherTest {
             BatchingPublisher batch = batch(link, new RunFlag(), 32);
             SingleConsumerPoller poller = new SingleConsumerPoller(link);
             List<Object> taken = new ArrayList<>();
-            Thread consumer = Thread.ofPlatform().daemon(true).start(() -> {
-                while (taken.size() < 30) {
+            java.util.concurrent.atomic.AtomicBoolean giveUp = new java.util.concurrent.atomic.AtomicBoolean();
+            // named spdl4j-*: the leftover check fails the class should it outlive it
+            Thread consumer = Thread.ofPlatform().daemon(true).name("spdl4j-test-batch-consumer").start(() -> {
+                while (taken.size() < 30 && !giveUp.get()) {
                     taken.addAll(pollAll(poller));
                     Thread.onSpinWait();
                 }
             });
-            for (int i = 0; i < 30; i++) {
-                assertThat(batch.add(i, 0)).isTrue(); // in place: a full ring flushes, then waits for room
+            try {
+                for (int i = 0; i < 30; i++) {
+                    assertThat(batch.add(i, 0)).isTrue(); // in place: a full ring flushes, then waits for room
+                }
+                batch.flush();
+                assertThat(reported()).as("every item counted once, also those add() flushed").isEqualTo(30);
+                consumer.join(10_000);
+            } finally {
+                giveUp.set(true); // an item lost or a failed assertion: the consumer must not spin on for good
+                consumer.join(10_000);
             }
-            batch.flush();
-            assertThat(reported()).as("every item counted once, also those add() flushed").isEqualTo(30);
-            consumer.join(10_000);
 
+            assertThat(taken).as("multi-producer: %s", multiProducer).hasSize(30);
             assertThat(consumer.isAlive()).isFalse();
             assertThat(batch.isEmpty()).isTrue();
             assertThat(taken).as("multi-producer: %s", multiProducer)

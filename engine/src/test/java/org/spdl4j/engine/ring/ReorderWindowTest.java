@@ -54,31 +54,39 @@ class ReorderWindowTest {
         for (int t = 0; t < workers; t++) {
             BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
             BackoffIdleStrategy idle = new BackoffIdleStrategy();
-            threads.add(Thread.ofPlatform().daemon(true).start(() -> {
+            // named spdl4j-*: the leftover check fails the class should one outlive it
+            threads.add(Thread.ofPlatform().daemon(true).name("spdl4j-test-reorder-" + t).start(() -> {
                 for (long s = next.getAndIncrement(); s < items; s = next.getAndIncrement()) {
                     window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running, n -> { });
                 }
             }));
         }
-        long expected = 0;
-        int received = 0;
-        while (received < items - items / 5) {
-            if (!poll.poll()) {
-                Thread.onSpinWait();
-                continue;
-            }
-            long v = (Long) poll.take();
-            poll.release();
-            if (expected % 5 == 0) {
+        try {
+            long expected = 0;
+            int received = 0;
+            while (received < items - items / 5) {
+                if (!poll.poll()) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                long v = (Long) poll.take();
+                poll.release();
+                if (expected % 5 == 0) {
+                    expected++;
+                }
+                assertThat(v).isEqualTo(expected);
                 expected++;
+                received++;
             }
-            assertThat(v).isEqualTo(expected);
-            expected++;
-            received++;
+        } finally {
+            // A failed assertion leaves nobody reading the ring: without the stop the workers would wait for room
+            // (and spin) for the rest of the test JVM.
+            running.stop();
+            for (Thread t : threads) {
+                t.join(TimeUnit.SECONDS.toMillis(10));
+            }
         }
-        for (Thread t : threads) {
-            t.join();
-        }
+        assertThat(threads).noneMatch(Thread::isAlive);
         assertThat(window.head()).isEqualTo(items);
     }
 

@@ -12,6 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.source.FolderDataset;
+import org.spdl4j.examples.testing.RingFill;
 import org.spdl4j.examples.training.ColorClassImages;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.PoolRegistry;
@@ -44,7 +45,9 @@ class ShardLoaderEarlyCloseTest {
                     assertThat(b.size()).isEqualTo(4);
                 }
             }
-            Thread.sleep(200); // the source thread reads ahead until the rings are full of leased samples
+            // the source thread reads ahead: wait until samples (each holding a lease) wait in the rings, so that
+            // the close-time sweep has leased samples to hand to the discard hook (a fixed sleep may see none)
+            RingFill.awaitItemsInRings(loader.pipeline(), 2);
             assertThat(loader.leasesInUse()).as("samples read ahead").isPositive();
         } finally {
             loader.close();

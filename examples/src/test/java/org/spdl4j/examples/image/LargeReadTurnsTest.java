@@ -31,11 +31,16 @@ class LargeReadTurnsTest {
         turns.awaitTurn(t3, "d.jpg"); // every older one passed: no wait
     }
 
+    /** A ticket never passed holds the next read back for the bound, not less, then lets it go (not forever). */
     @Test
     void shouldStopWaitingAfterItsBound() {
         LargeReadTurns turns = new LargeReadTurns(2, TimeUnit.MILLISECONDS.toNanos(50));
         turns.ticket(); // never passed
         long late = turns.ticket();
-        turns.awaitTurn(late, "e.jpg"); // returns after ~50 ms instead of hanging the read
+        long t0 = System.nanoTime();
+        turns.awaitTurn(late, "e.jpg"); // returns after ~50 ms instead of hanging the read (the class's @Timeout)
+        assertThat(System.nanoTime() - t0).as("waited for its turn, in ns, before giving up")
+                .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(50));
+        assertThat(Thread.currentThread().isInterrupted()).isFalse();
     }
 }

@@ -36,10 +36,16 @@ class ReadStageTest {
     void shouldReadAFileIntoPooledBytes() throws Exception {
         ImageItemPool items = new ImageItemPool(2);
         try (BufferPool bytes = BufferPool.open(PoolConfig.builder("read-test").sizeClass(1024, 1).build())) {
-            Path file = Files.write(dir.resolve("b.jpg"), new byte[] {1, 2, 3});
+            byte[] content = new byte[1000];
+            new java.util.Random(7).nextBytes(content);
+            Path file = Files.write(dir.resolve("b.jpg"), content);
             ImageItem item = new ReadStage(bytes, items).apply(takeFor(items, new FileItem(file, "b.jpg", 0)));
-            assertThat(item.length).isEqualTo(3);
+            int length = item.length;
+            byte[] read = new byte[content.length];
+            item.bytes.buffer().getBytes(0, read);
             items.release(item);
+            assertThat(length).isEqualTo(content.length);
+            assertThat(read).as("the pooled bytes hold the file").isEqualTo(content);
             assertThat(bytes.inUse()).isZero();
             assertThat(items.available()).isEqualTo(2);
         }

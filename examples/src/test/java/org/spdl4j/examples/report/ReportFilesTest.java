@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
@@ -34,18 +33,22 @@ class ReportFilesTest {
             return x;
         });
         java.util.concurrent.Semaphore inFlight = new java.util.concurrent.Semaphore(8);
+        List<java.util.concurrent.Future<Integer>> calls = new java.util.ArrayList<>();
         try (var executor = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
             for (int i = 0; i < 200; i++) {
                 inFlight.acquire();
                 int item = i;
-                executor.submit(() -> {
+                calls.add(executor.submit(() -> {
                     try {
                         return read.apply(item);
                     } finally {
                         inFlight.release();
                     }
-                });
+                }));
             }
+        }
+        for (int i = 0; i < calls.size(); i++) {
+            assertThat(calls.get(i).get()).as("call %d through the trace", i).isEqualTo(i); // a throw fails here
         }
         Path file = dir.resolve("vt-trace.json");
         trace.write(file);
@@ -80,17 +83,25 @@ class ReportFilesTest {
         TaskTrace trace = new TaskTrace(10_000);
         Function<Integer, Integer> decode = trace.wrap("decode", x -> x + 1);
         Function<Integer, Integer> read = trace.wrap("read \"io\"", x -> x * 2);
-        CountDownLatch done = new CountDownLatch(2);
+        // A call that throws on a worker thread must fail the test, not leave it waiting for a count-down forever.
+        java.util.Queue<Throwable> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        List<Thread> workers = new java.util.ArrayList<>();
         for (int t = 0; t < 2; t++) {
-            Thread.ofPlatform().name("spdl4j-test-decode-" + t).start(() -> {
-                for (int i = 0; i < 100; i++) {
-                    decode.apply(i);
-                    read.apply(i);
+            workers.add(Thread.ofPlatform().name("spdl4j-test-decode-" + t).start(() -> {
+                try {
+                    for (int i = 0; i < 100; i++) {
+                        decode.apply(i);
+                        read.apply(i);
+                    }
+                } catch (Throwable e) {
+                    failures.add(e);
                 }
-                done.countDown();
-            });
+            }));
         }
-        done.await();
+        for (Thread w : workers) {
+            assertThat(w.join(java.time.Duration.ofSeconds(30))).as("%s finished", w.getName()).isTrue();
+        }
+        assertThat(failures).as("calls that threw on the worker threads").isEmpty();
         Path file = dir.resolve("trace.json");
         trace.write(file);
 

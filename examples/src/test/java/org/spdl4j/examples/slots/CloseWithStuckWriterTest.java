@@ -9,6 +9,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.agrona.UnsafeApi;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.PoolRegistry;
@@ -45,9 +46,18 @@ class CloseWithStuckWriterTest {
             DType.U8, 4096), stuck, i -> 0, i -> released.incrementAndGet(), SlotLoaderOptions.defaults().withFillConcurrency(1),
             DirectMemoryAllocator.INSTANCE);
         loader.pipeline().start();
-        while (!inside.get()) {
+        long setUp = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!inside.get() && System.nanoTime() < setUp) {
             Thread.onSpinWait();
         }
+        assertThat(inside.get()).as("the writer is inside its write").isTrue();
+        // Every item assigned its slot: 1 in the writer, 2 to 4 parked at theirs, so that close has items it must
+        // not release (closing before they are assigned would find none, and the released-count check below
+        // would hold whatever close did).
+        while (assignedSoFar(loader) < 4 && System.nanoTime() < setUp) {
+            Thread.sleep(5);
+        }
+        assertThat(assignedSoFar(loader)).as("items assigned their slots").isEqualTo(4);
 
         loader.close(); // returns after the engine's close timeout, the writer still inside
 
@@ -61,6 +71,15 @@ class CloseWithStuckWriterTest {
         }
         assertThat(loader.pipeline().isTerminated()).isTrue();
         assertThat(written.get()).as("the stuck write completed into live memory").isEqualTo(1);
+    }
+
+    private static long assignedSoFar(SlotBatchLoader<Integer> loader) {
+        for (StageStats s : loader.stats()) {
+            if (s.stage().equals(SlotStages.ASSIGN_STAGE)) {
+                return s.itemsOut();
+            }
+        }
+        throw new AssertionError("no assign stage in " + loader.stats());
     }
 
     private static List<String> livePools(String prefix) {
