@@ -201,11 +201,18 @@ public final class DataLoaderBuilder<T> {
     /**
      * Sets how long the iterator waits for each batch before throwing {@link DataLoaderTimeoutException}.
      *
-     * @param perBatch the bound
+     * @param perBatch the bound, positive ({@code ChronoUnit.FOREVER.getDuration()} for no bound)
      * @return this builder
+     * @throws IllegalArgumentException if {@code perBatch} is zero or negative: every batch not ready at the very
+     *                                  moment it is asked for would time out
      */
     public DataLoaderBuilder<T> timeout(Duration perBatch) {
-        this.timeout = Objects.requireNonNull(perBatch, "timeout");
+        Objects.requireNonNull(perBatch, "timeout");
+        if (perBatch.isNegative() || perBatch.isZero()) {
+            throw new IllegalArgumentException("data loader timeout " + perBatch + " must be positive (it bounds the "
+                    + "wait for each batch); use ChronoUnit.FOREVER.getDuration() for no bound");
+        }
+        this.timeout = perBatch;
         return this;
     }
 
