@@ -39,4 +39,12 @@ class DataLoaderBuilderValidationTest {
         }
         assertThat(seen).containsExactlyInAnyOrder(1, 2, 3);
     }
+
+    /** A batch size below 1 was refused only by build(), by the aggregator, with a message naming no step. */
+    @Test
+    void shouldRejectABatchSizeBelowOneNamingTheStep() {
+        assertThatThrownBy(() -> DataLoader.from(List.of(1, 2, 3)).preprocess(x -> x, 1).batch(-4, true))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'batch-1': batch size -4 must be at least 1");
+    }
 }
