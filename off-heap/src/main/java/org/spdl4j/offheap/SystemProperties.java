@@ -77,6 +77,28 @@ public final class SystemProperties {
     }
 
     /**
+     * {@return the property's value as a boolean, {@code true} or {@code false} ignoring case, or
+     * {@code defaultValue} when it is not set} Unlike {@link Boolean#parseBoolean}, which reads {@code "yes"} or
+     * {@code "1"} as {@code false}, any other value fails.
+     *
+     * @param name         the property
+     * @param defaultValue the value when it is not set
+     * @throws IllegalArgumentException naming the property when the value is neither
+     */
+    public static boolean booleanValue(String name, boolean defaultValue) {
+        String text = System.getProperty(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        String value = text.trim();
+        if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(value);
+        }
+        throw new IllegalArgumentException("system property " + name + "='" + text + "' is neither true nor false"
+                + " (default " + defaultValue + ")");
+    }
+
+    /**
      * {@return the property's value as a constant of {@code defaultValue}'s enum, by name and ignoring case, or
      * {@code defaultValue} when it is not set}
      *

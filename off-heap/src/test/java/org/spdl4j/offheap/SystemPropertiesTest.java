@@ -50,4 +50,14 @@ class SystemPropertiesTest {
         assertThatThrownBy(() -> SystemProperties.enumValue(NAME, TimeUnit.SECONDS))
                 .hasMessageContaining("='fortnights' is none of [NANOSECONDS,");
     }
+
+    @Test
+    void shouldReadBooleansStrictly() {
+        assertThat(SystemProperties.booleanValue(NAME, true)).isTrue();
+        System.setProperty(NAME, " False ");
+        assertThat(SystemProperties.booleanValue(NAME, true)).isFalse();
+        System.setProperty(NAME, "1");
+        assertThatThrownBy(() -> SystemProperties.booleanValue(NAME, false))
+                .hasMessage("system property " + NAME + "='1' is neither true nor false (default false)");
+    }
 }
