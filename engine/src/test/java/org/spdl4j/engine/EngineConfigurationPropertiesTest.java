@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.StatsConfiguration;
 
 /**
  * The engine's system properties, each read in a fresh JVM (they are read once, when {@link EngineConfiguration}
@@ -31,7 +32,8 @@ class EngineConfigurationPropertiesTest {
          */
         public static void main(String[] args) {
             System.out.println("ring=" + EngineConfiguration.DEFAULT_RING_CAPACITY + " wait="
-                    + EngineConfiguration.DEFAULT_WAIT_POLICY + " close=" + EngineConfiguration.CLOSE_TIMEOUT_MILLIS);
+                    + EngineConfiguration.DEFAULT_WAIT_POLICY + " close=" + EngineConfiguration.CLOSE_TIMEOUT_MILLIS
+                    + " digits=" + StatsConfiguration.SIGNIFICANT_DIGITS);
         }
     }
 
@@ -100,6 +102,17 @@ class EngineConfigurationPropertiesTest {
     void shouldKeepTheDefaultsWhenNothingIsSet() throws Exception {
         Run run = probe("-Dspdl4j.unrelated=1");
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("ring=1024 wait=BACKOFF close=1500");
+        assertThat(run.output()).contains("ring=1024 wait=BACKOFF close=1500 digits=2");
+    }
+
+    /**
+     * A precision HdrHistogram does not support was taken, and then every pipeline's build failed in HdrHistogram
+     * ("numberOfSignificantValueDigits must be between 0 and 5"), naming no property.
+     */
+    @Test
+    void shouldFailNamingAStatsPrecisionOutOfRange() throws Exception {
+        Run run = probe("-Dspdl4j.stats.significantDigits=6");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.stats.significantDigits=6 must be in [0, 5]");
     }
 }
