@@ -271,13 +271,19 @@ public final class PipelineBuilder<T> {
     /**
      * Groups items into lists of {@code size} (stage name {@code aggregate-<k>}).
      *
-     * @param size     items per list
+     * @param size     items per list, at least 1
      * @param dropLast whether to drop a shorter last list
      * @return the builder
+     * @throws IllegalArgumentException if {@code size} is below 1
      */
     public PipelineBuilder<List<T>> aggregate(int size, boolean dropLast) {
-        return aggregate("aggregate-" + stages.size(), () -> new BatchAggregator<T>(size, dropLast),
-                StageOptions.defaults());
+        String stageName = "aggregate-" + stages.size();
+        // Here, not when the stage's factory first runs in build(): spec() would pass a description build() refuses,
+        // and the aggregator's own message does not name the stage.
+        if (size < 1) {
+            throw new IllegalArgumentException("stage '" + stageName + "': batch size " + size + " must be at least 1");
+        }
+        return aggregate(stageName, () -> new BatchAggregator<T>(size, dropLast), StageOptions.defaults());
     }
 
     /**

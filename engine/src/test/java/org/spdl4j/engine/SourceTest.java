@@ -112,7 +112,9 @@ class SourceTest {
                 closes.incrementAndGet();
             }
         });
-        assertThatThrownBy(() -> from.aggregate(0, false).build()).isInstanceOf(IllegalArgumentException.class)
+        // A factory whose aggregator refuses its size: aggregate(0, false) itself is refused before build()
+        assertThatThrownBy(() -> from.aggregate("agg", () -> new BatchAggregator<Integer>(0, false),
+                StageOptions.defaults()).build()).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("batch size");
         assertThat(closes).as("the source, closed by the failed build").hasValue(1);
 

@@ -56,4 +56,15 @@ class ValidationTest {
         assertThat(FailureBudget.fraction(0.1).isExceeded(50, 99)).as("not judged before 100 items").isFalse();
         assertThat(FailureBudget.fraction(0.1).isExceeded(11, 100)).isTrue();
     }
+
+    /**
+     * A batch size below 1 passed {@code spec()} ("validates the description") and failed only in {@code build()},
+     * when the stage's aggregator was first created, with a message that named no stage.
+     */
+    @Test
+    void shouldRejectABatchSizeBelowOneWhenTheStageIsDescribed() {
+        assertThatThrownBy(() -> SOURCE.pipe("a", (Integer i) -> i).aggregate(0, false).spec())
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("stage 'aggregate-1': batch size 0 must be at least 1");
+    }
 }

@@ -466,16 +466,20 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * chunks of bounded memory. After a timestamp request it restarts from the beginning.
      *
      * @param k the stride, at least 1
-     * @param maxFrames most frames to write in this call
+     * @param maxFrames most frames to write in this call, at least 1
      * @param spec the per-frame output description
      * @param dstAddress first byte of the destination
      * @param dstCapacity bytes available; at least {@code maxFrames * spec.bytes()}
      * @return frames written, 0 when the stream has ended
+     * @throws IllegalArgumentException when {@code k} or {@code maxFrames} is below 1
      */
     public int readEvery(final int k, final int maxFrames, final ImageSpec spec, final long dstAddress,
                          final long dstCapacity) {
         if (k < 1) {
             throw new IllegalArgumentException("k must be >= 1: " + k);
+        }
+        if (maxFrames < 1) { // 0 frames written is how the end of the stream reads: a loop would stop, silently
+            throw new IllegalArgumentException("maxFrames must be >= 1: " + maxFrames);
         }
         checkRequest(maxFrames, spec, dstCapacity);
         start();

@@ -174,6 +174,24 @@ class VideoReaderTest {
         assertThat(seen.toString()).isEqualTo(expected.toString());
     }
 
+    /**
+     * {@code readEvery(k, 0, ...)} (or a negative count) wrote nothing and returned 0, which is how the end of the
+     * stream reads: a {@code while (readEvery(...) > 0)} loop given a zero chunk size stopped at once, as if the
+     * clip had no frames.
+     */
+    @Test
+    void shouldRejectAFrameCountBelowOneRatherThanReportTheEnd() {
+        final UnsafeBuffer dst = TestImages.nativeBuffer(GRAY.bytes());
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(mp4, MediaLimits.DEFAULT)) {
+            assertThatThrownBy(() -> r.readEvery(1, 0, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxFrames must be >= 1: 0");
+            assertThatThrownBy(() -> r.readEvery(1, -2, GRAY, dst.addressOffset(), dst.capacity()))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxFrames must be >= 1: -2");
+            assertThat(r.readEvery(1, 1, GRAY, dst.addressOffset(), dst.capacity())).isEqualTo(1);
+            assertThat(indicesIn(dst, 1, GRAY)).containsExactly(0);
+        }
+    }
+
     @Test
     void shouldEnforceFrameDurationAndPixelLimits() {
         final UnsafeBuffer dst = TestImages.nativeBuffer(4 * GRAY.bytes());

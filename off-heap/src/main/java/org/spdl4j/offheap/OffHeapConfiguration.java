@@ -7,7 +7,10 @@ import java.time.Duration;
  * the value in effect (read once, when this class initialises).
  *
  * <p>Builders ({@link PoolConfig.Builder}) start from these values, so a deployment can change a default without
- * code, and code can still override any of them per pool.
+ * code, and code can still override any of them per pool. A property set to a value that does not parse or is out of
+ * range (an alignment that is not a power of two, "yes" for a boolean) fails this class's initialisation with a
+ * message naming it ({@link SystemProperties}), rather than leaving the default silently in effect or letting
+ * {@link BufferPool#open} fail later for a reason that names no property.
  */
 public final class OffHeapConfiguration {
     /** Property: leak detection level, {@code off | sampled | paranoid} (tests run paranoid). */
@@ -23,8 +26,8 @@ public final class OffHeapConfiguration {
     /** Default sampling interval. */
     public static final int LEAK_SAMPLING_INTERVAL_DEFAULT = 128;
     /** Sampling interval in effect. */
-    public static final int LEAK_SAMPLING_INTERVAL =
-            Integer.getInteger(LEAK_SAMPLING_INTERVAL_PROP, LEAK_SAMPLING_INTERVAL_DEFAULT);
+    public static final int LEAK_SAMPLING_INTERVAL = SystemProperties.intValue(LEAK_SAMPLING_INTERVAL_PROP,
+            LEAK_SAMPLING_INTERVAL_DEFAULT, 1, Integer.MAX_VALUE);
 
     /**
      * Property: checked mode ({@code true|false}): leases refuse {@code address()}, {@code buffer()} and slices
@@ -33,15 +36,15 @@ public final class OffHeapConfiguration {
      */
     public static final String CHECKED_PROP = "spdl4j.checked";
     /** Checked mode in effect. */
-    public static final boolean CHECKED = Boolean.parseBoolean(
-            System.getProperty(CHECKED_PROP, String.valueOf(LEAK_DETECTION == LeakDetectionLevel.PARANOID)));
+    public static final boolean CHECKED =
+            SystemProperties.booleanValue(CHECKED_PROP, LEAK_DETECTION == LeakDetectionLevel.PARANOID);
 
     /** Property: default slab alignment in bytes (a power of two). */
     public static final String ALIGNMENT_PROP = "spdl4j.pool.alignment";
     /** Default slab alignment: one cache line, so no two slabs share a line (no false sharing between writers). */
     public static final int ALIGNMENT_DEFAULT = 64;
     /** Slab alignment in effect. */
-    public static final int ALIGNMENT = Integer.getInteger(ALIGNMENT_PROP, ALIGNMENT_DEFAULT);
+    public static final int ALIGNMENT = SystemProperties.powerOfTwoValue(ALIGNMENT_PROP, ALIGNMENT_DEFAULT, 1 << 30);
     /** Alignment for memory that DMA engines read (GPU copies, O_DIRECT I/O): one page. */
     public static final int DMA_ALIGNMENT = 4096;
 
@@ -50,22 +53,24 @@ public final class OffHeapConfiguration {
     /** Default acquire timeout: long enough for a slow consumer, short enough that a leak fails a job visibly. */
     public static final long ACQUIRE_TIMEOUT_MS_DEFAULT = 30_000;
     /** Acquire timeout in effect. */
-    public static final Duration ACQUIRE_TIMEOUT =
-            Duration.ofMillis(Long.getLong(ACQUIRE_TIMEOUT_PROP, ACQUIRE_TIMEOUT_MS_DEFAULT));
+    public static final Duration ACQUIRE_TIMEOUT = Duration.ofMillis(
+            SystemProperties.longValue(ACQUIRE_TIMEOUT_PROP, ACQUIRE_TIMEOUT_MS_DEFAULT, 0, Long.MAX_VALUE));
 
     /** Property: the longest single park while waiting for a free slab, in microseconds. */
     public static final String MAX_PARK_PROP = "spdl4j.pool.maxParkMicros";
     /** Default longest park: 1 ms, a bound on the extra latency a waiter sees once a slab is free. */
     public static final long MAX_PARK_MICROS_DEFAULT = 1_000;
     /** Longest park in effect. */
-    public static final long MAX_PARK_MICROS = Long.getLong(MAX_PARK_PROP, MAX_PARK_MICROS_DEFAULT);
+    public static final long MAX_PARK_MICROS =
+            SystemProperties.longValue(MAX_PARK_PROP, MAX_PARK_MICROS_DEFAULT, 0, Long.MAX_VALUE);
 
     /** Property: the largest single allocation a size class asks its allocator for, in bytes. */
     public static final String MAX_CHUNK_PROP = "spdl4j.pool.maxChunkBytes";
     /** Default largest chunk: 1 GiB, so one class is a few big allocations, not thousands of small ones. */
     public static final long MAX_CHUNK_BYTES_DEFAULT = 1L << 30;
     /** Largest chunk in effect. */
-    public static final long MAX_CHUNK_BYTES = Long.getLong(MAX_CHUNK_PROP, MAX_CHUNK_BYTES_DEFAULT);
+    public static final long MAX_CHUNK_BYTES =
+            SystemProperties.longValue(MAX_CHUNK_PROP, MAX_CHUNK_BYTES_DEFAULT, 1, Long.MAX_VALUE);
 
     /** System property: whether the direct allocator touches (zeroes) every page of a block when it allocates it. */
     public static final String PREFAULT_PROP = "spdl4j.pool.prefault";
@@ -76,8 +81,7 @@ public final class OffHeapConfiguration {
      */
     public static final boolean PREFAULT_DEFAULT = false;
     /** Whether blocks are prefaulted: {@value #PREFAULT_PROP}. */
-    public static final boolean PREFAULT = Boolean.parseBoolean(System.getProperty(PREFAULT_PROP,
-            Boolean.toString(PREFAULT_DEFAULT)));
+    public static final boolean PREFAULT = SystemProperties.booleanValue(PREFAULT_PROP, PREFAULT_DEFAULT);
 
     /**
      * Property: default size classes, as {@code size*count} pairs separated by commas, sizes with an optional
@@ -94,7 +98,8 @@ public final class OffHeapConfiguration {
     /** Default grace period of the test leak check. */
     public static final long LEAK_CHECK_GRACE_MS_DEFAULT = 2_000;
     /** Grace period in effect. */
-    public static final long LEAK_CHECK_GRACE_MS = Long.getLong(LEAK_CHECK_GRACE_PROP, LEAK_CHECK_GRACE_MS_DEFAULT);
+    public static final long LEAK_CHECK_GRACE_MS =
+            SystemProperties.longValue(LEAK_CHECK_GRACE_PROP, LEAK_CHECK_GRACE_MS_DEFAULT, 0, Long.MAX_VALUE);
 
     private OffHeapConfiguration() {
     }

@@ -187,11 +187,18 @@ public final class PoolConfig {
         /**
          * Sets how long an acquire waits for a free slab before it fails.
          *
-         * @param timeout a non-negative duration
+         * @param timeout a non-negative duration (0: fail at once when the class is empty;
+         *                {@code ChronoUnit.FOREVER.getDuration()}: wait without a bound)
          * @return this builder
+         * @throws IllegalArgumentException when {@code timeout} is negative
          */
         public Builder acquireTimeout(Duration timeout) {
-            this.acquireTimeout = Objects.requireNonNull(timeout, "timeout");
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isNegative()) { // "-1 means forever" elsewhere: here it would never wait at all
+                throw new IllegalArgumentException("pool '" + name + "': acquire timeout " + timeout
+                        + " must not be negative (use ChronoUnit.FOREVER.getDuration() to wait without a bound)");
+            }
+            this.acquireTimeout = timeout;
             return this;
         }
 
@@ -234,10 +241,15 @@ public final class PoolConfig {
         /**
          * Sets the largest single allocation a size class makes.
          *
-         * @param bytes at least one slab
+         * @param bytes positive; a class whose slab is larger than this gets one slab per chunk
          * @return this builder
+         * @throws IllegalArgumentException when {@code bytes} is not positive
          */
         public Builder maxChunkBytes(long bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("pool '" + name + "': max chunk bytes must be positive, got "
+                        + bytes);
+            }
             this.maxChunkBytes = bytes;
             return this;
         }

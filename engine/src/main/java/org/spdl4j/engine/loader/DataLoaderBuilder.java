@@ -114,13 +114,19 @@ public final class DataLoaderBuilder<T> {
     /**
      * Groups samples into lists of {@code size}.
      *
-     * @param size     samples per batch
+     * @param size     samples per batch, at least 1
      * @param dropLast drop a shorter last batch
      * @return the extended builder
+     * @throws IllegalArgumentException if {@code size} is below 1
      */
     public DataLoaderBuilder<List<T>> batch(int size, boolean dropLast) {
+        String stage = "batch-" + steps.size();
+        if (size < 1) { // here, not in build() where the aggregator's own message would not name the step
+            throw new IllegalArgumentException("data loader step '" + stage + "': batch size " + size
+                    + " must be at least 1");
+        }
         // The loader's order and wait policy, like every other stage (an aggregator runs on one thread).
-        return then((b, base) -> b.aggregate("batch-" + steps.size(), () -> new BatchAggregator<Object>(size, dropLast),
+        return then((b, base) -> b.aggregate(stage, () -> new BatchAggregator<Object>(size, dropLast),
                 base.withConcurrency(1)));
     }
 
@@ -201,11 +207,18 @@ public final class DataLoaderBuilder<T> {
     /**
      * Sets how long the iterator waits for each batch before throwing {@link DataLoaderTimeoutException}.
      *
-     * @param perBatch the bound
+     * @param perBatch the bound, positive ({@code ChronoUnit.FOREVER.getDuration()} for no bound)
      * @return this builder
+     * @throws IllegalArgumentException if {@code perBatch} is zero or negative: every batch not ready at the very
+     *                                  moment it is asked for would time out
      */
     public DataLoaderBuilder<T> timeout(Duration perBatch) {
-        this.timeout = Objects.requireNonNull(perBatch, "timeout");
+        Objects.requireNonNull(perBatch, "timeout");
+        if (perBatch.isNegative() || perBatch.isZero()) {
+            throw new IllegalArgumentException("data loader timeout " + perBatch + " must be positive (it bounds the "
+                    + "wait for each batch); use ChronoUnit.FOREVER.getDuration() for no bound");
+        }
+        this.timeout = perBatch;
         return this;
     }
 

@@ -28,6 +28,7 @@ import org.spdl4j.engine.runtime.StageAffinity;
 import org.spdl4j.engine.runtime.StageFailures;
 import org.spdl4j.engine.runtime.WaitStrategies;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.offheap.Timeouts;
 
 /**
  * A running record pipeline (built by {@link RecordPipelineBuilder}): {@link RecordRing}s in off-heap memory (one,
@@ -211,13 +212,16 @@ public final class RecordPipeline implements AutoCloseable {
     /**
      * Waits until the consumer has seen the end of the stream.
      *
-     * @param timeout how long to wait
+     * @param timeout how long to wait; one too long for a {@code long} of nanoseconds (about 292 years, e.g.
+     *                {@code ChronoUnit.FOREVER.getDuration()}) waits without a bound
      * @return {@code true} if the pipeline completed, {@code false} on timeout
      * @throws InterruptedException    if interrupted while waiting
      * @throws PipelineFailedException if a stage exceeded its budget or the source failed
      */
     public boolean awaitCompletion(Duration timeout) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        // Saturated, not toNanos(): that throws ArithmeticException for FOREVER. The deadline may wrap; only the
+        // difference deadline - now is used, which stays right for waits under 292 years.
+        long deadline = System.nanoTime() + Timeouts.nanos(timeout);
         for (;;) {
             PipelineFailedException failure = control.failure();
             if (failure != null) {

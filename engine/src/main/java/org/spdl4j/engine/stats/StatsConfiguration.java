@@ -1,6 +1,7 @@
 package org.spdl4j.engine.stats;
 
 import java.time.Duration;
+import org.spdl4j.offheap.SystemProperties;
 
 /**
  * The stats package's settings in one place: named defaults, each overridable by a system property read once when
@@ -23,6 +24,10 @@ import java.time.Duration;
  *       <td>a task is short when the last timed task took less than this; longer tasks are all timed</td></tr>
  * </table>
  *
+ * <p>A property set to a value that does not parse or is out of range fails this class's initialisation with a
+ * message naming it ({@link SystemProperties}), rather than leaving the default silently in effect (or, for the
+ * precision, failing every pipeline's build in HdrHistogram with a message that names no property).
+ *
  * <p><b>Threading:</b> constants only; immutable.
  */
 public final class StatsConfiguration {
@@ -30,11 +35,12 @@ public final class StatsConfiguration {
     public static final long HIGHEST_TRACKABLE_NANOS = 3_600_000_000_000L;
 
     /** HdrHistogram significant digits of task-time histograms; property {@code spdl4j.stats.significantDigits}. */
-    public static final int SIGNIFICANT_DIGITS = Integer.getInteger("spdl4j.stats.significantDigits", 2);
+    public static final int SIGNIFICANT_DIGITS =
+            SystemProperties.intValue("spdl4j.stats.significantDigits", 2, 0, 5); // HdrHistogram's range
 
     /** Default reporting period; property {@code spdl4j.stats.reportIntervalMillis}. */
-    public static final Duration REPORT_INTERVAL =
-            Duration.ofMillis(Long.getLong("spdl4j.stats.reportIntervalMillis", 10_000L));
+    public static final Duration REPORT_INTERVAL = Duration.ofMillis(
+            SystemProperties.longValue("spdl4j.stats.reportIntervalMillis", 10_000L, 1, Long.MAX_VALUE));
 
     /** Minimum busy percentage of a bottleneck; property {@code spdl4j.stats.bottleneckBusyPercent}. */
     public static final double BOTTLENECK_BUSY_PERCENT = doubleProperty("spdl4j.stats.bottleneckBusyPercent", 50);
@@ -49,13 +55,14 @@ public final class StatsConfiguration {
      * A clock read costs 25-50 ns on common VMs, which is more than a trivial task; see {@link SampledTaskTimer}.
      */
     public static final int TIMING_SAMPLE_PERIOD =
-            Math.max(1, Integer.getInteger("spdl4j.stats.timingSamplePeriod", 64));
+            SystemProperties.intValue("spdl4j.stats.timingSamplePeriod", 64, 1, Integer.MAX_VALUE);
 
     /**
      * A task counts as short when the last timed task of its worker took less than this many nanoseconds; property
      * {@code spdl4j.stats.timingSampleBelowNanos}. Stages of longer tasks time every task (the clock is then noise).
      */
-    public static final long TIMING_SAMPLE_BELOW_NANOS = Long.getLong("spdl4j.stats.timingSampleBelowNanos", 2_000L);
+    public static final long TIMING_SAMPLE_BELOW_NANOS =
+            SystemProperties.longValue("spdl4j.stats.timingSampleBelowNanos", 2_000L, 0, Long.MAX_VALUE);
 
     private StatsConfiguration() {
     }

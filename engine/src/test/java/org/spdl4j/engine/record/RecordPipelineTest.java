@@ -494,4 +494,27 @@ class RecordPipelineTest {
         assertThat(count[0]).isEqualTo(records);
         assertThat(sum[0]).isEqualTo((long) records * (records - 1) / 2);
     }
+
+    /**
+     * {@code awaitCompletion(ChronoUnit.FOREVER.getDuration())} threw ArithmeticException from
+     * {@code Duration.toNanos()} instead of waiting without a bound, as {@code Pipeline.next} does for the same value.
+     */
+    @Test
+    void shouldAwaitCompletionWithoutABoundForAnOverlongTimeout() throws Exception {
+        int[] left = {100};
+        long[] consumed = {0};
+        try (RecordPipeline p = RecordPipelineBuilder.named("await-forever").recordLength(8).ringCapacity(64)
+                .source(rec -> {
+                    if (left[0] == 0) {
+                        return false;
+                    }
+                    rec.putLong(0, left[0]--);
+                    return true;
+                })
+                .consumer(rec -> consumed[0]++)
+                .build().start()) {
+            assertThat(p.awaitCompletion(java.time.temporal.ChronoUnit.FOREVER.getDuration())).isTrue();
+        }
+        assertThat(consumed[0]).isEqualTo(100);
+    }
 }

@@ -1,0 +1,94 @@
+package org.spdl4j.offheap;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The off-heap module's system properties, each read in a fresh JVM (they are read once, when
+ * {@link OffHeapConfiguration} initialises). A value that does not parse or is out of range must fail naming the
+ * property, not leave the default silently in effect or be taken and fail later for a reason naming no property.
+ */
+@Timeout(120)
+class OffHeapConfigurationPropertiesTest {
+    /** Prints the description a child JVM's pool builder starts from; a configuration failure exits non-zero. */
+    public static final class Probe {
+        private Probe() {
+        }
+
+        /**
+         * Entry point of the child JVM.
+         *
+         * @param args ignored
+         */
+        public static void main(String[] args) {
+            PoolConfig c = PoolConfig.builder("probe").build();
+            System.out.println("alignment=" + c.alignment() + " timeout=" + c.acquireTimeout().toMillis()
+                    + " checked=" + c.checked());
+        }
+    }
+
+    private record Run(int exit, String output) {
+    }
+
+    private static Run probe(String property) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
+        command.addAll(List.of(property, "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+        return new Run(p.exitValue(), output);
+    }
+
+    /**
+     * An alignment of 0 (or any non power of two) from the property bypassed the builder's check: PoolConfig took
+     * it, and a slab stride of 0 would put every slab at one address; the allocators refused it only at open, with
+     * a message naming no property.
+     */
+    @Test
+    void shouldFailNamingAnAlignmentThatIsNotAPowerOfTwo() throws Exception {
+        Run run = probe("-Dspdl4j.pool.alignment=0");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.pool.alignment=0 must be in [1, ");
+        run = probe("-Dspdl4j.pool.alignment=48");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.pool.alignment=48 must be a power of two");
+    }
+
+    /** {@code Long.getLong} fell back to 30 s for "30s": the typo went unnoticed. */
+    @Test
+    void shouldFailNamingATimeoutThatIsNotANumber() throws Exception {
+        Run run = probe("-Dspdl4j.pool.acquireTimeoutMs=5s");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.pool.acquireTimeoutMs='5s' is not an integer");
+    }
+
+    /** {@code Boolean.parseBoolean("yes")} is false: asking for checked mode that way silently turned it off. */
+    @Test
+    void shouldFailNamingABooleanThatIsNeitherTrueNorFalse() throws Exception {
+        Run run = probe("-Dspdl4j.checked=yes");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.checked='yes' is neither true nor false");
+    }
+
+    @Test
+    void shouldTakeValidValues() throws Exception {
+        Run run = probe("-Dspdl4j.pool.alignment=4096");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("alignment=4096 timeout=30000");
+        run = probe("-Dspdl4j.checked=TRUE");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("checked=true");
+    }
+}
