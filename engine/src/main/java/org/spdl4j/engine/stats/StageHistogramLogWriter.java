@@ -13,8 +13,9 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Writes every stage's interval task-time histograms to an HdrHistogram interval log ({@code .hlog}), one tag per
- * stage ({@code <pipeline>:<stage>}, whitespace and commas replaced by {@code _}), timestamps relative to the
- * pipeline's start. Read it back with HdrHistogram's {@code HistogramLogReader}, or plot it with
+ * stage ({@code <pipeline>:<stage>}, whitespace and commas replaced by {@code _}: {@link StageStats#tag()}),
+ * timestamps relative to the pipeline's start. The file is UTF-8 (the charset HdrHistogram's reader reads on JDK 18
+ * and later), so stage names outside ASCII keep their tags. Read it back with HdrHistogram's {@code HistogramLogReader}, or plot it with
  * HistogramLogAnalyzer / {@code HistogramLogProcessor -tag <pipeline>:<stage>}. Values are nanoseconds; the
  * interval-max column is in milliseconds.
  *
@@ -36,11 +37,15 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
     private StageHistogramLogWriter(PipelineStats stats, Path path, OutputStream file) {
         this.stats = stats;
         this.path = path;
-        this.out = new PrintStream(new BufferedOutputStream(file, 64 * 1024), false, StandardCharsets.US_ASCII);
+        // UTF-8, as HdrHistogram's reader reads (its Scanner uses the default charset, UTF-8 since JDK 18): tags of
+        // non-ASCII stage names must come back as written, not as '?' (which would also merge distinct stages).
+        this.out = new PrintStream(new BufferedOutputStream(file, 64 * 1024), false, StandardCharsets.UTF_8);
         this.writer = new HistogramLogWriter(out);
         long start = stats.startEpochMillis();
         writer.outputLogFormatVersion();
-        writer.outputComment("spdl4j pipeline " + stats.name() + ": task time per stage in ns, tag = pipeline:stage");
+        // A line break in the name would end the comment and leave the rest for the reader to parse as an interval.
+        writer.outputComment("spdl4j pipeline " + stats.name().replaceAll("\\R", " ")
+                + ": task time per stage in ns, tag = pipeline:stage");
         writer.outputStartTime(start);
         writer.setBaseTime(start);
         writer.outputBaseTime(start);
