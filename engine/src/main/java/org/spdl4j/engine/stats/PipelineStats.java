@@ -182,7 +182,8 @@ public final class PipelineStats {
     /**
      * Stops reading the stages, so that another {@code PipelineStats} may read them; idempotent. Afterwards
      * {@link #sample()}, {@link #snapshot()} and {@link #runSnapshot()} throw {@link IllegalStateException} (they
-     * would take intervals from the new reader): close this object's reporter first. Its accumulated histograms stay
+     * would take intervals from the new reader): close this object's reporter and {@code .hlog} writer first (their
+     * last report, the log's tail interval, needs a sample). Its accumulated histograms stay
      * readable.
      */
     public synchronized void detach() {

@@ -88,9 +88,12 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
 
     /**
      * Samples the pipeline once more (writing the tail interval), stops listening, flushes and closes the file.
-     * Idempotent.
+     * Idempotent. The file is flushed and closed also when the tail sample fails (the {@link PipelineStats} was
+     * {@link PipelineStats#detach() detached} before this writer was closed): what was written is kept.
      *
-     * @throws IOException when any write to the file failed (the message names the file)
+     * @throws IOException           when any write to the file failed (the message names the file)
+     * @throws IllegalStateException when the stats were detached first, so the tail interval could not be taken
+     *                               (close this writer before detaching); the file is closed all the same
      */
     @Override
     public void close() throws IOException {
@@ -99,14 +102,17 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
                 return;
             }
         }
-        stats.sample();
-        stats.removeListener(this);
         boolean failed;
-        synchronized (this) {
-            closed = true;
-            out.flush();
-            failed = out.checkError();
-            out.close();
+        try {
+            stats.sample();
+        } finally {
+            stats.removeListener(this);
+            synchronized (this) {
+                closed = true;
+                out.flush();
+                failed = out.checkError();
+                out.close();
+            }
         }
         if (failed) {
             throw new IOException("writing the HdrHistogram log " + path + " of pipeline '" + stats.name()

@@ -1,6 +1,7 @@
 package org.spdl4j.engine.stats;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
 import java.util.HashMap;
@@ -118,5 +119,21 @@ class StageHistogramLogWriterTest {
         for (int i = 0; i < stages.size(); i++) {
             assertThat(totals.get(stages.get(i).tag())).as(stages.get(i).tag()).isEqualTo(3L * (i + 1));
         }
+    }
+
+    @Test
+    void shouldCloseTheFileWithWhatWasWrittenWhenTheStatsWereDetachedFirst() throws Exception {
+        StageStats s = new StageStats("p", "map", 1, () -> 0, 0);
+        PipelineStats stats = new PipelineStats("p", List.of(s));
+        Path file = dir.resolve("detached.hlog");
+        StageHistogramLogWriter writer = StageHistogramLogWriter.open(stats, file);
+        s.worker(0).onTask(1_000);
+        stats.snapshot();
+        stats.detach();
+        assertThatThrownBy(writer::close).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("detached");
+        writer.close(); // closed all the same: idempotent from here
+        assertThat(totalsByTag(file)).as("flushed and closed despite the failed tail sample")
+                .containsExactly(Map.entry("p:map", 1L));
     }
 }
