@@ -130,7 +130,9 @@ public final class PipelineStats {
         startBusy = new long[n];
         startStarved = new long[n];
         startBackPressured = new long[n];
-        markStarted();
+        long now = nanoClock.getAsLong();
+        startEpochMillis = System.currentTimeMillis();
+        restart(now);
     }
 
     /**
@@ -164,12 +166,23 @@ public final class PipelineStats {
      * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts, or
      * after a warm-up): rates, time shares and throughput, of the next {@link #snapshot()} and of every
      * {@link #runSnapshot()}, cover only what the stages do from now on. Cumulative counts and histograms are kept.
+     *
+     * <p>The interval in progress ends here first (a {@link #sample()}, unless {@link #detach() detached}): the tasks
+     * timed before the start reach the listeners (the {@code .hlog}) in an interval that ends at the start, not in the
+     * first one after it. The new start's epoch time continues the timeline of the intervals before, so they never
+     * overlap.
      */
     public synchronized void markStarted() {
-        startNanos = nanoClock.getAsLong();
-        startEpochMillis = System.currentTimeMillis();
-        lastSampleNanos = startNanos;
-        lastSnapshotNanos = startNanos;
+        long now = detached ? nanoClock.getAsLong() : sample();
+        startEpochMillis = epochMillis(now); // before restart: on the old start's timeline
+        restart(now);
+    }
+
+    /** Makes {@code now} the start: of the wall clock, of the next interval and snapshot, and of every baseline. */
+    private void restart(long now) {
+        startNanos = now;
+        lastSampleNanos = now;
+        lastSnapshotNanos = now;
         for (int i = 0; i < stages.size(); i++) {
             StageStats s = stages.get(i);
             startOut[i] = lastOut[i] = s.itemsOut();

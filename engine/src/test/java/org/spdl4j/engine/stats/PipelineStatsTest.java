@@ -183,6 +183,35 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldGiveTheTasksBeforeMarkStartedToAnIntervalThatEndsThere() {
+        // A warm-up: its tasks belong to an interval that ends at the start, not to the first measured one (whose
+        // .hlog line would show the warm-up's count and its cold-JIT task times inside the measured time).
+        List<long[]> intervals = new ArrayList<>(); // {start ms, end ms, count} of decode's intervals
+        stats.addListener((stage, h) -> {
+            if (stage == decode) {
+                intervals.add(new long[] {h.getStartTimeStamp(), h.getEndTimeStamp(), h.getTotalCount()});
+            }
+        });
+        for (int i = 0; i < 50; i++) {
+            decode.worker(i % 4).onTask(1_000_000L);
+        }
+        clock.advance(4_000_000_000L);
+        stats.markStarted();
+        long start = stats.startEpochMillis();
+        clock.advance(1_000_000_000L);
+        decode.worker(0).onTask(1_000L);
+        stats.snapshot();
+
+        long[] measured = intervals.get(intervals.size() - 1);
+        assertThat(measured[0]).as("the first measured interval starts at the start").isEqualTo(start);
+        assertThat(measured[2]).as("tasks in the first measured interval").isEqualTo(1);
+        assertThat(intervals).as("the warm-up's interval ends by the start")
+                .anySatisfy(w -> assertThat(w).containsExactly(w[0], w[1], 50L))
+                .allSatisfy(w -> assertThat(w[2] == 50 ? w[1] <= start : w[0] >= start).isTrue());
+        assertThat(stats.snapshot().stage("decode").tasks()).as("cumulative counts are kept").isEqualTo(51);
+    }
+
+    @Test
     void shouldComputeThroughputFromTheLastStageSinceTheStart() {
         clock.advance(2_000_000_000L);
         for (int i = 0; i < 500; i++) {
