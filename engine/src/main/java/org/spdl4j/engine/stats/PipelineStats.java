@@ -305,10 +305,20 @@ public final class PipelineStats {
         double[] busy = new double[n];
         double[] starved = new double[n];
         double[] backPressured = new double[n];
+        long[] in = new long[n];
         long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
+        long[] failed = new long[n];
+        long[] occupancy = new long[n];
+        // Every counter in one pass, before the slow part (percentiles), and downstream first: items move on while
+        // we read, so a stage read after the one feeding it could show more items taken than were published to it
+        // (by all that moved meanwhile). Read downstream first, it shows at most the item each upstream worker may
+        // hold between its publish and its count. Within a stage, out and failures go before in, for the same reason.
+        for (int i = n - 1; i >= 0; i--) {
             StageStats s = stages.get(i);
             out[i] = s.itemsOut();
+            failed[i] = s.failures();
+            in[i] = s.itemsIn();
+            occupancy[i] = s.inputOccupancy();
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
@@ -334,11 +344,11 @@ public final class PipelineStats {
             if (!wholeRun) {
                 lastOut[i] = out[i];
             }
-            result.add(new StageSnapshot(s.stage(), s.taskSlots(), s.itemsIn(), out[i], s.failures(),
+            result.add(new StageSnapshot(s.stage(), s.taskSlots(), in[i], out[i], failed[i],
                     h.getTotalCount(),
                     any ? h.getValueAtPercentile(50) : 0, any ? h.getValueAtPercentile(90) : 0,
                     any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0,
-                    rate, busy[i], starved[i], backPressured[i], s.inputOccupancy(), s.inputCapacity(),
+                    rate, busy[i], starved[i], backPressured[i], occupancy[i], s.inputCapacity(),
                     i == bottleneck));
         }
         long wall = now - startNanos;

@@ -212,6 +212,38 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldNeverShowAStageTakingMoreItemsThanTheStageBeforeItPublished() {
+        // Items keep moving while a snapshot is taken. Each stage's ring-occupancy read stands here for the time the
+        // snapshot spends between its reads (percentiles, other stages): meanwhile that stage publishes 5 items and
+        // the next stage takes them. A snapshot is one instant: no stage may show more items in than the stage
+        // before it published, nor more out than it took in.
+        StageStats[] p = new StageStats[3];
+        p[0] = new StageStats("flow", "source", 1, () -> hop(p[0], p[1]), 0);
+        p[1] = new StageStats("flow", "decode", 1, () -> hop(p[1], p[2]), 64);
+        p[2] = new StageStats("flow", "batch", 1, () -> 0, 64);
+        PipelineStats flowing = new PipelineStats("flow", List.of(p), clock);
+        for (int round = 0; round < 3; round++) {
+            clock.advance(1_000_000L);
+            List<StageSnapshot> stages = flowing.snapshot().stages();
+            for (int i = 1; i < stages.size(); i++) {
+                assertThat(stages.get(i).itemsIn()).as("round %d: %s in vs %s out", round, stages.get(i).stage(),
+                        stages.get(i - 1).stage()).isLessThanOrEqualTo(stages.get(i - 1).itemsOut());
+                assertThat(stages.get(i).itemsOut()).as("round %d: %s out vs in", round, stages.get(i).stage())
+                        .isLessThanOrEqualTo(stages.get(i).itemsIn());
+            }
+        }
+    }
+
+    /** 5 items go out of {@code up} and into {@code down}, each counted as it moves; 0 items wait. */
+    private static long hop(StageStats up, StageStats down) {
+        for (int i = 0; i < 5; i++) {
+            up.worker(0).onItemOut();
+            down.worker(0).onItemIn();
+        }
+        return 0;
+    }
+
+    @Test
     void shouldComputeThroughputFromTheLastStageSinceTheStart() {
         clock.advance(2_000_000_000L);
         for (int i = 0; i < 500; i++) {
