@@ -51,7 +51,7 @@ final class MapWorker extends StageWorker {
     private final EndOfStream end;
     private final Discarder discarder;
     private final SampledTaskTimer timer;
-    private final IntConsumer itemsOut; // told what each reorder-window drain of this worker published
+    private final IntConsumer itemsOut; // told of each result a reorder-window drain of this worker publishes
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, BatchingPublisher batch, Function<Object, ?> fn, ReorderWindow window,
@@ -73,7 +73,12 @@ final class MapWorker extends StageWorker {
         this.discarder = discarder;
         // A timeout guard needs every task's start time, so such stages time every task.
         this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
-        this.itemsOut = stats::onItemsOut; // allocated once, here, not per drain
+        // Allocated once, here, not per drain. A drain may go on for long in front of a slow consumer: each result
+        // counts as output, and the wait for room before it as back-pressure, as it goes out.
+        this.itemsOut = n -> {
+            stats.onItemsOut(n);
+            recordBackPressure(out.takeWaitNanos());
+        };
     }
 
     @Override
