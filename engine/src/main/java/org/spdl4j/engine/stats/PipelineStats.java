@@ -2,8 +2,10 @@ package org.spdl4j.engine.stats;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -71,7 +73,8 @@ public final class PipelineStats {
      *
      * @param name   the pipeline's name, the first part of every metric name
      * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
-     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name (or a
+     *                                  {@link StageStats#tag() tag})
      * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages and was not
      *                                  {@link #detach() detached}
      */
@@ -85,7 +88,8 @@ public final class PipelineStats {
      * @param name      the pipeline's name
      * @param stages    the stages in pipeline order (source first)
      * @param nanoClock a monotonic clock in nanoseconds, read by readers only
-     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name (or a
+     *                                  {@link StageStats#tag() tag})
      * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public PipelineStats(String name, List<StageStats> stages, LongSupplier nanoClock) {
@@ -93,6 +97,7 @@ public final class PipelineStats {
         this.stages = List.copyOf(stages);
         this.nanoClock = nanoClock;
         Set<String> seen = new HashSet<>();
+        Map<String, String> tags = new HashMap<>();
         for (StageStats s : this.stages) {
             if (!s.pipeline().equals(name)) {
                 throw new IllegalArgumentException("stage '" + s.stage() + "' belongs to pipeline '" + s.pipeline()
@@ -101,6 +106,14 @@ public final class PipelineStats {
             if (!seen.add(s.stage())) {
                 throw new IllegalArgumentException("pipeline '" + name + "' has two stages named '" + s.stage()
                         + "': stage names must be unique (they name metrics and .hlog tags)");
+            }
+            // Distinct names may still make one tag (whitespace and commas become '_'): their .hlog intervals would
+            // be read back as one stage's.
+            String other = tags.putIfAbsent(s.tag(), s.stage());
+            if (other != null) {
+                throw new IllegalArgumentException("pipeline '" + name + "': stages '" + other + "' and '" + s.stage()
+                        + "' would share the .hlog tag '" + s.tag() + "' (whitespace and commas become '_'); rename"
+                        + " one of them");
             }
         }
         int attached = 0;

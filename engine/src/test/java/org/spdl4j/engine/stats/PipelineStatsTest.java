@@ -341,4 +341,17 @@ class PipelineStatsTest {
         assertThatThrownBy(() -> new PipelineStats("train", List.of(decode, twin)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two stages named 'decode'");
     }
+
+    @Test
+    void shouldRejectStagesWhoseNamesMakeOneHlogTag() {
+        // "a b" and "a_b" are distinct names but one .hlog tag: the log would read back as one stage.
+        StageStats spaced = new StageStats("tags", "a b", 1, () -> 0, 0);
+        StageStats underscored = new StageStats("tags", "a_b", 1, () -> 0, 0);
+        assertThat(spaced.tag()).isEqualTo(underscored.tag());
+        assertThatThrownBy(() -> new PipelineStats("tags", List.of(spaced, underscored)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'a b'").hasMessageContaining("'a_b'").hasMessageContaining("tags:a_b");
+        assertThat(new PipelineStats("tags", List.of(spaced)).stages())
+                .as("the refused PipelineStats left the stage free").containsExactly(spaced);
+    }
 }
