@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -18,7 +19,8 @@ import org.agrona.concurrent.IdleStrategy;
  * token (a CAS that never waits). A worker that fails to get the token leaves: the token holder re-checks the head
  * after giving the token back, so no ready entry is left stranded (see {@link #drain}). A worker whose sequence is a
  * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
- * slowest item in flight, and bounds the items the window holds to its capacity.
+ * slowest item in flight, and bounds the items the window holds to its capacity. While the head's result is stored
+ * and its drainer waits for room in the output, the wait is the output's back-pressure, and the caller is told of it.
  *
  * <p><b>Counting:</b> the drainer tells its {@code published} callback of each result right after publishing it,
  * before it may wait for room for the next: a drain in front of a slow consumer lasts as long as the window keeps
@@ -80,19 +82,16 @@ public final class ReorderWindow {
      * @param running  the pipeline's run flag
      * @param published told, on this thread, of each result this call publishes (with 1), right after it is
      *                  published; not told when another worker drains them
+     * @param heldBack  told, on this thread, how long this call waited for room while the head's result was stored
+     *                  and not yet published (the output is full: back-pressure), when it waited so; not told of a
+     *                  wait for the head's task to finish (this stage's own slow item)
      * @return {@link #STORED}, or {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the
      *         value was not stored), or {@link #STOPPED} if it stopped while publishing (the value is in the window)
      */
     public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running,
-                   IntConsumer published) {
-        if (s - head.get() > mask) {
-            idle.reset();
-            while (s - head.get() > mask) { // acquire: the drainer has cleared the old entry
-                if (!running.isRunning()) {
-                    return STOPPED_NOT_STORED;
-                }
-                idle.idle();
-            }
+                   IntConsumer published, LongConsumer heldBack) {
+        if (s - head.get() > mask && !awaitRoom(s, idle, running, heldBack)) {
+            return STOPPED_NOT_STORED;
         }
         int i = (int) s & mask;
         values[i] = value;
@@ -105,6 +104,39 @@ public final class ReorderWindow {
         // other. HotSpot's CAS is a full fence anyway on x86 and AArch64, so this costs nothing there.
         STAMPS.setVolatile(stamps, i, s);
         return drain(out, running, published) ? STORED : STOPPED;
+    }
+
+    /**
+     * Waits while {@code s} is a whole window ahead of the head. Each idle turn is charged to {@code heldBack} when it
+     * began with the head's result stored: the drainer holds it, waiting for room in the output. Reads the clock only
+     * while waiting.
+     *
+     * @return {@code true} once there is room, {@code false} if the pipeline stopped first
+     */
+    private boolean awaitRoom(long s, IdleStrategy idle, RunFlag running, LongConsumer heldBack) {
+        idle.reset();
+        long held = 0;
+        long last = System.nanoTime();
+        try {
+            long h;
+            while (s - (h = head.get()) > mask) { // acquire: the drainer has cleared the old entry
+                if (!running.isRunning()) {
+                    return false;
+                }
+                boolean headStored = (long) STAMPS.getAcquire(stamps, (int) h & mask) == h;
+                idle.idle();
+                long now = System.nanoTime();
+                if (headStored) {
+                    held += now - last;
+                }
+                last = now;
+            }
+            return true;
+        } finally {
+            if (held > 0) {
+                heldBack.accept(held);
+            }
+        }
     }
 
     /**
