@@ -136,4 +136,65 @@ class StatsTest {
         }
         assertThat(work.itemsOut()).isEqualTo(1);
     }
+
+    /**
+     * A reorder window's drainer publishes the ready results one by one into a full ring: each must count as output
+     * (and its wait as back-pressure) as it goes out, not when the whole drain ends. In front of a slow consumer a
+     * drain goes on for as long as the window refills, so the stage showed almost no items out and no
+     * back-pressure while the consumer took its output, and the verdict missed the consumer.
+     */
+    @Test
+    void shouldCountWhatAReorderWindowDrainPublishesAsItGoesOut() throws Exception {
+        // Item 0 is held at a gate while the other worker stores 1, 2, 3 (and 4) in the window: a four-slot input
+        // ring, one item per claim. Opened, the gate lets 0's worker drain 0, 1 into the two-slot sink ring, which
+        // the consumer reads one item at a time; 3 is ready and waits for room, so the drain cannot have ended.
+        CountDownLatch gate = new CountDownLatch(1);
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 1_000).boxed().toList())
+                .named("window-count")
+                .pipe("work", (Integer i) -> {
+                    if (i == 0) {
+                        try {
+                            gate.await();
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                            return null;
+                        }
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
+                        .withRingCapacity(4))
+                .sink(2)
+                .build().start()) {
+            StageStats work = p.stats().get(1);
+            StageStats sink = p.stats().get(2);
+            while (work.itemsIn() < 5) { // item 4 taken: 1, 2 and 3 are in the window
+                Thread.sleep(1);
+            }
+            gate.countDown();
+            while (sink.inputOccupancy() < 2) { // 0 and 1 published: the drain waits for room for 2
+                Thread.sleep(1);
+            }
+            java.util.Iterator<Integer> items = p.iterator();
+            assertThat(items.next()).isZero(); // room for 2: published; 3 now waits
+            assertThat(awaitAtLeast(work::itemsOut, 3)).as("items out while the drain waits to publish 3")
+                    .isGreaterThanOrEqualTo(3);
+            Thread.sleep(20); // 3 waits for room at least this long
+            assertThat(items.next()).isEqualTo(1); // room for 3
+            assertThat(awaitAtLeast(work::itemsOut, 4)).isGreaterThanOrEqualTo(4);
+            assertThat(awaitAtLeast(work::backPressuredNanos, TimeUnit.MILLISECONDS.toNanos(20)))
+                    .as("the drain's wait for room for 3, as soon as 3 went out")
+                    .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
+        }
+    }
+
+    /** Polls {@code value} until it reaches {@code least} or 10 s pass; returns the last reading. */
+    private static long awaitAtLeast(java.util.function.LongSupplier value, long least) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long v = value.getAsLong();
+        while (v < least && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+            v = value.getAsLong();
+        }
+        return v;
+    }
 }

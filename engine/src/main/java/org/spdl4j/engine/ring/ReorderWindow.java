@@ -5,6 +5,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import org.agrona.concurrent.IdleStrategy;
 
 /**
@@ -18,10 +19,13 @@ import org.agrona.concurrent.IdleStrategy;
  * token (a CAS that never waits). A worker that fails to get the token leaves: the token holder re-checks the head
  * after giving the token back, so no ready entry is left stranded (see {@link #drain}). A worker whose sequence is a
  * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
- * slowest item in flight, and bounds the items the window holds to its capacity.
+ * slowest item in flight, and bounds the items the window holds to its capacity. While the head's result is stored
+ * and its drainer waits for room in the output, the wait is the output's back-pressure, and the caller is told of it.
  *
- * <p><b>Counting:</b> the drainer tells its {@code published} callback how many results it published, also when a
- * stop ends its drain part-way (those results are in the output ring: they count as the stage's output).
+ * <p><b>Counting:</b> the drainer tells its {@code published} callback of each result right after publishing it,
+ * before it may wait for room for the next: a drain in front of a slow consumer lasts as long as the window keeps
+ * refilling, and the stage's output count (and the back-pressure its caller takes from the publisher) must not wait
+ * for it to end. What a stop leaves unpublished is not counted.
  *
  * <p><b>Threading:</b> any number of workers, each with its own publisher and callback. <b>Allocation:</b> none after
  * construction.
@@ -76,21 +80,18 @@ public final class ReorderWindow {
      * @param out      the calling worker's publisher, used if this worker ends up draining
      * @param idle     the calling worker's idle strategy, used while {@code s} is a whole window ahead of the head
      * @param running  the pipeline's run flag
-     * @param published told, on this thread, how many results this call published if it published any (also when
-     *                  a stop ended the drain part-way); not told when another worker drains them
+     * @param published told, on this thread, of each result this call publishes (with 1), right after it is
+     *                  published; not told when another worker drains them
+     * @param heldBack  told, on this thread, how long this call waited for room while the head's result was stored
+     *                  and not yet published (the output is full: back-pressure), when it waited so; not told of a
+     *                  wait for the head's task to finish (this stage's own slow item)
      * @return {@link #STORED}, or {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the
      *         value was not stored), or {@link #STOPPED} if it stopped while publishing (the value is in the window)
      */
     public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running,
-                   IntConsumer published) {
-        if (s - head.get() > mask) {
-            idle.reset();
-            while (s - head.get() > mask) { // acquire: the drainer has cleared the old entry
-                if (!running.isRunning()) {
-                    return STOPPED_NOT_STORED;
-                }
-                idle.idle();
-            }
+                   IntConsumer published, LongConsumer heldBack) {
+        if (s - head.get() > mask && !awaitRoom(s, idle, running, heldBack)) {
+            return STOPPED_NOT_STORED;
         }
         int i = (int) s & mask;
         values[i] = value;
@@ -106,6 +107,39 @@ public final class ReorderWindow {
     }
 
     /**
+     * Waits while {@code s} is a whole window ahead of the head. Each idle turn is charged to {@code heldBack} when it
+     * began with the head's result stored: the drainer holds it, waiting for room in the output. Reads the clock only
+     * while waiting.
+     *
+     * @return {@code true} once there is room, {@code false} if the pipeline stopped first
+     */
+    private boolean awaitRoom(long s, IdleStrategy idle, RunFlag running, LongConsumer heldBack) {
+        idle.reset();
+        long held = 0;
+        long last = System.nanoTime();
+        try {
+            long h;
+            while (s - (h = head.get()) > mask) { // acquire: the drainer has cleared the old entry
+                if (!running.isRunning()) {
+                    return false;
+                }
+                boolean headStored = (long) STAMPS.getAcquire(stamps, (int) h & mask) == h;
+                idle.idle();
+                long now = System.nanoTime();
+                if (headStored) {
+                    held += now - last;
+                }
+                last = now;
+            }
+            return true;
+        } finally {
+            if (held > 0) {
+                heldBack.accept(held);
+            }
+        }
+    }
+
+    /**
      * Publishes every ready result from the head on if no other worker is draining. After giving the token back it
      * re-checks the head: a worker that stored the head's result while we held the token and failed to get the token
      * relies on this re-check (its volatile stamp store precedes its failed CAS, a volatile read of the token; our
@@ -114,16 +148,15 @@ public final class ReorderWindow {
      *
      * @param out       the caller's publisher
      * @param running   the pipeline's run flag
-     * @param published told, on this thread, how many results this call published if it published any, before it
-     *                  returns (so also when a stop ended the drain part-way)
+     * @param published told, on this thread, of each result as it is published (with 1), before waiting for room
+     *                  for the next (so also what went out before a stop ended the drain part-way)
      * @return {@code true}, or {@code false} if the pipeline stopped while publishing (the result that could not be
      *         published stays in the window)
      */
     public boolean drain(BoundedPublisher out, RunFlag running, IntConsumer published) {
-        int n = 0;
         for (;;) {
             if (!draining.compareAndSet(0, 1)) { // full fence; try-only, never waits
-                return report(n, true, published);
+                return true;
             }
             long h = head.get(); // only the token holder writes the head
             int i = (int) h & mask;
@@ -134,9 +167,9 @@ public final class ReorderWindow {
                     if (!out.publish(v, epochs[i])) {
                         values[i] = v; // undelivered: stays for drainUndelivered (head not advanced)
                         draining.setVolatile(0);
-                        return report(n, false, published); // what went out before the stop is output all the same
+                        return false; // what went out before the stop was counted as it went
                     }
-                    n++;
+                    published.accept(1); // now, not at the drain's end: it may wait for room for the next long
                 }
                 h++;
                 head.set(h); // release: the entry was cleared before a worker may refill it
@@ -144,16 +177,9 @@ public final class ReorderWindow {
             }
             draining.setVolatile(0); // volatile store then volatile load below: no store-load reordering
             if ((long) STAMPS.getVolatile(stamps, i) != h) {
-                return report(n, true, published);
+                return true;
             }
         }
-    }
-
-    private static boolean report(int n, boolean running, IntConsumer published) {
-        if (n > 0) {
-            published.accept(n);
-        }
-        return running;
     }
 
     /**

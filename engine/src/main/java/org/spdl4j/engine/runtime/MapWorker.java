@@ -4,6 +4,7 @@ import com.lmax.disruptor.AlertException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
@@ -51,7 +52,8 @@ final class MapWorker extends StageWorker {
     private final EndOfStream end;
     private final Discarder discarder;
     private final SampledTaskTimer timer;
-    private final IntConsumer itemsOut; // told what each reorder-window drain of this worker published
+    private final IntConsumer itemsOut; // told of each result a reorder-window drain of this worker publishes
+    private final LongConsumer heldBack; // told of this worker's waits for room in the window behind a full output
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, BatchingPublisher batch, Function<Object, ?> fn, ReorderWindow window,
@@ -73,7 +75,13 @@ final class MapWorker extends StageWorker {
         this.discarder = discarder;
         // A timeout guard needs every task's start time, so such stages time every task.
         this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
-        this.itemsOut = stats::onItemsOut; // allocated once, here, not per drain
+        // Allocated once, here, not per drain. A drain may go on for long in front of a slow consumer: each result
+        // counts as output, and the wait for room before it as back-pressure, as it goes out.
+        this.itemsOut = n -> {
+            stats.onItemsOut(n);
+            recordBackPressure(out.takeWaitNanos());
+        };
+        this.heldBack = this::recordBackPressure; // its result waits for the output as a drainer's does: back-pressure
     }
 
     @Override
@@ -137,7 +145,7 @@ final class MapWorker extends StageWorker {
                     stats.onItemOut();
                 }
             } else {
-                int stored = window.put(seq, result, epoch, out, idle, running, itemsOut);
+                int stored = window.put(seq, result, epoch, out, idle, running, itemsOut, heldBack);
                 if (stored != ReorderWindow.STORED) {
                     if (stored == ReorderWindow.STOPPED_NOT_STORED) {
                         discarder.discard(result);
@@ -188,7 +196,8 @@ final class MapWorker extends StageWorker {
     }
 
     private void finish(long endSequence, RunFlag running) {
-        if (window != null && window.put(endSequence, null, 0, out, idle, running, itemsOut) != ReorderWindow.STORED) {
+        if (window != null
+                && window.put(endSequence, null, 0, out, idle, running, itemsOut, heldBack) != ReorderWindow.STORED) {
             return;
         }
         if (end.workerFinished()) {

@@ -2,8 +2,10 @@ package org.spdl4j.engine.stats;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Set;
 import java.util.function.LongSupplier;
@@ -71,7 +73,8 @@ public final class PipelineStats {
      *
      * @param name   the pipeline's name, the first part of every metric name
      * @param stages the stages in pipeline order (source first); each must belong to pipeline {@code name}, names unique
-     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name (or a
+     *                                  {@link StageStats#tag() tag})
      * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages and was not
      *                                  {@link #detach() detached}
      */
@@ -85,7 +88,8 @@ public final class PipelineStats {
      * @param name      the pipeline's name
      * @param stages    the stages in pipeline order (source first)
      * @param nanoClock a monotonic clock in nanoseconds, read by readers only
-     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name
+     * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name (or a
+     *                                  {@link StageStats#tag() tag})
      * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
      */
     public PipelineStats(String name, List<StageStats> stages, LongSupplier nanoClock) {
@@ -93,6 +97,7 @@ public final class PipelineStats {
         this.stages = List.copyOf(stages);
         this.nanoClock = nanoClock;
         Set<String> seen = new HashSet<>();
+        Map<String, String> tags = new HashMap<>();
         for (StageStats s : this.stages) {
             if (!s.pipeline().equals(name)) {
                 throw new IllegalArgumentException("stage '" + s.stage() + "' belongs to pipeline '" + s.pipeline()
@@ -101,6 +106,14 @@ public final class PipelineStats {
             if (!seen.add(s.stage())) {
                 throw new IllegalArgumentException("pipeline '" + name + "' has two stages named '" + s.stage()
                         + "': stage names must be unique (they name metrics and .hlog tags)");
+            }
+            // Distinct names may still make one tag (whitespace and commas become '_'): their .hlog intervals would
+            // be read back as one stage's.
+            String other = tags.putIfAbsent(s.tag(), s.stage());
+            if (other != null) {
+                throw new IllegalArgumentException("pipeline '" + name + "': stages '" + other + "' and '" + s.stage()
+                        + "' would share the .hlog tag '" + s.tag() + "' (whitespace and commas become '_'); rename"
+                        + " one of them");
             }
         }
         int attached = 0;
@@ -130,7 +143,9 @@ public final class PipelineStats {
         startBusy = new long[n];
         startStarved = new long[n];
         startBackPressured = new long[n];
-        markStarted();
+        long now = nanoClock.getAsLong();
+        startEpochMillis = System.currentTimeMillis();
+        restart(now);
     }
 
     /**
@@ -164,12 +179,23 @@ public final class PipelineStats {
      * Restarts the wall clock and the first interval now (for a runtime that builds its stats before it starts, or
      * after a warm-up): rates, time shares and throughput, of the next {@link #snapshot()} and of every
      * {@link #runSnapshot()}, cover only what the stages do from now on. Cumulative counts and histograms are kept.
+     *
+     * <p>The interval in progress ends here first (a {@link #sample()}, unless {@link #detach() detached}): the tasks
+     * timed before the start reach the listeners (the {@code .hlog}) in an interval that ends at the start, not in the
+     * first one after it. The new start's epoch time continues the timeline of the intervals before, so they never
+     * overlap.
      */
     public synchronized void markStarted() {
-        startNanos = nanoClock.getAsLong();
-        startEpochMillis = System.currentTimeMillis();
-        lastSampleNanos = startNanos;
-        lastSnapshotNanos = startNanos;
+        long now = detached ? nanoClock.getAsLong() : sample();
+        startEpochMillis = epochMillis(now); // before restart: on the old start's timeline
+        restart(now);
+    }
+
+    /** Makes {@code now} the start: of the wall clock, of the next interval and snapshot, and of every baseline. */
+    private void restart(long now) {
+        startNanos = now;
+        lastSampleNanos = now;
+        lastSnapshotNanos = now;
         for (int i = 0; i < stages.size(); i++) {
             StageStats s = stages.get(i);
             startOut[i] = lastOut[i] = s.itemsOut();
@@ -182,7 +208,8 @@ public final class PipelineStats {
     /**
      * Stops reading the stages, so that another {@code PipelineStats} may read them; idempotent. Afterwards
      * {@link #sample()}, {@link #snapshot()} and {@link #runSnapshot()} throw {@link IllegalStateException} (they
-     * would take intervals from the new reader): close this object's reporter first. Its accumulated histograms stay
+     * would take intervals from the new reader): close this object's reporter and {@code .hlog} writer first (their
+     * last report, the log's tail interval, needs a sample). Its accumulated histograms stay
      * readable.
      */
     public synchronized void detach() {
@@ -291,10 +318,20 @@ public final class PipelineStats {
         double[] busy = new double[n];
         double[] starved = new double[n];
         double[] backPressured = new double[n];
+        long[] in = new long[n];
         long[] out = new long[n];
-        for (int i = 0; i < n; i++) {
+        long[] failed = new long[n];
+        long[] occupancy = new long[n];
+        // Every counter in one pass, before the slow part (percentiles), and downstream first: items move on while
+        // we read, so a stage read after the one feeding it could show more items taken than were published to it
+        // (by all that moved meanwhile). Read downstream first, it shows at most the item each upstream worker may
+        // hold between its publish and its count. Within a stage, out and failures go before in, for the same reason.
+        for (int i = n - 1; i >= 0; i--) {
             StageStats s = stages.get(i);
             out[i] = s.itemsOut();
+            failed[i] = s.failures();
+            in[i] = s.itemsIn();
+            occupancy[i] = s.inputOccupancy();
             long b = s.busyNanos();
             long st = s.starvedNanos();
             long bp = s.backPressuredNanos();
@@ -320,11 +357,11 @@ public final class PipelineStats {
             if (!wholeRun) {
                 lastOut[i] = out[i];
             }
-            result.add(new StageSnapshot(s.stage(), s.taskSlots(), s.itemsIn(), out[i], s.failures(),
+            result.add(new StageSnapshot(s.stage(), s.taskSlots(), in[i], out[i], failed[i],
                     h.getTotalCount(),
                     any ? h.getValueAtPercentile(50) : 0, any ? h.getValueAtPercentile(90) : 0,
                     any ? h.getValueAtPercentile(99) : 0, any ? h.getMaxValue() : 0,
-                    rate, busy[i], starved[i], backPressured[i], s.inputOccupancy(), s.inputCapacity(),
+                    rate, busy[i], starved[i], backPressured[i], occupancy[i], s.inputCapacity(),
                     i == bottleneck));
         }
         long wall = now - startNanos;

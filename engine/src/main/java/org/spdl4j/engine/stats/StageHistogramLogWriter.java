@@ -13,8 +13,9 @@ import org.HdrHistogram.HistogramLogWriter;
 
 /**
  * Writes every stage's interval task-time histograms to an HdrHistogram interval log ({@code .hlog}), one tag per
- * stage ({@code <pipeline>:<stage>}, whitespace and commas replaced by {@code _}), timestamps relative to the
- * pipeline's start. Read it back with HdrHistogram's {@code HistogramLogReader}, or plot it with
+ * stage ({@code <pipeline>:<stage>}, whitespace and commas replaced by {@code _}: {@link StageStats#tag()}),
+ * timestamps relative to the pipeline's start. The file is UTF-8 (the charset HdrHistogram's reader reads on JDK 18
+ * and later), so stage names outside ASCII keep their tags. Read it back with HdrHistogram's {@code HistogramLogReader}, or plot it with
  * HistogramLogAnalyzer / {@code HistogramLogProcessor -tag <pipeline>:<stage>}. Values are nanoseconds; the
  * interval-max column is in milliseconds.
  *
@@ -36,11 +37,15 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
     private StageHistogramLogWriter(PipelineStats stats, Path path, OutputStream file) {
         this.stats = stats;
         this.path = path;
-        this.out = new PrintStream(new BufferedOutputStream(file, 64 * 1024), false, StandardCharsets.US_ASCII);
+        // UTF-8, as HdrHistogram's reader reads (its Scanner uses the default charset, UTF-8 since JDK 18): tags of
+        // non-ASCII stage names must come back as written, not as '?' (which would also merge distinct stages).
+        this.out = new PrintStream(new BufferedOutputStream(file, 64 * 1024), false, StandardCharsets.UTF_8);
         this.writer = new HistogramLogWriter(out);
         long start = stats.startEpochMillis();
         writer.outputLogFormatVersion();
-        writer.outputComment("spdl4j pipeline " + stats.name() + ": task time per stage in ns, tag = pipeline:stage");
+        // A line break in the name would end the comment and leave the rest for the reader to parse as an interval.
+        writer.outputComment("spdl4j pipeline " + stats.name().replaceAll("\\R", " ")
+                + ": task time per stage in ns, tag = pipeline:stage");
         writer.outputStartTime(start);
         writer.setBaseTime(start);
         writer.outputBaseTime(start);
@@ -83,9 +88,12 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
 
     /**
      * Samples the pipeline once more (writing the tail interval), stops listening, flushes and closes the file.
-     * Idempotent.
+     * Idempotent. The file is flushed and closed also when the tail sample fails (the {@link PipelineStats} was
+     * {@link PipelineStats#detach() detached} before this writer was closed): what was written is kept.
      *
-     * @throws IOException when any write to the file failed (the message names the file)
+     * @throws IOException           when any write to the file failed (the message names the file)
+     * @throws IllegalStateException when the stats were detached first, so the tail interval could not be taken
+     *                               (close this writer before detaching); the file is closed all the same
      */
     @Override
     public void close() throws IOException {
@@ -94,14 +102,17 @@ public final class StageHistogramLogWriter implements IntervalHistogramListener,
                 return;
             }
         }
-        stats.sample();
-        stats.removeListener(this);
         boolean failed;
-        synchronized (this) {
-            closed = true;
-            out.flush();
-            failed = out.checkError();
-            out.close();
+        try {
+            stats.sample();
+        } finally {
+            stats.removeListener(this);
+            synchronized (this) {
+                closed = true;
+                out.flush();
+                failed = out.checkError();
+                out.close();
+            }
         }
         if (failed) {
             throw new IOException("writing the HdrHistogram log " + path + " of pipeline '" + stats.name()

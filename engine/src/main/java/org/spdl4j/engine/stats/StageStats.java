@@ -76,7 +76,9 @@ public final class StageStats {
         }
         this.inputOccupancy = inputOccupancy;
         this.inputCapacity = inputCapacity;
-        this.tag = (pipeline + ":" + stage).replaceAll("[\\s,]", "_");
+        // (?U): every Unicode whitespace, including NEL and the line and paragraph separators, which HdrHistogram's
+        // log reader (a Scanner) takes for line ends: a tag holding one would end its line and the reading.
+        this.tag = (pipeline + ":" + stage).replaceAll("(?U)[\\s,]", "_");
     }
 
     /**
@@ -115,8 +117,9 @@ public final class StageStats {
     }
 
     /**
-     * {@return {@link #name()} with whitespace and commas replaced by {@code _}: the stage's tag in {@code .hlog} files
-     * and on interval histograms (HdrHistogram tags cannot hold them)}
+     * {@return {@link #name()} with whitespace (any Unicode whitespace, line separators included) and commas replaced
+     * by {@code _}: the stage's tag in {@code .hlog} files and on interval histograms (HdrHistogram tags cannot hold
+     * them)}
      */
     public String tag() {
         return tag;

@@ -42,7 +42,9 @@
  *   <tr><td>{@code busy_pct}, {@code starved_pct}, {@code back_pressured_pct}</td>
  *       <td>share of worker time in tasks / waiting for input / blocked on a full output, last interval (an async
  *       stage: per task slot; its dispatcher's time in the function's synchronous part is busy for every idle slot,
- *       and a slot holding a finished result behind a blocked publish is back-pressured)</td></tr>
+ *       and a slot holding a finished result behind a blocked publish is back-pressured; so is an input-order
+ *       stage's worker that waits with its result for room in the reorder window while the head's result waits for
+ *       room in the output)</td></tr>
  *   <tr><td>{@code ring_occupancy}, {@code ring_capacity}</td><td>items waiting in the input ring, its size</td></tr>
  * </table>
  * Pipeline-wide: {@code <pipeline>:wall_ns}, {@code <pipeline>:interval_ns}, {@code <pipeline>:throughput_per_s}

@@ -5,16 +5,19 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.lmax.disruptor.BusySpinWaitStrategy;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
+import java.util.function.LongConsumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReorderWindowTest {
+    private static final LongConsumer NO_WAIT = waited -> { };
 
     @Test
     void shouldPublishInSequenceOrderWhateverOrderResultsArriveIn() {
@@ -26,10 +29,13 @@ class ReorderWindowTest {
 
         int[] published = new int[1];
         IntConsumer count = n -> published[0] += n;
-        assertThat(w.put(2, "c", 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
-        assertThat(w.put(1, null, 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
+        assertThat(w.put(2, "c", 0, pub, new BackoffIdleStrategy(), running, count, NO_WAIT))
+                .isEqualTo(ReorderWindow.STORED);
+        assertThat(w.put(1, null, 0, pub, new BackoffIdleStrategy(), running, count, NO_WAIT))
+                .isEqualTo(ReorderWindow.STORED);
         assertThat(published[0]).isZero(); // 2 and 1 (dropped) wait for 0
-        assertThat(w.put(0, "a", 0, pub, new BackoffIdleStrategy(), running, count)).isEqualTo(ReorderWindow.STORED);
+        assertThat(w.put(0, "a", 0, pub, new BackoffIdleStrategy(), running, count, NO_WAIT))
+                .isEqualTo(ReorderWindow.STORED);
         assertThat(published[0]).isEqualTo(2);
         assertThat(w.head()).isEqualTo(3);
 
@@ -57,7 +63,7 @@ class ReorderWindowTest {
             // named spdl4j-*: the leftover check fails the class should one outlive it
             threads.add(Thread.ofPlatform().daemon(true).name("spdl4j-test-reorder-" + t).start(() -> {
                 for (long s = next.getAndIncrement(); s < items; s = next.getAndIncrement()) {
-                    window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running, n -> { });
+                    window.put(s, s % 5 == 0 ? null : Long.valueOf(s), 0, pub, idle, running, n -> { }, NO_WAIT);
                 }
             }));
         }
@@ -99,18 +105,57 @@ class ReorderWindowTest {
         int[] published = new int[1];
         IntConsumer count = n -> published[0] += n;
         for (long s = 1; s <= 3; s++) {
-            assertThat(w.put(s, "v" + s, 0, pub, new BackoffIdleStrategy(), running, count))
+            assertThat(w.put(s, "v" + s, 0, pub, new BackoffIdleStrategy(), running, count, NO_WAIT))
                     .isEqualTo(ReorderWindow.STORED);
         }
         running.stop(); // nobody reads the two-slot ring: 0 and 1 go out, 2 finds it full and stops
 
-        assertThat(w.put(0, "v0", 0, pub, new BackoffIdleStrategy(), running, count))
+        assertThat(w.put(0, "v0", 0, pub, new BackoffIdleStrategy(), running, count, NO_WAIT))
                 .isEqualTo(ReorderWindow.STOPPED);
         assertThat(published[0]).isEqualTo(2);
         assertThat(w.head()).isEqualTo(2);
         List<Object> left = new ArrayList<>();
         assertThat(w.drainUndelivered(left::add)).isEqualTo(2);
         assertThat(left).containsExactlyInAnyOrder("v2", "v3");
+    }
+
+    @Test
+    void shouldNotCallAWaitForTheHeadsOwnTaskHeldBack() throws Exception {
+        // 2 is a window ahead of the head, 0. While 0's task still runs, the wait is the stage's own slow item, not
+        // the output's back-pressure. Once 0's result is stored and its drainer waits for room in the full output
+        // (it holds an earlier item, "x"), the wait is held back by the output.
+        ItemLink out = new ItemLink("out", 1, false, 1, new BusySpinWaitStrategy());
+        SingleConsumerPoller poll = new SingleConsumerPoller(out);
+        RunFlag running = new RunFlag();
+        BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running); // one producing thread at a time
+        assertThat(pub.publish("x", 0)).isTrue(); // the output is full
+        ReorderWindow w = new ReorderWindow(2);
+        assertThat(w.put(1, "b", 0, pub, new BackoffIdleStrategy(), running, n -> { }, NO_WAIT))
+                .isEqualTo(ReorderWindow.STORED);
+        AtomicLong heldBack = new AtomicLong();
+        Thread waiter = Thread.ofPlatform().daemon(true).start(() -> w.put(2, "c", 0, pub,
+                new BackoffIdleStrategy(), running, n -> { }, heldBack::addAndGet));
+        Thread.sleep(300); // the waiter waits for the head's task
+        long headStarted = System.nanoTime();
+        Thread head = Thread.ofPlatform().daemon(true).start(() -> w.put(0, "a", 0, pub,
+                new BackoffIdleStrategy(), running, n -> { }, NO_WAIT)); // stored; its drain waits for room for 0
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (Arrays.stream(head.getStackTrace()).noneMatch(f -> f.getMethodName().equals("claimWhenFull"))
+                && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        Thread.sleep(20); // the waiter is held back behind 0, stored and waiting for room
+        long before = heldBack.get();
+        assertThat(poll.poll()).isTrue();
+        assertThat(poll.take()).isEqualTo("x");
+        poll.release(); // room for 0: the head moves on, the waiter stores 2
+        waiter.join(10_000);
+        long released = System.nanoTime();
+        running.stop(); // 1 and 2 find the output full again: the drain stops
+        head.join(10_000);
+        assertThat(before).as("nothing told while it waited (a wait is told when it ends)").isZero();
+        assertThat(heldBack.get()).as("the wait behind the stored head only, not the 300 ms before it")
+                .isPositive().isLessThanOrEqualTo(released - headStarted);
     }
 
     @Test

@@ -183,6 +183,67 @@ class PipelineStatsTest {
     }
 
     @Test
+    void shouldGiveTheTasksBeforeMarkStartedToAnIntervalThatEndsThere() {
+        // A warm-up: its tasks belong to an interval that ends at the start, not to the first measured one (whose
+        // .hlog line would show the warm-up's count and its cold-JIT task times inside the measured time).
+        List<long[]> intervals = new ArrayList<>(); // {start ms, end ms, count} of decode's intervals
+        stats.addListener((stage, h) -> {
+            if (stage == decode) {
+                intervals.add(new long[] {h.getStartTimeStamp(), h.getEndTimeStamp(), h.getTotalCount()});
+            }
+        });
+        for (int i = 0; i < 50; i++) {
+            decode.worker(i % 4).onTask(1_000_000L);
+        }
+        clock.advance(4_000_000_000L);
+        stats.markStarted();
+        long start = stats.startEpochMillis();
+        clock.advance(1_000_000_000L);
+        decode.worker(0).onTask(1_000L);
+        stats.snapshot();
+
+        long[] measured = intervals.get(intervals.size() - 1);
+        assertThat(measured[0]).as("the first measured interval starts at the start").isEqualTo(start);
+        assertThat(measured[2]).as("tasks in the first measured interval").isEqualTo(1);
+        assertThat(intervals).as("the warm-up's interval ends by the start")
+                .anySatisfy(w -> assertThat(w).containsExactly(w[0], w[1], 50L))
+                .allSatisfy(w -> assertThat(w[2] == 50 ? w[1] <= start : w[0] >= start).isTrue());
+        assertThat(stats.snapshot().stage("decode").tasks()).as("cumulative counts are kept").isEqualTo(51);
+    }
+
+    @Test
+    void shouldNeverShowAStageTakingMoreItemsThanTheStageBeforeItPublished() {
+        // Items keep moving while a snapshot is taken. Each stage's ring-occupancy read stands here for the time the
+        // snapshot spends between its reads (percentiles, other stages): meanwhile that stage publishes 5 items and
+        // the next stage takes them. A snapshot is one instant: no stage may show more items in than the stage
+        // before it published, nor more out than it took in.
+        StageStats[] p = new StageStats[3];
+        p[0] = new StageStats("flow", "source", 1, () -> hop(p[0], p[1]), 0);
+        p[1] = new StageStats("flow", "decode", 1, () -> hop(p[1], p[2]), 64);
+        p[2] = new StageStats("flow", "batch", 1, () -> 0, 64);
+        PipelineStats flowing = new PipelineStats("flow", List.of(p), clock);
+        for (int round = 0; round < 3; round++) {
+            clock.advance(1_000_000L);
+            List<StageSnapshot> stages = flowing.snapshot().stages();
+            for (int i = 1; i < stages.size(); i++) {
+                assertThat(stages.get(i).itemsIn()).as("round %d: %s in vs %s out", round, stages.get(i).stage(),
+                        stages.get(i - 1).stage()).isLessThanOrEqualTo(stages.get(i - 1).itemsOut());
+                assertThat(stages.get(i).itemsOut()).as("round %d: %s out vs in", round, stages.get(i).stage())
+                        .isLessThanOrEqualTo(stages.get(i).itemsIn());
+            }
+        }
+    }
+
+    /** 5 items go out of {@code up} and into {@code down}, each counted as it moves; 0 items wait. */
+    private static long hop(StageStats up, StageStats down) {
+        for (int i = 0; i < 5; i++) {
+            up.worker(0).onItemOut();
+            down.worker(0).onItemIn();
+        }
+        return 0;
+    }
+
+    @Test
     void shouldComputeThroughputFromTheLastStageSinceTheStart() {
         clock.advance(2_000_000_000L);
         for (int i = 0; i < 500; i++) {
@@ -279,5 +340,18 @@ class PipelineStatsTest {
         StageStats twin = new StageStats("train", "decode", 1, () -> 0, 0);
         assertThatThrownBy(() -> new PipelineStats("train", List.of(decode, twin)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("two stages named 'decode'");
+    }
+
+    @Test
+    void shouldRejectStagesWhoseNamesMakeOneHlogTag() {
+        // "a b" and "a_b" are distinct names but one .hlog tag: the log would read back as one stage.
+        StageStats spaced = new StageStats("tags", "a b", 1, () -> 0, 0);
+        StageStats underscored = new StageStats("tags", "a_b", 1, () -> 0, 0);
+        assertThat(spaced.tag()).isEqualTo(underscored.tag());
+        assertThatThrownBy(() -> new PipelineStats("tags", List.of(spaced, underscored)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("'a b'").hasMessageContaining("'a_b'").hasMessageContaining("tags:a_b");
+        assertThat(new PipelineStats("tags", List.of(spaced)).stages())
+                .as("the refused PipelineStats left the stage free").containsExactly(spaced);
     }
 }
