@@ -3,15 +3,10 @@ package org.spdl4j.engine;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.stats.StatsConfiguration;
+import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
  * The engine's system properties, each read in a fresh JVM (they are read once, when {@link EngineConfiguration}
@@ -37,25 +32,14 @@ class EngineConfigurationPropertiesTest {
         }
     }
 
-    private record Run(int exit, String output) {
-    }
-
-    private static Run probe(String property) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
-        command.addAll(List.of(property, "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Run(p.exitValue(), output);
+    private static ChildJvm.Result probe(String property) throws IOException, InterruptedException {
+        return ChildJvm.run(property, Probe.class);
     }
 
     /** {@code Integer.getInteger} fell back to 1024 for "4k": the typo went unnoticed, the default ran. */
     @Test
     void shouldFailNamingAPropertyThatIsNotANumber() throws Exception {
-        Run run = probe("-Dspdl4j.ringCapacity=4k");
+        ChildJvm.Result run = probe("-Dspdl4j.ringCapacity=4k");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.ringCapacity='4k' is not an integer");
     }
@@ -66,7 +50,7 @@ class EngineConfigurationPropertiesTest {
      */
     @Test
     void shouldFailNamingACapacityThatIsNotAPowerOfTwo() throws Exception {
-        Run run = probe("-Dspdl4j.ringCapacity=1000");
+        ChildJvm.Result run = probe("-Dspdl4j.ringCapacity=1000");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.ringCapacity=1000 must be a power of two");
     }
@@ -74,7 +58,7 @@ class EngineConfigurationPropertiesTest {
     /** A negative close timeout was taken: close() then never waited for its threads and skipped its sweep. */
     @Test
     void shouldFailNamingANegativeCloseTimeout() throws Exception {
-        Run run = probe("-Dspdl4j.closeTimeoutMillis=-1");
+        ChildJvm.Result run = probe("-Dspdl4j.closeTimeoutMillis=-1");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.closeTimeoutMillis=-1 must be in [0, ");
     }
@@ -85,14 +69,14 @@ class EngineConfigurationPropertiesTest {
      */
     @Test
     void shouldReadAWaitPolicyIgnoringCase() throws Exception {
-        Run run = probe("-Dspdl4j.waitPolicy=blocking");
+        ChildJvm.Result run = probe("-Dspdl4j.waitPolicy=blocking");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("wait=BLOCKING");
     }
 
     @Test
     void shouldFailNamingAnUnknownWaitPolicyAndTheAcceptedOnes() throws Exception {
-        Run run = probe("-Dspdl4j.waitPolicy=sleepy");
+        ChildJvm.Result run = probe("-Dspdl4j.waitPolicy=sleepy");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.waitPolicy='sleepy' is none of [BUSY_SPIN, "
                 + "YIELDING, BACKOFF, BLOCKING]");
@@ -100,7 +84,7 @@ class EngineConfigurationPropertiesTest {
 
     @Test
     void shouldKeepTheDefaultsWhenNothingIsSet() throws Exception {
-        Run run = probe("-Dspdl4j.unrelated=1");
+        ChildJvm.Result run = probe("-Dspdl4j.unrelated=1");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("ring=1024 wait=BACKOFF close=1500 digits=2");
     }
@@ -111,7 +95,7 @@ class EngineConfigurationPropertiesTest {
      */
     @Test
     void shouldFailNamingAStatsPrecisionOutOfRange() throws Exception {
-        Run run = probe("-Dspdl4j.stats.significantDigits=6");
+        ChildJvm.Result run = probe("-Dspdl4j.stats.significantDigits=6");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.stats.significantDigits=6 must be in [0, 5]");
     }

@@ -3,14 +3,9 @@ package org.spdl4j.media;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
  * The media limits' system properties, each read in a fresh JVM (they are read once, when
@@ -34,19 +29,8 @@ class MediaConfigurationPropertiesTest {
         }
     }
 
-    private record Run(int exit, String output) {
-    }
-
-    private static Run probe(String property) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
-        command.addAll(List.of(property, "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Run(p.exitValue(), output);
+    private static ChildJvm.Result probe(String property) throws IOException, InterruptedException {
+        return ChildJvm.run(property, Probe.class);
     }
 
     /**
@@ -55,7 +39,7 @@ class MediaConfigurationPropertiesTest {
      */
     @Test
     void shouldFailNamingALimitThatIsNotANumber() throws Exception {
-        Run run = probe("-Dspdl4j.media.maxInputBytes=512m");
+        ChildJvm.Result run = probe("-Dspdl4j.media.maxInputBytes=512m");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.media.maxInputBytes='512m' is not an integer");
     }
@@ -63,14 +47,14 @@ class MediaConfigurationPropertiesTest {
     /** A limit of 0 failed in MediaLimits ("limits must be positive: ..."), naming no property. */
     @Test
     void shouldFailNamingALimitThatIsNotPositive() throws Exception {
-        Run run = probe("-Dspdl4j.media.maxFrames=0");
+        ChildJvm.Result run = probe("-Dspdl4j.media.maxFrames=0");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.media.maxFrames=0 must be in [1, ");
     }
 
     @Test
     void shouldTakeValidValues() throws Exception {
-        Run run = probe("-Dspdl4j.media.maxFrames=7");
+        ChildJvm.Result run = probe("-Dspdl4j.media.maxFrames=7");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("maxFrames=7", "lowres=true");
     }

@@ -3,14 +3,9 @@ package org.spdl4j.offheap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
  * The off-heap module's system properties, each read in a fresh JVM (they are read once, when
@@ -36,19 +31,8 @@ class OffHeapConfigurationPropertiesTest {
         }
     }
 
-    private record Run(int exit, String output) {
-    }
-
-    private static Run probe(String property) throws IOException, InterruptedException {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
-        command.addAll(List.of(property, "-cp", System.getProperty("java.class.path"), Probe.class.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Run(p.exitValue(), output);
+    private static ChildJvm.Result probe(String property) throws IOException, InterruptedException {
+        return ChildJvm.run(property, Probe.class);
     }
 
     /**
@@ -58,7 +42,7 @@ class OffHeapConfigurationPropertiesTest {
      */
     @Test
     void shouldFailNamingAnAlignmentThatIsNotAPowerOfTwo() throws Exception {
-        Run run = probe("-Dspdl4j.pool.alignment=0");
+        ChildJvm.Result run = probe("-Dspdl4j.pool.alignment=0");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.pool.alignment=0 must be in [1, ");
         run = probe("-Dspdl4j.pool.alignment=48");
@@ -69,7 +53,7 @@ class OffHeapConfigurationPropertiesTest {
     /** {@code Long.getLong} fell back to 30 s for "30s": the typo went unnoticed. */
     @Test
     void shouldFailNamingATimeoutThatIsNotANumber() throws Exception {
-        Run run = probe("-Dspdl4j.pool.acquireTimeoutMs=5s");
+        ChildJvm.Result run = probe("-Dspdl4j.pool.acquireTimeoutMs=5s");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.pool.acquireTimeoutMs='5s' is not an integer");
     }
@@ -77,14 +61,14 @@ class OffHeapConfigurationPropertiesTest {
     /** {@code Boolean.parseBoolean("yes")} is false: asking for checked mode that way silently turned it off. */
     @Test
     void shouldFailNamingABooleanThatIsNeitherTrueNorFalse() throws Exception {
-        Run run = probe("-Dspdl4j.checked=yes");
+        ChildJvm.Result run = probe("-Dspdl4j.checked=yes");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.checked='yes' is neither true nor false");
     }
 
     @Test
     void shouldTakeValidValues() throws Exception {
-        Run run = probe("-Dspdl4j.pool.alignment=4096");
+        ChildJvm.Result run = probe("-Dspdl4j.pool.alignment=4096");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("alignment=4096 timeout=30000");
         run = probe("-Dspdl4j.checked=TRUE");

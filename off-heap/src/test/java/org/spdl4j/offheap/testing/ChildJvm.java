@@ -1,0 +1,50 @@
+package org.spdl4j.offheap.testing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Runs a main class in a fresh JVM with this JVM's options and class path plus one more option: for tests of what is
+ * read once per JVM (system properties read when a configuration class initialises).
+ */
+public final class ChildJvm {
+    private ChildJvm() {
+    }
+
+    /**
+     * What the child did.
+     *
+     * @param exit   its exit status
+     * @param output its standard output and error, interleaved
+     */
+    public record Result(int exit, String output) {
+    }
+
+    /**
+     * Runs {@code main} in a child JVM and waits up to 60 s for it (a test failure if it takes longer).
+     *
+     * @param option one more JVM option, e.g. {@code -Dspdl4j.ringCapacity=4k}
+     * @param main   the class whose {@code main} runs
+     * @return its exit status and output
+     * @throws IOException          when the child cannot be started
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static Result run(String option, Class<?> main) throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
+                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
+        command.addAll(List.of(option, "-cp", System.getProperty("java.class.path"), main.getName()));
+        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+        return new Result(p.exitValue(), output);
+    }
+}
