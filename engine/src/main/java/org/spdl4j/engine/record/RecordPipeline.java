@@ -22,6 +22,7 @@ import org.spdl4j.engine.affinity.CpuSet;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.PaddedClaimSequence;
 import org.spdl4j.engine.ring.WorkSharingReader;
+import org.spdl4j.engine.runtime.CloseWait;
 import org.spdl4j.engine.runtime.EngineThreads;
 import org.spdl4j.engine.runtime.PipelineControl;
 import org.spdl4j.engine.runtime.StageAffinity;
@@ -308,35 +309,8 @@ public final class RecordPipeline implements AutoCloseable {
         if (isOwnThread(Thread.currentThread())) {
             return; // the source, a stage or the consumer closing its pipeline: the first close is waiting for it
         }
-        long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
-                + TimeUnit.SECONDS.toNanos(30);
-        long deadline = System.nanoTime() + bound;
-        boolean interrupted = false;
-        boolean finished = false;
-        while (!finished) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                LOG.error("record pipeline '{}': close() gave up waiting {} ms for the close in progress on another "
-                        + "thread", control.pipeline(), TimeUnit.NANOSECONDS.toMillis(bound));
-                break;
-            }
-            try {
-                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        Thread c = closer;
-        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
-            try {
-                c.join(Duration.ofMillis(100));
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        CloseWait.awaitFirst(closeFinished, () -> closer, boundMillis -> LOG.error("record pipeline '{}': close() "
+                + "gave up waiting {} ms for the close in progress on another thread", control.pipeline(), boundMillis));
     }
 
     private void stopJoinAndFree() {

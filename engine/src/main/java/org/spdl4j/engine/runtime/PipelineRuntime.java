@@ -380,42 +380,16 @@ public final class PipelineRuntime implements AutoCloseable {
         if (isCallingThreadOwn()) {
             return; // a stage function or discard hook on a thread of this pipeline: the first close waits for it
         }
-        // The first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps into the hook and closes the source. Bounded
-        // all the same, generously: a caller holding a lock the sweep's hook needs, or two pipelines whose hooks close
-        // each other, would otherwise wait forever. Past the bound it says which thread closes and where it is.
-        long bound = TimeUnit.MILLISECONDS.toNanos(EngineConfiguration.CLOSE_TIMEOUT_MILLIS)
-                + TimeUnit.SECONDS.toNanos(30);
-        long deadline = System.nanoTime() + bound;
-        boolean interrupted = false;
-        boolean finished = false;
-        while (!finished) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0) {
-                Thread first = closingThread;
-                LOG.error("pipeline '{}': close() gave up waiting {} ms for the close in progress on thread {}, which "
-                        + "is at:{}\nWhat the pipeline's discard hook returns may still be in use. A lock held around "
-                        + "close() that the hook needs, or discard hooks of two pipelines closing each other, cause "
-                        + "this.", control.pipeline(), TimeUnit.NANOSECONDS.toMillis(bound),
-                        first == null ? "?" : first.getName(), first == null ? "" : ThreadStopper.stackOf(first));
-                break;
-            }
-            try {
-                finished = closeFinished.await(left, TimeUnit.NANOSECONDS);
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        Thread c = closer;
-        while (finished && c != null && c.isAlive()) { // it has finished its work: its thread ends in a moment
-            try {
-                c.join(Duration.ofMillis(100));
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        // The first close joins within CLOSE_TIMEOUT_MILLIS, then sweeps into the hook and closes the source; bounded
+        // all the same (CloseWait), and past the bound it says which thread closes and where it is.
+        CloseWait.awaitFirst(closeFinished, () -> closer, boundMillis -> {
+            Thread first = closingThread;
+            LOG.error("pipeline '{}': close() gave up waiting {} ms for the close in progress on thread {}, which "
+                    + "is at:{}\nWhat the pipeline's discard hook returns may still be in use. A lock held around "
+                    + "close() that the hook needs, or discard hooks of two pipelines closing each other, cause "
+                    + "this.", control.pipeline(), boundMillis, first == null ? "?" : first.getName(),
+                    first == null ? "" : ThreadStopper.stackOf(first));
+        });
     }
 
     private void stopAndSweep() {
