@@ -1,5 +1,7 @@
 package org.spdl4j.cuda;
 
+import org.spdl4j.offheap.SystemProperties;
+
 /**
  * Every tunable of cuda-staging: a named constant with its default, overridable by a system property read once when
  * this class loads. Thread-safe (immutable after class initialization).
@@ -40,15 +42,17 @@ public final class CudaConfiguration {
     /** Effective value of {@link #MODE_PROP}. */
     public static final String MODE = System.getProperty(MODE_PROP, MODE_DEFAULT);
     /** Effective value of {@link #DEVICE_PROP}. */
-    public static final int DEVICE = Integer.getInteger(DEVICE_PROP, DEVICE_DEFAULT);
+    public static final int DEVICE = SystemProperties.intValue(DEVICE_PROP, DEVICE_DEFAULT, 0, Integer.MAX_VALUE);
     /** Effective value of {@link #IN_FLIGHT_PROP}. */
-    public static final int IN_FLIGHT = Integer.getInteger(IN_FLIGHT_PROP, IN_FLIGHT_DEFAULT);
+    public static final int IN_FLIGHT = SystemProperties.intValue(IN_FLIGHT_PROP, IN_FLIGHT_DEFAULT, 1, Integer.MAX_VALUE);
     /** Effective value of {@link #POOL_MAX_CACHED_PROP}. */
-    public static final long POOL_MAX_CACHED_BYTES = Long.getLong(POOL_MAX_CACHED_PROP, POOL_MAX_CACHED_DEFAULT);
+    public static final long POOL_MAX_CACHED_BYTES = SystemProperties.longValue(POOL_MAX_CACHED_PROP, POOL_MAX_CACHED_DEFAULT, 0,
+            Long.MAX_VALUE);
     /** Effective value of {@link #PINNED_DEVICE_MAP_PROP}. */
-    public static final boolean PINNED_DEVICE_MAP = Boolean.getBoolean(PINNED_DEVICE_MAP_PROP);
+    public static final boolean PINNED_DEVICE_MAP = SystemProperties.booleanValue(PINNED_DEVICE_MAP_PROP, false);
     /** Effective value of {@link #SUBMIT_TIMEOUT_PROP}. */
-    public static final long SUBMIT_TIMEOUT_MS = Long.getLong(SUBMIT_TIMEOUT_PROP, SUBMIT_TIMEOUT_DEFAULT_MS);
+    public static final long SUBMIT_TIMEOUT_MS = SystemProperties.longValue(SUBMIT_TIMEOUT_PROP, SUBMIT_TIMEOUT_DEFAULT_MS, 1,
+            Long.MAX_VALUE);
 
     private CudaConfiguration() {
     }

@@ -99,4 +99,28 @@ class EngineConfigurationPropertiesTest {
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.stats.significantDigits=6 must be in [0, 5]");
     }
+
+    /** Prints the HTTP fetcher's defaults a child JVM sees. */
+    public static final class HttpProbe {
+        private HttpProbe() {
+        }
+
+        /**
+         * Entry point of the child JVM.
+         *
+         * @param args ignored
+         */
+        public static void main(String[] args) {
+            System.out.println("inFlight=" + org.spdl4j.engine.source.http.HttpFetchSettings.DEFAULT_MAX_IN_FLIGHT);
+        }
+    }
+
+    /** {@code Integer.getInteger} kept 64 requests in flight for "128k": the typo went unnoticed. */
+    @Test
+    void shouldFailNamingAnHttpPropertyThatIsNotANumber() throws Exception {
+        ChildJvm.Result run = ChildJvm.run("-Dspdl4j.http.maxInFlight=128k", HttpProbe.class);
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("spdl4j.http.maxInFlight='128k' is not an integer");
+        assertThat(ChildJvm.run("-Dspdl4j.http.maxInFlight=128", HttpProbe.class).output()).contains("inFlight=128");
+    }
 }

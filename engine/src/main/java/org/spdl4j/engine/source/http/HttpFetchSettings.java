@@ -2,6 +2,7 @@ package org.spdl4j.engine.source.http;
 
 import java.time.Duration;
 
+import org.spdl4j.offheap.SystemProperties;
 import org.spdl4j.offheap.Timeouts;
 
 /**
@@ -19,19 +20,19 @@ import org.spdl4j.offheap.Timeouts;
 public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attemptTimeout, Duration connectTimeout,
         Duration initialBackoff, Duration maxBackoff, int maxBodyBytes) {
     /** Default requests in flight; property {@code spdl4j.http.maxInFlight}. */
-    public static final int DEFAULT_MAX_IN_FLIGHT = Integer.getInteger("spdl4j.http.maxInFlight", 64);
+    public static final int DEFAULT_MAX_IN_FLIGHT = SystemProperties.intValue("spdl4j.http.maxInFlight", 64, 1, Integer.MAX_VALUE);
     /** Default attempts per object; property {@code spdl4j.http.maxAttempts}. */
-    public static final int DEFAULT_MAX_ATTEMPTS = Integer.getInteger("spdl4j.http.maxAttempts", 4);
+    public static final int DEFAULT_MAX_ATTEMPTS = SystemProperties.intValue("spdl4j.http.maxAttempts", 4, 1, Integer.MAX_VALUE);
     /** Default attempt timeout in ms; property {@code spdl4j.http.attemptTimeoutMs}. */
-    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = Long.getLong("spdl4j.http.attemptTimeoutMs", 30_000);
+    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = SystemProperties.longValue("spdl4j.http.attemptTimeoutMs", 30_000, 1, Long.MAX_VALUE);
     /** Default connect timeout in ms; property {@code spdl4j.http.connectTimeoutMs}. */
-    public static final long DEFAULT_CONNECT_TIMEOUT_MS = Long.getLong("spdl4j.http.connectTimeoutMs", 10_000);
+    public static final long DEFAULT_CONNECT_TIMEOUT_MS = SystemProperties.longValue("spdl4j.http.connectTimeoutMs", 10_000, 1, Long.MAX_VALUE);
     /** Default first backoff in ms; property {@code spdl4j.http.initialBackoffMs}. */
-    public static final long DEFAULT_INITIAL_BACKOFF_MS = Long.getLong("spdl4j.http.initialBackoffMs", 100);
+    public static final long DEFAULT_INITIAL_BACKOFF_MS = SystemProperties.longValue("spdl4j.http.initialBackoffMs", 100, 0, Long.MAX_VALUE);
     /** Default longest backoff in ms; property {@code spdl4j.http.maxBackoffMs}. */
-    public static final long DEFAULT_MAX_BACKOFF_MS = Long.getLong("spdl4j.http.maxBackoffMs", 5_000);
+    public static final long DEFAULT_MAX_BACKOFF_MS = SystemProperties.longValue("spdl4j.http.maxBackoffMs", 5_000, 0, Long.MAX_VALUE);
     /** Default largest object in bytes; property {@code spdl4j.http.maxBodyBytes}. */
-    public static final int DEFAULT_MAX_BODY_BYTES = Integer.getInteger("spdl4j.http.maxBodyBytes", 256 << 20);
+    public static final int DEFAULT_MAX_BODY_BYTES = SystemProperties.intValue("spdl4j.http.maxBodyBytes", 256 << 20, 0, Integer.MAX_VALUE);
 
     /**
      * Checks the settings.
