@@ -110,17 +110,7 @@ class StatsTest {
         StageStats work;
         try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 1_000).boxed().toList())
                 .named("window-stop")
-                .pipe("work", (Integer i) -> {
-                    if (i == 0) {
-                        try {
-                            gate.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return null;
-                        }
-                    }
-                    return i;
-                }, StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
+                .pipe("work", holdingZeroAt(gate), StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
                         .withRingCapacity(2))
                 .sink(1)
                 .build().start()) {
@@ -151,17 +141,7 @@ class StatsTest {
         CountDownLatch gate = new CountDownLatch(1);
         try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, 1_000).boxed().toList())
                 .named("window-count")
-                .pipe("work", (Integer i) -> {
-                    if (i == 0) {
-                        try {
-                            gate.await();
-                        } catch (InterruptedException e) {
-                            Thread.currentThread().interrupt();
-                            return null;
-                        }
-                    }
-                    return i;
-                }, StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
+                .pipe("work", holdingZeroAt(gate), StageOptions.defaults().withConcurrency(2).withOrder(OutputOrder.INPUT).withReorderWindow(8)
                         .withRingCapacity(4))
                 .sink(2)
                 .build().start()) {
@@ -196,5 +176,20 @@ class StatsTest {
             v = value.getAsLong();
         }
         return v;
+    }
+
+    /** The identity, but item 0 waits at {@code gate} first (dropped if interrupted there). */
+    private static java.util.function.Function<Integer, Integer> holdingZeroAt(CountDownLatch gate) {
+        return i -> {
+            if (i == 0) {
+                try {
+                    gate.await();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return null;
+                }
+            }
+            return i;
+        };
     }
 }

@@ -64,12 +64,8 @@ class LargeBodiesTest {
                 CompletableFuture<Sample> older = fetcher.apply(server.uri(0, 300_000, false)).toCompletableFuture();
                 CompletableFuture<Sample> younger = fetcher.apply(server.uri(1, 300_000, false))
                         .toCompletableFuture();
-                try (Sample s = older.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(0, 300_000));
-                }
-                try (Sample s = younger.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(1, 300_000));
-                }
+                assertPayload(older, 0, 300_000);
+                assertPayload(younger, 1, 300_000);
                 assertThat(server.attempts.get(0).get()).isEqualTo(4);
                 assertThat(server.attempts.get(1).get()).as("attempts of the body that waited for its turn")
                         .isEqualTo(1);
@@ -98,12 +94,8 @@ class LargeBodiesTest {
                 CompletableFuture<Sample> younger = fetcher.apply(server.uri(1, 300_000, false)).toCompletableFuture();
                 awaitTrue(() -> alloc.largeOut.get() == 1 || fetcher.bodiesAwaitingTurn() == 1);
                 olderMayAnswer.countDown();
-                try (Sample s = older.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(0, 300_000));
-                }
-                try (Sample s = younger.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(1, 300_000));
-                }
+                assertPayload(older, 0, 300_000);
+                assertPayload(younger, 1, 300_000);
                 assertThat(pool.inUse()).isZero();
             }
         }
@@ -125,12 +117,8 @@ class LargeBodiesTest {
                 CompletableFuture<Sample> younger = fetcher.apply(server.uri(1, 300_000, false)).toCompletableFuture();
                 awaitTrue(() -> alloc.largeOut.get() == 1 || fetcher.bodiesAwaitingTurn() == 1);
                 olderMayFinish.countDown();
-                try (Sample s = older.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(0, 300_000));
-                }
-                try (Sample s = younger.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(1, 300_000));
-                }
+                assertPayload(older, 0, 300_000);
+                assertPayload(younger, 1, 300_000);
                 assertThat(pool.inUse()).isZero();
             }
         }
@@ -154,14 +142,17 @@ class LargeBodiesTest {
                 awaitTrue(() -> alloc.largeOut.get() == 2); // each holds one large slab
                 mayFinish0.countDown();
                 mayFinish1.countDown();
-                try (Sample s = a.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(0, 600_000));
-                }
-                try (Sample s = b.get(30, TimeUnit.SECONDS)) {
-                    assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(1, 600_000));
-                }
+                assertPayload(a, 0, 600_000);
+                assertPayload(b, 1, 600_000);
                 assertThat(pool.inUse()).isZero();
             }
+        }
+    }
+
+    /** Waits for an object and checks it holds the server's payload for {@code id}, then closes it. */
+    private static void assertPayload(CompletableFuture<Sample> object, int id, int bytes) throws Exception {
+        try (Sample s = object.get(30, TimeUnit.SECONDS)) {
+            assertThat(s.field("bytes").toByteArray()).isEqualTo(GatedServer.payload(id, bytes));
         }
     }
 
