@@ -271,10 +271,7 @@ public final class RecordPipeline implements AutoCloseable {
             // would be leaked as if it ignored interrupts). Stop now, so it leaves once it returns, and let a closer
             // thread join every thread and free the rings.
             stop();
-            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
-                    .unstarted(this::closeNow);
-            closer = t; // before it starts: a later close() that waits for it joins it too
-            t.start();
+            CloseWait.startCloser(control.pipeline(), this::closeNow, t -> closer = t);
             return;
         }
         closeNow();

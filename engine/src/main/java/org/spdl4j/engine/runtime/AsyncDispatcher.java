@@ -10,6 +10,7 @@ import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.SampledTaskTimer;
+import org.spdl4j.engine.stats.StatsConfiguration;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -28,9 +29,6 @@ import org.spdl4j.engine.stats.WorkerStats;
  * theirs when they complete.
  */
 final class AsyncDispatcher extends StageWorker {
-    /** Synchronous parts shorter than this are measured one task in {@link #SYNC_SAMPLE_PERIOD}. */
-    private static final long SYNC_SAMPLE_BELOW_NANOS = 2_000;
-    private static final int SYNC_SAMPLE_PERIOD = 64;
     /**
      * The pipeline whose virtual-thread task the current thread runs, bound for the whole task (its function, and the
      * discard of its result or item): a {@code close()} of that pipeline from there must not wait for its own thread.
@@ -171,12 +169,14 @@ final class AsyncDispatcher extends StageWorker {
      * The function's synchronous part ran on this thread: meanwhile no idle slot could start a task. Its own slot
      * has it in its task time; the idle ones are busy with it too, so a stage bound by that part (a request built,
      * or a {@code completedFuture(decode(x))} computed here) shows busy, not idle at 1/concurrency. Measured like
-     * {@link SampledTaskTimer}'s tasks: every time while the last measured part took 2 µs or more, else one task in
-     * 64, charged for the tasks it stands for, so a stage of cheap async calls pays no second clock read per item.
+     * {@link SampledTaskTimer}'s tasks, with its settings: every time while the last measured part took
+     * {@link StatsConfiguration#TIMING_SAMPLE_BELOW_NANOS} or more, else one task in
+     * {@link StatsConfiguration#TIMING_SAMPLE_PERIOD}, charged for the tasks it stands for, so a stage of cheap async calls pays no second clock read per item.
      */
     private void chargeSynchronousPart(long startNanos, int idleSlots) {
         syncUnmeasured++;
-        if (lastSyncNanos < SYNC_SAMPLE_BELOW_NANOS && syncUnmeasured < SYNC_SAMPLE_PERIOD) {
+        if (lastSyncNanos < StatsConfiguration.TIMING_SAMPLE_BELOW_NANOS
+                && syncUnmeasured < StatsConfiguration.TIMING_SAMPLE_PERIOD) {
             return;
         }
         lastSyncNanos = System.nanoTime() - startNanos;

@@ -8,7 +8,8 @@ import java.util.function.Supplier;
 import org.spdl4j.engine.EngineConfiguration;
 
 /**
- * A second {@code close()}'s wait for the first, the same for item and record pipelines: until the first close has
+ * What item and record pipelines share in closing: the closer thread a pipeline's own thread hands its close to
+ * ({@link #startCloser}), and a second {@code close()}'s wait for the first: until the first close has
  * finished (threads joined, leftovers swept, memory freed), then until its closer thread, if it used one, has ended,
  * so that what the caller frees next is no longer in use. Bounded (the close timeout plus 30 s for the sweep and the
  * source's close), so a caller is never held forever: a lock held around close() that a discard hook needs, or two
@@ -57,5 +58,19 @@ public final class CloseWait {
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /**
+     * Starts the thread that closes a pipeline for one of its own threads, which cannot join itself: named
+     * {@code spdl4j-<pipeline>-closer}, a daemon.
+     *
+     * @param pipeline  the pipeline's name
+     * @param closeNow  joins the pipeline's threads, sweeps or frees, and opens the close latch
+     * @param published told the thread before it starts, so a later close() that waits for it joins it too
+     */
+    public static void startCloser(String pipeline, Runnable closeNow, java.util.function.Consumer<Thread> published) {
+        Thread t = Thread.ofPlatform().name("spdl4j-" + pipeline + "-closer").daemon(true).unstarted(closeNow);
+        published.accept(t);
+        t.start();
     }
 }

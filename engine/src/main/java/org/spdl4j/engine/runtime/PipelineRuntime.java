@@ -341,10 +341,7 @@ public final class PipelineRuntime implements AutoCloseable {
             // running task). Stop now, so the function's worker or task leaves once it returns, and let a closer
             // thread join, sweep and close the source.
             control.stop();
-            Thread t = Thread.ofPlatform().name("spdl4j-" + control.pipeline() + "-closer").daemon(true)
-                    .unstarted(this::closeNow);
-            closer = t; // before it starts: a later close() that waits for it joins it too
-            t.start();
+            CloseWait.startCloser(control.pipeline(), this::closeNow, t -> closer = t);
             return;
         }
         closeNow();

@@ -12,7 +12,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.function.Function;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.profile.StageProfile;
@@ -59,25 +58,6 @@ final class ProfileCommand implements Callable<Integer> {
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
     Path outDir;
 
-    /**
-     * Profiles one stage: {@link StageProfiler} makes one unmeasured pass over the inputs at the highest concurrency
-     * first, then measures each level. Without it the first level (concurrency 1) alone would pay for class loading,
-     * JIT compilation, starting threads and filling the page cache, and every speed-up would be measured against that
-     * cold baseline.
-     *
-     * @param stage    the stage's name
-     * @param inputs   the items of each pass
-     * @param fn       the stage function
-     * @param blocking run on virtual threads (I/O)
-     * @param levels   the concurrencies to measure, in order
-     * @param <T>      input type
-     * @return the measured levels (not the warm-up)
-     */
-    static <T> StageProfile profileWarm(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
-                                        int... levels) {
-        return StageProfiler.profile(stage, inputs, fn, blocking, levels); // warms up itself (engine)
-    }
-
     @Override
     public Integer call() throws IOException {
         int max = maxConcurrency != null ? maxConcurrency : 2 * Runtime.getRuntime().availableProcessors();
@@ -98,7 +78,7 @@ final class ProfileCommand implements Callable<Integer> {
         }
         int[] levels = StageProfiler.powersOfTwoUpTo(max);
         List<StageProfile> profiles = new ArrayList<>();
-        profiles.add(profileWarm("read", items, f -> {
+        profiles.add(StageProfiler.profile("read", items, f -> {
             try {
                 return Files.readAllBytes(f.path());
             } catch (IOException e) {
@@ -125,7 +105,7 @@ final class ProfileCommand implements Callable<Integer> {
             try (PerThreadImageDecoders decoders = new PerThreadImageDecoders(MediaLimits.DEFAULT)) {
                 ThreadLocal<UnsafeBuffer> dst = ThreadLocal.withInitial(
                     () -> new UnsafeBuffer(ByteBuffer.allocateDirect(imageSpec.bytes())));
-                profiles.add(profileWarm("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
+                profiles.add(StageProfiler.profile("decode", encoded, src -> decoders.decode(src, 0, src.capacity(), "profile",
                     imageSpec, dst.get(), 0), false, levels));
             }
             inputs.put("decode", encoded.size());

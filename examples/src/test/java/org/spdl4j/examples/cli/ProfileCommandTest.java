@@ -9,6 +9,7 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.profile.StageProfile;
+import org.spdl4j.engine.profile.StageProfiler;
 
 /** How {@code profile} measures one stage. */
 @Timeout(60)
@@ -28,7 +29,7 @@ class ProfileCommandTest {
                 }
                 return x;
             };
-            StageProfile profile = ProfileCommand.profileWarm("s", items, coldOnce, blocking, 1, 2, 4);
+            StageProfile profile = StageProfiler.profile("s", items, coldOnce, blocking, 1, 2, 4);
             assertThat(profile.points()).extracting(StageProfile.Point::concurrency).containsExactly(1, 2, 4);
             assertThat(profile.points()).as("blocking %s: no measured level ran cold", blocking)
                 .allMatch(p -> p.failures() == 0);

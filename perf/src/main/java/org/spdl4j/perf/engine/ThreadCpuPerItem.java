@@ -5,6 +5,7 @@ import java.lang.management.ThreadMXBean;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.WaitPolicy;
 
@@ -22,10 +23,15 @@ import org.spdl4j.engine.WaitPolicy;
  *
  * <p>Each round builds the pipeline (spdl4j: {@code YIELDING}, publish batching, as the benchmark's headline
  * variant), takes a quarter of {@code ITEMS} as warm-up, then {@code ITEMS} measured, and prints items/s and, per
- * thread (numbered threads of one name summed), CPU nanoseconds per item from {@link ThreadMXBean}; threads that used
- * under 1 ms are left out. The consumer is this program's {@code main} thread, as JMH's thread is in the benchmark.
+ * pipeline thread, CPU nanoseconds per item from {@link ThreadMXBean}, and their total. The consumer is this
+ * program's {@code main} thread, as JMH's thread is in the benchmark. Other threads (JIT compilers, GC) are left out
+ * of the total: printed as {@code other} when they used 1 ms or more.
  */
 public final class ThreadCpuPerItem {
+    /** The variants' own threads: the consumer ({@code main}), the engine's, JCTools', the executor's. */
+    private static final Pattern PIPELINE_THREAD =
+            Pattern.compile("main|spdl4j-bench-.+|jctools-.+|pool-\\d+-thread-\\d+");
+
     private ThreadCpuPerItem() {
     }
 
@@ -47,8 +53,8 @@ public final class ThreadCpuPerItem {
         }
     }
 
-    /** One round's figures: items/s and CPU ns per item by thread name. */
-    record Result(double itemsPerSecond, Map<String, Double> nanosPerItem) {
+    /** One round's figures: items/s, CPU ns per item by pipeline thread, and of every other thread together. */
+    record Result(double itemsPerSecond, Map<String, Double> nanosPerItem, double otherNanosPerItem) {
         double totalNanosPerItem() {
             return nanosPerItem.values().stream().mapToDouble(Double::doubleValue).sum();
         }
@@ -57,6 +63,9 @@ public final class ThreadCpuPerItem {
             StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%s %.1f M items/s, %.1f ns CPU/item:",
                     variant, itemsPerSecond / 1e6, totalNanosPerItem()));
             nanosPerItem.forEach((thread, ns) -> line.append(String.format(Locale.ROOT, " %s %.1f", thread, ns)));
+            if (otherNanosPerItem > 0) {
+                line.append(String.format(Locale.ROOT, " (other %.1f)", otherNanosPerItem));
+            }
             return line.toString();
         }
     }
@@ -83,28 +92,31 @@ public final class ThreadCpuPerItem {
             long wall = System.nanoTime() - start;
             Map<String, Long> after = cpuByName(threads);
             Map<String, Double> perItem = new TreeMap<>();
-            after.forEach((name, nanos) -> {
-                long used = nanos - before.getOrDefault(name, 0L);
-                if (used > 1_000_000) {
-                    perItem.put(name, used / (double) items);
+            long other = 0;
+            for (Map.Entry<String, Long> e : after.entrySet()) {
+                long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+                if (PIPELINE_THREAD.matcher(e.getKey()).matches()) {
+                    perItem.put(e.getKey(), used / (double) items);
+                } else if (used >= 1_000_000) {
+                    other += used;
                 }
-            });
+            }
             if (check == Long.MIN_VALUE) { // keeps the consumer's reads live; never true
                 System.out.println(check);
             }
-            return new Result(items * 1e9 / wall, perItem);
+            return new Result(items * 1e9 / wall, perItem, other / (double) items);
         } finally {
             pipeline.stop();
         }
     }
 
-    /** CPU time of every live thread, summed by name without its trailing index ({@code -0}, {@code -1}). */
+    /** CPU time of every live thread by name (a name shared by several threads sums them). */
     private static Map<String, Long> cpuByName(ThreadMXBean threads) {
         Map<String, Long> byName = new TreeMap<>();
         for (Thread t : Thread.getAllStackTraces().keySet()) {
             long nanos = threads.getThreadCpuTime(t.threadId());
             if (nanos > 0) {
-                byName.merge(t.getName().replaceAll("-\\d+$", ""), nanos, Long::sum);
+                byName.merge(t.getName(), nanos, Long::sum);
             }
         }
         return byName;

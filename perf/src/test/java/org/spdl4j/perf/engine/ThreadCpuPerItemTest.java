@@ -13,8 +13,8 @@ class ThreadCpuPerItemTest {
     @Test
     void shouldChargeEveryPipelineThreadOfEachVariantAndStopThem() throws Exception {
         String[][] expected = {
-            {"spdl4j", "spdl4j-bench-source", "spdl4j-bench-plus-one", "spdl4j-bench-times-three", "main"},
-            {"jctools", "jctools-source", "jctools-map", "main"},
+            {"spdl4j", "spdl4j-bench-source-0", "spdl4j-bench-plus-one-0", "spdl4j-bench-times-three-0", "main"},
+            {"jctools", "jctools-source", "jctools-map-1", "jctools-map-2", "main"},
         };
         for (String[] variant : expected) {
             ThreadCpuPerItem.Result r = ThreadCpuPerItem.measure(variant[0], 2_000_000);
@@ -23,6 +23,7 @@ class ThreadCpuPerItemTest {
             for (int i = 1; i < variant.length; i++) {
                 assertThat(r.nanosPerItem()).as(variant[0]).containsKey(variant[i]);
             }
+            assertThat(r.nanosPerItem()).as("%s: the pipeline's threads only", variant[0]).hasSize(variant.length - 1);
             assertThat(r.totalNanosPerItem()).as(variant[0]).isPositive();
             assertThat(r.format(variant[0])).startsWith(variant[0] + " ").contains("ns CPU/item:");
             assertThat(Thread.getAllStackTraces().keySet()).as("stopped after the round")
