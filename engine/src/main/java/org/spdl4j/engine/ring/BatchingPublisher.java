@@ -12,14 +12,12 @@ import java.util.function.IntConsumer;
  * sequencer:
  *
  * <ul>
- *   <li><b>Single producer: in place.</b> {@link #add} claims the next slot ({@code tryNext()}, a plain field update
- *   while the sequencer's cached view of the consumers shows room) and writes the item into it at once; {@link #flush}
- *   publishes the claimed range with one release store of the cursor. Nothing is copied; the per-item cost is the
- *   per-item publisher's minus its cursor store, and the consumer misses on the cursor's cache line once per batch.
- *   Each claimed slot is written before the next claim, because Disruptor's single-producer {@code tryNext} stores
- *   the cursor up to its last claim when it rereads the consumers: a range may so become visible before the flush,
- *   never after it. A full ring flushes first (the consumers cannot free slots past an unpublished one), then waits.
- *   On a stop, results in claimed, unpublished slots stay in the ring, where the close-time sweep takes each once.</li>
+ *   <li><b>Single producer: in place.</b> {@link #add} claims the next slot (the publisher's own claim counter, a
+ *   compare and an increment while its cached view of the consumers shows room) and writes the item into it at once;
+ *   {@link #flush} publishes the claimed range with one release store of the cursor. Nothing is copied, and nothing
+ *   claimed is visible to the consumers before the flush. A full ring flushes first (the consumers cannot free slots
+ *   past an unpublished one), then waits. On a stop, results in claimed, unpublished slots stay in the ring, where the
+ *   close-time sweep takes each once.</li>
  *   <li><b>Several producers: staged.</b> {@link #add} keeps the item in this thread's arrays; {@link #flush} claims
  *   them with {@code tryNext(n)} (one CAS on the shared cursor per range instead of per item), writes the range and
  *   publishes it before claiming the next. Nothing is claimed before the flush, so a dropped result leaves no hole
@@ -30,8 +28,7 @@ import java.util.function.IntConsumer;
  * <p><b>Counting:</b> each published range is reported at once to the {@code published} callback given at
  * construction (the worker's items-out counter), also a range that {@link #add} or a waiting {@link #flush} publishes
  * while the ring is full, so a slow consumer never sees items the producer has not counted yet for longer than it
- * takes to publish one range. (In place, slots that {@code tryNext} made visible early, see above, count when their
- * range is published, at the latest when the run ends.)
+ * takes to publish one range.
  *
  * <p><b>Threading:</b> one thread only. <b>Allocation:</b> the staging arrays at construction (several producers
  * only), none after.
@@ -158,6 +155,11 @@ public final class BatchingPublisher {
             sink.accept(item);
         }
         return n;
+    }
+
+    /** {@return the most items the batch holds at once} */
+    public int capacity() {
+        return capacity;
     }
 
     /** {@return how many items the batch holds} */

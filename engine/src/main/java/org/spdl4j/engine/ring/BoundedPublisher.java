@@ -2,6 +2,7 @@ package org.spdl4j.engine.ring;
 
 import com.lmax.disruptor.InsufficientCapacityException;
 import com.lmax.disruptor.Sequenced;
+import com.lmax.disruptor.Sequencer;
 import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
 
@@ -15,6 +16,17 @@ import org.agrona.concurrent.IdleStrategy;
  * has room for, so a single-producer ring stores its cursor once per range and a multi-producer ring CASes its cursor
  * once per range (it still sets one availability flag per slot).
  *
+ * <p><b>Claims of a single producer are this publisher's own.</b> When the publishing thread is the ring's only
+ * producer it keeps its claim counter here, with a cached bound of how far the consumers let it go (the slowest
+ * gating sequence plus the capacity, reread only when a claim reaches it, as a JCTools SPSC queue caches its
+ * consumer index): a claim is then a compare and an increment of plain fields, inlined into the caller's loop. The
+ * Disruptor sequencer still owns publication (its cursor, stored with release semantics by {@code publish}), the
+ * gating sequences and the consumers' wait strategy; its own claim counter is not used for this ring (this thread is
+ * the only one that could claim). Disruptor's single-producer {@code tryNext} would cost a call through the
+ * {@link Sequenced} interface, a range check and its own cache test per item, and stores its cursor up to the last
+ * claim whenever it rereads the consumers, which forbids claiming ahead of writing; this claim never publishes.
+ * Several producers claim through the sequencer (a CAS on its cursor per range).
+ *
  * <p><b>Threading:</b> one thread only (the idle strategy keeps per-thread state). <b>Allocation:</b> none;
  * {@link InsufficientCapacityException} is Disruptor's preallocated singleton without a stack trace.
  */
@@ -24,14 +36,30 @@ public final class BoundedPublisher {
     private final IdleStrategy idle;
     private final RunFlag running;
     private final boolean singleProducer;
+    /** The ring's sequencer when this thread is its only producer (claims are then ours), else {@code null}. */
+    private final Sequencer own;
+    private final long capacity;
+    /** Single producer: the last sequence claimed (published or not). */
+    private long lastClaimed = -1L;
+    /** Single producer: the highest sequence the consumers let us claim, as of the last look at them. */
+    private long claimLimit = -1L;
     private long waitNanos;
     private int claimed; // how many sequences the last claimUpTo took
 
-    BoundedPublisher(Sequenced sequenced, ItemSlots slots, boolean singleProducer, IdleStrategy idle,
+    BoundedPublisher(Sequencer sequencer, ItemSlots slots, boolean singleProducer, IdleStrategy idle,
                      RunFlag running) {
+        this(sequencer, slots, singleProducer ? sequencer : null, idle, running);
+    }
+
+    private BoundedPublisher(Sequenced sequenced, ItemSlots slots, Sequencer own, IdleStrategy idle,
+                             RunFlag running) {
         this.slots = slots;
         this.sequenced = sequenced;
-        this.singleProducer = singleProducer;
+        this.singleProducer = own != null;
+        this.own = own;
+        this.capacity = sequenced.getBufferSize();
+        this.lastClaimed = own == null ? -1L : own.getCursor(); // a new ring: -1
+        this.claimLimit = lastClaimed;
         this.idle = idle;
         this.running = running;
     }
@@ -47,7 +75,7 @@ public final class BoundedPublisher {
      * @return the publisher, for one thread only
      */
     public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
-        return new BoundedPublisher(sequenced, null, false, idle, running);
+        return new BoundedPublisher(sequenced, null, null, idle, running);
     }
 
     /**
@@ -107,13 +135,50 @@ public final class BoundedPublisher {
             }
             // Single producer: one release store of the cursor for the range. Several producers: one release store
             // of each slot's availability flag, then one signal. Either way the slots' fields are visible first.
-            // Each range is published before the next claim: the single-producer sequencer's tryNext stores the
-            // cursor up to its last claimed sequence when it rereads the consumers, so no claimed range may still be
-            // unwritten then.
             sequenced.publish(lo, hi);
             published.accept((int) (hi - lo + 1));
         }
         return done;
+    }
+
+    /**
+     * {@return whether this thread is the ring's only producer and so claims on its own} Only then do the run
+     * methods apply ({@link #claimedTo()}, {@link #claimLimit()}, {@link #refreshClaimLimit()},
+     * {@link #claimedThrough}, {@link #slots()}, {@link #publishRange}): a worker walking a run keeps the claim
+     * counter and its limit in locals, writes each result into the next slot, and publishes the range once.
+     */
+    public boolean ownsClaims() {
+        return own != null;
+    }
+
+    /** {@return single producer: the last sequence claimed} */
+    public long claimedTo() {
+        return lastClaimed;
+    }
+
+    /** {@return single producer: the highest sequence claimable without looking at the consumers again} */
+    public long claimLimit() {
+        return claimLimit;
+    }
+
+    /** {@return single producer: the highest sequence claimable, after looking at the consumers again} */
+    public long refreshClaimLimit() {
+        return refreshLimit();
+    }
+
+    /**
+     * Single producer: the caller's loop claimed (and wrote, or will have written before it publishes) every
+     * sequence up to {@code sequence}, at most {@link #claimLimit()}.
+     *
+     * @param sequence the last sequence claimed
+     */
+    public void claimedThrough(long sequence) {
+        lastClaimed = sequence;
+    }
+
+    /** {@return the ring's slots, for a single producer writing its claimed sequences from a loop of its own} */
+    public ItemSlots slots() {
+        return slots;
     }
 
     /** {@return whether this thread is the ring's only producer (its sequencer is a single-producer one)} */
@@ -123,11 +188,29 @@ public final class BoundedPublisher {
 
     /** {@return the next sequence if the ring has room for it now, else -1; never waits} */
     public long tryClaim() {
+        if (own != null) {
+            long next = lastClaimed + 1;
+            if (next > claimLimit && next > refreshLimit()) {
+                return -1L;
+            }
+            lastClaimed = next;
+            return next;
+        }
         try {
             return sequenced.tryNext();
         } catch (InsufficientCapacityException full) {
             return -1L;
         }
+    }
+
+    /**
+     * Single producer: rereads how far the consumers are (acquire loads of their gating sequences, so their reads of
+     * the slots happen before we overwrite them) and caches the highest sequence that leaves no slot unread.
+     */
+    private long refreshLimit() {
+        // getMinimumSequence is the lowest gating sequence, or the cursor when every consumer has retired.
+        claimLimit = own.getMinimumSequence() + capacity;
+        return claimLimit;
     }
 
     /**
@@ -147,7 +230,7 @@ public final class BoundedPublisher {
      * @param lo the first sequence
      * @param hi the last sequence
      */
-    void publishRange(long lo, long hi) {
+    public void publishRange(long lo, long hi) {
         sequenced.publish(lo, hi); // release store(s): the range's items and epochs are visible first
     }
 
@@ -172,15 +255,16 @@ public final class BoundedPublisher {
     }
 
     private long claim() {
-        try {
-            return sequenced.tryNext();
-        } catch (InsufficientCapacityException full) {
-            return claimWhenFull(1);
-        }
+        long seq = tryClaim();
+        return seq >= 0 ? seq : claimWhenFull(1);
     }
 
     /** Claims between 1 and {@code n} sequences (all if there is room); leaves the count in {@link #claimed}. */
     private long claimUpTo(int n) {
+        if (own != null) {
+            long hi = tryClaimWhatIsFree(n);
+            return hi >= 0 ? hi : claimWhenFull(n);
+        }
         try {
             long hi = sequenced.tryNext(n);
             claimed = n;
@@ -193,6 +277,18 @@ public final class BoundedPublisher {
 
     /** Claims {@code min(n, free slots)} if any slot is free, else returns -1. */
     private long tryClaimWhatIsFree(int n) {
+        if (own != null) {
+            long free = claimLimit - lastClaimed;
+            if (free < n) {
+                free = refreshLimit() - lastClaimed;
+                if (free <= 0) {
+                    return -1L;
+                }
+            }
+            claimed = (int) Math.min(n, free);
+            lastClaimed += claimed;
+            return lastClaimed;
+        }
         long free = n == 1 ? 1 : sequenced.remainingCapacity(); // reads the consumers' sequences
         if (free <= 0) {
             return -1L;

@@ -123,6 +123,23 @@ public final class ItemSlots {
     }
 
     /**
+     * Takes the item out of the slot of a published sequence unless the slot is the end-of-stream marker, which stays
+     * in place (consumer side, as {@link #take}): one load and, for an item, one store.
+     *
+     * @param sequence the sequence
+     * @return the item, or {@code null} if the slot is the end marker
+     */
+    public Object takeUnlessEnd(long sequence) {
+        int i = REF_PAD + ((int) sequence & mask);
+        Object item = items[i];
+        if (item == END) {
+            return null;
+        }
+        items[i] = null;
+        return item;
+    }
+
+    /**
      * Takes the item with a compare-and-set, for a slot another thread may take at the same time (the consumer's
      * end during close). One atomic per item: used at the consumer's end only, not between stages.
      *

@@ -89,6 +89,74 @@ public final class WorkSharingReader extends SlotCursor {
         return s;
     }
 
+    /**
+     * Claims the next run, waiting for its first sequence, for a worker that walks the whole run itself
+     * ({@link #takeInRun}, {@link #epochInRun}) instead of one {@link #next()} per item: the per-item checks of
+     * {@link #next()} (the alert, the run's end) are then the caller's loop bound. The run is
+     * {@code [returned value, runEnd()]}; the caller ends it with {@link #finishRun()} or, at an end marker, with
+     * {@link #moveTo} and {@link #releaseAndRetire()}. Call only when the current run is used up
+     * ({@link #hasRunLeft()} is {@code false}).
+     *
+     * @return the run's first sequence
+     * @throws AlertException when the barrier was alerted (the pipeline closes or failed)
+     * @throws InterruptedException when interrupted while blocked in a blocking wait strategy
+     */
+    public long claimRun() throws AlertException, InterruptedException {
+        barrier.checkAlert();
+        lastWaitNanos = 0;
+        long s = sequence + 1;
+        return shared ? claimSharedRun() : openRun(s);
+    }
+
+    /**
+     * {@return the slots the current run lies in, for a worker that reads the run in a loop of its own (keeping them
+     * in a local) instead of through {@link #takeInRun} and {@link #epochInRun}}
+     */
+    public ItemSlots runSlots() {
+        return slots();
+    }
+
+    /** {@return the last sequence of the current run} */
+    public long runEnd() {
+        return runEnd;
+    }
+
+    /**
+     * Takes the item at a sequence of the current run (see {@link #claimRun()}), clearing its slot.
+     *
+     * @param s a sequence of the current run, not yet taken
+     * @return the item, or {@code null} when the slot is an end marker (left in place; a shared run holds one only
+     *         as its first sequence)
+     */
+    public Object takeInRun(long s) {
+        return slots().takeUnlessEnd(s);
+    }
+
+    /**
+     * {@return the epoch of the item at a sequence of the current run}
+     *
+     * @param s a sequence of the current run
+     */
+    public long epochInRun(long s) {
+        return slots().epoch(s);
+    }
+
+    /**
+     * Moves the cursor to a sequence of the current run: the last one taken, before {@link #releaseAndRetire()} or
+     * {@link #release()} at an end marker or a stop.
+     *
+     * @param s a sequence of the current run
+     */
+    public void moveTo(long s) {
+        sequence = s;
+    }
+
+    /** Ends the current run: every slot of it was taken; gives them back to the producer (one release store). */
+    public void finishRun() {
+        sequence = runEnd;
+        own.set(runEnd);
+    }
+
     /** Single consumer: the run is every published sequence from {@code s}, at most {@code maxRun}. */
     private long openRun(long s) throws AlertException, InterruptedException {
         awaitPublished(s);

@@ -10,6 +10,7 @@ import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
+import org.spdl4j.engine.ring.ItemSlots;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.RunFlag;
 import org.spdl4j.engine.ring.WorkSharingReader;
@@ -44,6 +45,7 @@ final class MapWorker extends StageWorker {
     private final WorkSharingReader in;
     private final BoundedPublisher out;
     private final BatchingPublisher batch; // null: publish per item (PER_ITEM, or a reorder window publishes)
+    private final boolean inPlace; // batching into a ring this worker alone produces into: inPlaceRun
     private final Function<Object, ?> fn;
     private final ReorderWindow window;
     private final IdleStrategy idle;
@@ -66,6 +68,7 @@ final class MapWorker extends StageWorker {
         this.in = in;
         this.out = out;
         this.batch = batch;
+        this.inPlace = batch != null && out.ownsClaims();
         this.fn = fn;
         this.window = window;
         this.idle = idle;
@@ -101,42 +104,33 @@ final class MapWorker extends StageWorker {
     }
 
     private void loop(RunFlag running) throws AlertException, InterruptedException {
-        boolean batchRun = false;
         for (;;) {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
-                batchRun = batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS;
+                if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                    long end = inPlace ? inPlaceRun(running) : batchedRun(running);
+                    if (end == STOPPED) {
+                        return;
+                    }
+                    if (end >= 0) {
+                        endReached(end, running);
+                        return;
+                    }
+                    continue;
+                }
             }
             long seq = in.next();
             recordStarved(in.lastWaitNanos());
             if (in.isEnd()) {
-                if (!flush()) { // the results staged before the end marker go first
-                    return;
-                }
-                in.releaseAndRetire();
-                timer.settle();
-                finish(seq, running);
+                endReached(seq, running);
                 return;
             }
             long epoch = in.epoch();
             Object item = in.take();
-            if (!batchRun) {
-                in.release(); // the run's slots go back once its last item was taken, before that item's task
-            }
+            in.release(); // the run's slots go back once its last item was taken, before that item's task
             stats.onItemIn();
             Object result = apply(item);
-            if (batchRun) {
-                if (result != null && !batch.add(result, epoch)) {
-                    discarder.discard(result);
-                    return;
-                }
-                if (!in.hasRunLeft()) {
-                    if (!flush()) {
-                        return;
-                    }
-                    in.release(); // the run's slots go back once its results are published
-                }
-            } else if (window == null) {
+            if (window == null) {
                 if (result != null) {
                     if (!out.publish(result, epoch)) {
                         discarder.discard(result);
@@ -155,6 +149,164 @@ final class MapWorker extends StageWorker {
             }
             recordBackPressure(out.takeWaitNanos());
         }
+    }
+
+    /** {@link #batchedRun} stopped: the pipeline stopped (what is left goes to the discarder and the sweep). */
+    private static final long STOPPED = -2L;
+    /** {@link #batchedRun} used up its run. */
+    private static final long RUN_DONE = -1L;
+
+    /**
+     * One input run with publish batching, walked as a whole: each item is taken, its task run and its result
+     * written into a claimed output slot; the results are published as one range when the run is used up, and only
+     * then the run's input slots go back. What is kept per item is what a task needs (its slot, its epoch, the
+     * sampled timer, the interrupt check); the items-in count, the starved and back-pressure clocks, the input
+     * release and the publication are per run.
+     *
+     * @return {@link #RUN_DONE}, {@link #STOPPED}, or the sequence of the end marker met (the results before it
+     *         published already)
+     */
+    private long batchedRun(RunFlag running) throws AlertException, InterruptedException {
+        long first = in.claimRun();
+        recordStarved(in.lastWaitNanos());
+        long last = in.runEnd();
+        int taken = 0;
+        try {
+            for (long s = first; s <= last; s++) {
+                Object item = in.takeInRun(s);
+                if (item == null) { // the end marker: what was batched before it goes first
+                    in.moveTo(s);
+                    stats.onItemsIn(taken); // counted in before they count out
+                    taken = 0;
+                    return flush() ? s : STOPPED;
+                }
+                taken++;
+                long epoch = in.epochInRun(s);
+                Object result = apply(item);
+                if (result != null && !batch.add(result, epoch)) {
+                    discarder.discard(result);
+                    return STOPPED; // the run's untaken items stay in the ring for close's sweep
+                }
+                if (!running.isRunning()) { // a volatile read: a close need not wait for the rest of the run
+                    return STOPPED;
+                }
+            }
+        } finally {
+            stats.onItemsIn(taken);
+        }
+        if (!flush()) {
+            return STOPPED;
+        }
+        in.finishRun(); // the run's slots go back once its results are published
+        recordBackPressure(out.takeWaitNanos());
+        return RUN_DONE;
+    }
+
+    /**
+     * {@link #batchedRun} for a worker that is its output ring's only producer, with the loop's state in locals: the
+     * input and output slots, the output claim counter and its cached limit ({@link BoundedPublisher#ownsClaims}),
+     * and the sampled timer's untimed budget, so that per item the loop loads the item and its epoch, calls the
+     * function, checks the interrupt flag and the run flag, and writes the result into the next output slot. The
+     * results are published as one range at the end of the run (or before waiting for room, or at the end marker);
+     * the run's input slots then go back at once.
+     */
+    private long inPlaceRun(RunFlag running) throws AlertException, InterruptedException {
+        long first = in.claimRun();
+        recordStarved(in.lastWaitNanos());
+        long last = in.runEnd();
+        ItemSlots src = in.runSlots();
+        ItemSlots dst = out.slots();
+        long o = out.claimedTo(); // the last output sequence written
+        long published = o;       // the last one published
+        long limit = out.claimLimit();
+        int budget = timer.untimedBudget();
+        int untimed = 0;
+        int taken = 0;
+        try {
+            for (long s = first; s <= last; s++) {
+                Object item = src.takeUnlessEnd(s);
+                if (item == null) { // the end marker: what was written before it goes first
+                    in.moveTo(s);
+                    stats.onItemsIn(taken); // counted in before they count out
+                    taken = 0;
+                    publish(published, o);
+                    published = o;
+                    return s;
+                }
+                taken++;
+                long epoch = src.epoch(s);
+                Object result;
+                if (budget > 0) {
+                    budget--;
+                    untimed++;
+                    result = applyUntimed(item);
+                } else {
+                    timer.addUntimed(untimed);
+                    untimed = 0;
+                    result = apply(item);
+                    budget = timer.untimedBudget();
+                }
+                if (result != null) {
+                    if (o == limit && o == (limit = out.refreshClaimLimit())) {
+                        // Full: the consumers cannot free a slot past an unpublished one, so publish first.
+                        out.claimedThrough(o);
+                        publish(published, o);
+                        published = o;
+                        long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
+                        if (seq < 0) {
+                            discarder.discard(result);
+                            return STOPPED;
+                        }
+                        limit = out.claimLimit();
+                        o = seq - 1;
+                    }
+                    dst.set(++o, result, epoch);
+                }
+                if (!running.isRunning()) { // a close need not wait for the rest of the run
+                    return STOPPED; // written, unpublished results and untaken items stay for close's sweep
+                }
+            }
+        } finally {
+            out.claimedThrough(o);
+            stats.onItemsIn(taken);
+            timer.addUntimed(untimed);
+        }
+        publish(published, o);
+        in.finishRun();
+        recordBackPressure(out.takeWaitNanos());
+        return RUN_DONE;
+    }
+
+    /** Publishes the results written after {@code published} up to {@code last}, and counts them out. */
+    private void publish(long published, long last) {
+        if (last > published) {
+            out.publishRange(published + 1, last); // one release store of the cursor
+            stats.onItemsOut((int) (last - published));
+        }
+    }
+
+    /** A task the sampled timer leaves untimed (never with a timeout guard: such stages time every task). */
+    private Object applyUntimed(Object item) {
+        Object result;
+        try {
+            result = fn.apply(item);
+        } catch (Exception e) {
+            clearTaskInterrupt();
+            failures.onFailure(stats, item, e);
+            return null;
+        }
+        clearTaskInterrupt();
+        return result;
+    }
+
+    /** The end marker at {@code seq} was taken: publish what is staged, let the slot go, end the stage's part. */
+    private void endReached(long seq, RunFlag running) {
+        if (!flush()) { // the results staged before the end marker go first
+            return;
+        }
+        in.releaseAndRetire();
+        timer.settle();
+        finish(seq, running);
     }
 
     /** Publishes the staged results; {@code false} if the pipeline stopped (work() discards what is left). */

@@ -5,6 +5,7 @@ import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
+import org.spdl4j.engine.ring.ItemSlots;
 import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.WorkerStats;
 
@@ -60,18 +61,19 @@ final class SourceWorker extends StageWorker {
     /** {@return {@code true} at the source's end or failure, {@code false} when the pipeline stopped} */
     private boolean loop() {
         for (;;) {
+            if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                int outcome = out.ownsClaims() ? inPlaceRun() : batchedRun();
+                if (outcome != RUN_DONE) {
+                    return outcome == ENDED;
+                }
+                continue;
+            }
             long start = timer.start(); // 0 when this call is not timed
             Object item;
             try {
                 item = source.next();
             } catch (Exception e) {
-                if (!control.running().isRunning()) {
-                    return false; // interrupted by close
-                }
-                stats.onFailure();
-                boolean flushed = flush(); // what was emitted before the failure still flows
-                control.sourceFailed(stage, e);
-                return flushed;
+                return failed(e);
             }
             timer.stop(start);
             clearTaskInterrupt();
@@ -79,24 +81,156 @@ final class SourceWorker extends StageWorker {
                 return flush();
             }
             stats.onItemIn();
-            long epoch = source.epoch();
-            if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
-                if (!batch.add(item, epoch)) {
-                    discarder.discard(item);
-                    return false;
-                }
-                if (batch.isFull() && !flush()) {
-                    return false;
-                }
-            } else {
-                if (!flush() || !out.publish(item, epoch)) {
-                    discarder.discard(item);
-                    return false;
-                }
-                stats.onItemOut();
+            if (!flush() || !out.publish(item, source.epoch())) {
+                discarder.discard(item);
+                return false;
             }
+            stats.onItemOut();
             recordBackPressure(out.takeWaitNanos());
         }
+    }
+
+    private static final int RUN_DONE = 0;
+    private static final int ENDED = 1;
+    private static final int STOPPED = 2;
+
+    /**
+     * Fills the publish batch from the source while its calls are short, then publishes it as one range: when the
+     * batch is full, after a slow call (its item is the batch's last, so the source's order holds), and at the end or
+     * a failure. The items-in count and the back-pressure clock are kept per batch; per item, only the call, its
+     * sampled timer and the interrupt check.
+     *
+     * @return {@link #RUN_DONE}, {@link #ENDED} (the source ended or failed; what it emitted is published) or
+     *         {@link #STOPPED}
+     */
+    private int batchedRun() {
+        int taken = 0;
+        try {
+            do {
+                long start = timer.start();
+                Object item;
+                try {
+                    item = source.next();
+                } catch (Exception e) {
+                    stats.onItemsIn(taken); // counted in before they count out
+                    taken = 0;
+                    return failed(e) ? ENDED : STOPPED;
+                }
+                timer.stop(start);
+                clearTaskInterrupt();
+                if (item == null) {
+                    stats.onItemsIn(taken);
+                    taken = 0;
+                    return flush() ? ENDED : STOPPED;
+                }
+                taken++;
+                if (!batch.add(item, source.epoch())) {
+                    discarder.discard(item);
+                    return STOPPED;
+                }
+            } while (!batch.isFull() && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS);
+        } finally {
+            stats.onItemsIn(taken);
+        }
+        if (!flush()) {
+            return STOPPED;
+        }
+        recordBackPressure(out.takeWaitNanos());
+        return RUN_DONE;
+    }
+
+    /**
+     * {@link #batchedRun} when the source is the first ring's only producer (always, unless a test builds it
+     * otherwise), with the loop's state in locals: the slots, the claim counter and its cached limit, and the sampled
+     * timer's untimed budget. Per item: the call (timed one in the timer's period), the interrupt check, the write
+     * into the next claimed slot. One range is published per batch.
+     */
+    private int inPlaceRun() {
+        ItemSlots dst = out.slots();
+        long o = out.claimedTo(); // the last sequence written
+        long published = o;       // the last one published
+        long limit = out.claimLimit();
+        int max = batch.capacity();
+        int budget = timer.untimedBudget();
+        int untimed = 0;
+        int taken = 0;
+        try {
+            for (;;) {
+                Object item;
+                try {
+                    if (budget > 0) {
+                        budget--;
+                        untimed++;
+                        item = source.next();
+                    } else {
+                        timer.addUntimed(untimed);
+                        untimed = 0;
+                        long start = timer.start();
+                        item = source.next();
+                        timer.stop(start);
+                        budget = timer.untimedBudget();
+                    }
+                } catch (Exception e) {
+                    stats.onItemsIn(taken); // counted in before they count out
+                    taken = 0;
+                    publish(published, o);
+                    published = o;
+                    return failed(e) ? ENDED : STOPPED;
+                }
+                clearTaskInterrupt();
+                if (item == null) {
+                    stats.onItemsIn(taken);
+                    taken = 0;
+                    publish(published, o);
+                    published = o;
+                    return ENDED;
+                }
+                taken++;
+                if (o == limit && o == (limit = out.refreshClaimLimit())) {
+                    // Full: the consumers cannot free a slot past an unpublished one, so publish first.
+                    out.claimedThrough(o);
+                    publish(published, o);
+                    published = o;
+                    long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
+                    if (seq < 0) {
+                        discarder.discard(item);
+                        return STOPPED;
+                    }
+                    limit = out.claimLimit();
+                    o = seq - 1;
+                }
+                dst.set(++o, item, source.epoch());
+                if (taken == max || budget == 0 && timer.lastTimedNanos() >= EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                    break; // full, or a slow call: its item goes out now, after those before it
+                }
+            }
+        } finally {
+            out.claimedThrough(o); // a stop leaves written, unpublished items to close's sweep
+            stats.onItemsIn(taken);
+            timer.addUntimed(untimed);
+        }
+        publish(published, o);
+        recordBackPressure(out.takeWaitNanos());
+        return RUN_DONE;
+    }
+
+    /** Publishes the items written after {@code published} up to {@code last}, and counts them out. */
+    private void publish(long published, long last) {
+        if (last > published) {
+            out.publishRange(published + 1, last); // one release store of the cursor
+            stats.onItemsOut((int) (last - published));
+        }
+    }
+
+    /** The source threw: count it, publish what it emitted before, and end with its failure (unless closing). */
+    private boolean failed(Exception e) {
+        if (!control.running().isRunning()) {
+            return false; // interrupted by close
+        }
+        stats.onFailure();
+        boolean flushed = flush(); // what was emitted before the failure still flows
+        control.sourceFailed(stage, e);
+        return flushed;
     }
 
     /** Publishes the staged items; {@code false} if the pipeline stopped (work() discards what is left). */

@@ -98,6 +98,25 @@ public final class SampledTaskTimer {
         return lastNanos;
     }
 
+    /**
+     * {@return how many tasks may run untimed from now before {@link #start()} would time one} For a worker that
+     * walks a run of short tasks in a loop of its own: it calls the task directly while this budget lasts, tells
+     * the count with {@link #addUntimed}, and times the next one through {@link #start()} and {@link #stop}. Zero
+     * while tasks are not short, or when every task is timed.
+     */
+    public int untimedBudget() {
+        return lastNanos < shortBelowNanos ? Math.max(0, period - 1 - untimed) : 0;
+    }
+
+    /**
+     * Counts tasks that ran untimed within the budget {@link #untimedBudget()} gave.
+     *
+     * @param n how many, 0 or more
+     */
+    public void addUntimed(int n) {
+        untimed += n;
+    }
+
     /** Records the untimed tasks since the last timed one with the last timed duration, so the counts are exact. */
     public void settle() {
         if (untimed > 0) {

@@ -72,6 +72,17 @@ public final class WorkerStats {
         add(IN, 1);
     }
 
+    /**
+     * {@code n} items were taken from the input ring (a run, counted when it is done).
+     *
+     * @param n how many, 0 or more
+     */
+    public void onItemsIn(int n) {
+        if (n > 0) {
+            add(IN, n);
+        }
+    }
+
     /** An item (or aggregate) was published to the output ring. */
     public void onItemOut() {
         add(OUT, 1);
