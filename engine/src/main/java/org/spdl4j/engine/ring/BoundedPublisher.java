@@ -35,7 +35,6 @@ public final class BoundedPublisher {
     private final Sequenced sequenced;
     private final IdleStrategy idle;
     private final RunFlag running;
-    private final boolean singleProducer;
     /** The ring's sequencer when this thread is its only producer (claims are then ours), else {@code null}. */
     private final Sequencer own;
     private final long capacity;
@@ -55,7 +54,6 @@ public final class BoundedPublisher {
                              RunFlag running) {
         this.slots = slots;
         this.sequenced = sequenced;
-        this.singleProducer = own != null;
         this.own = own;
         this.capacity = sequenced.getBufferSize();
         this.lastClaimed = own == null ? -1L : own.getCursor(); // a new ring: -1
@@ -181,11 +179,6 @@ public final class BoundedPublisher {
         return slots;
     }
 
-    /** {@return whether this thread is the ring's only producer (its sequencer is a single-producer one)} */
-    boolean isSingleProducer() {
-        return singleProducer;
-    }
-
     /** {@return the next sequence if the ring has room for it now, else -1; never waits} */
     public long tryClaim() {
         if (own != null) {
@@ -211,17 +204,6 @@ public final class BoundedPublisher {
         // getMinimumSequence is the lowest gating sequence, or the cursor when every consumer has retired.
         claimLimit = own.getMinimumSequence() + capacity;
         return claimLimit;
-    }
-
-    /**
-     * Writes an item into a slot this thread claimed (not yet published).
-     *
-     * @param sequence the claimed sequence
-     * @param item     the item
-     * @param epoch    its epoch
-     */
-    void write(long sequence, Object item, long epoch) {
-        slots.set(sequence, item, epoch);
     }
 
     /**

@@ -43,6 +43,14 @@ public final class ItemSlots {
     private final Object[] items;
     private final long[] epochs;
     private final int mask;
+    /**
+     * Whether any producer ever wrote an epoch other than 0 into these slots. A finite source's items are all of
+     * epoch 0, so while this is false the epoch array holds only zeros and neither side needs to touch it: the
+     * producer skips its read-before-write, a reader walking a run skips its loads ({@link #epochsWritten()}).
+     * Written (once, to {@code true}) by a producer before it publishes the slot that needs it, so a reader that
+     * acquired that slot's publication sees it; several producers may write it, all the same value.
+     */
+    private boolean epochsWritten;
 
     /**
      * Creates the slots of a ring.
@@ -74,11 +82,26 @@ public final class ItemSlots {
     public void set(long sequence, Object item, long epoch) {
         int i = (int) sequence & mask;
         items[REF_PAD + i] = item;
-        // Read before write: in the steady state the slot holds this epoch from the last lap, and a load of a line
-        // the consumers only read leaves it shared in every cache, where a store would take it from them each lap.
-        if (epochs[EPOCH_PAD + i] != epoch) {
-            epochs[EPOCH_PAD + i] = epoch;
+        if (epoch != 0 || epochsWritten) {
+            if (!epochsWritten) {
+                epochsWritten = true; // before the publication of this slot, which orders it for the readers
+            }
+            // Read before write: in the steady state the slot holds this epoch from the last lap, and a load of a
+            // line the consumers only read leaves it shared in every cache, where a store would take it from them
+            // each lap.
+            if (epochs[EPOCH_PAD + i] != epoch) {
+                epochs[EPOCH_PAD + i] = epoch;
+            }
         }
+    }
+
+    /**
+     * {@return whether any slot may hold an epoch other than 0} Read after acquiring a published range: while it is
+     * {@code false}, every item of that range is of epoch 0 and a reader may skip the epoch loads. Once true it stays
+     * true.
+     */
+    public boolean epochsWritten() {
+        return epochsWritten;
     }
 
     /**

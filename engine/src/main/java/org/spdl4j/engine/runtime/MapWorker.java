@@ -26,9 +26,9 @@ import org.spdl4j.engine.stats.WorkerStats;
  * <p><b>Publish batching</b> ({@link PublishBatching#SHORT_TASKS}, without a reorder window): the worker decides at
  * the start of each input run (the items {@link WorkSharingReader} hands it from one claim) whether to batch it.
  * It batches when its last timed task was shorter than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}:
- * then it adds the run's results to its {@link BatchingPublisher} (written in place into claimed slots when the
- * stage is the output ring's only producer, staged otherwise) and publishes them as one range when the run is used
- * up, before it may wait for more input, and only then gives the run's input slots back to the producer (so a batch
+ * then it writes the run's results straight into the next slots of its output ring when the stage is the ring's only
+ * producer ({@link #inPlaceRun}: the worker claims those slots itself), or stages them in a {@link BatchingPublisher}
+ * when several workers produce into it, and publishes them as one range when the run is used up, before it may wait for more input, and only then gives the run's input slots back to the producer (so a batch
  * holds no more items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest
  * of its run, which costs a few microseconds when tasks are short and would cost whole task times when they are not
  * (a decode stage taking milliseconds would hold finished images back for the whole run). Slower runs publish each
@@ -44,8 +44,9 @@ import org.spdl4j.engine.stats.WorkerStats;
 final class MapWorker extends StageWorker {
     private final WorkSharingReader in;
     private final BoundedPublisher out;
-    private final BatchingPublisher batch; // null: publish per item (PER_ITEM, or a reorder window publishes)
+    private final boolean batching; // publish batching for short tasks (never with a reorder window)
     private final boolean inPlace; // batching into a ring this worker alone produces into: inPlaceRun
+    private final BatchingPublisher batch; // batching into a ring of several producers: staged; null otherwise
     private final Function<Object, ?> fn;
     private final ReorderWindow window;
     private final IdleStrategy idle;
@@ -58,17 +59,19 @@ final class MapWorker extends StageWorker {
     private final LongConsumer heldBack; // told of this worker's waits for room in the window behind a full output
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
-              BoundedPublisher out, BatchingPublisher batch, Function<Object, ?> fn, ReorderWindow window,
+              BoundedPublisher out, int batchMax, Function<Object, ?> fn, ReorderWindow window,
               IdleStrategy idle, StageFailures failures, TaskTimeoutGuard guard, EndOfStream end,
               Discarder discarder) {
         super(control, stage, index, stats);
-        if (batch != null && window != null) {
+        if (batchMax > 0 && window != null) {
             throw new IllegalArgumentException("a reorder window publishes per item; no publish batch with it");
         }
         this.in = in;
         this.out = out;
-        this.batch = batch;
-        this.inPlace = batch != null && out.ownsClaims();
+        this.batching = batchMax > 0;
+        this.inPlace = batching && out.ownsClaims();
+        // Several producers claim by CAS: results are staged and claimed as one range (counted out as they go).
+        this.batch = batching && !inPlace ? new BatchingPublisher(out, batchMax, stats::onItemsOut) : null;
         this.fn = fn;
         this.window = window;
         this.idle = idle;
@@ -107,7 +110,7 @@ final class MapWorker extends StageWorker {
         for (;;) {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
-                if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                if (batching && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
                     long end = inPlace ? inPlaceRun(running) : batchedRun(running);
                     if (end == STOPPED) {
                         return;
@@ -219,6 +222,7 @@ final class MapWorker extends StageWorker {
         long o = out.claimedTo(); // the last output sequence written
         long published = o;       // the last one published
         long limit = out.claimLimit();
+        boolean epochs = src.epochsWritten(); // false: every item of the run is of epoch 0 (a finite source)
         int budget = timer.untimedBudget();
         int untimed = 0;
         int taken = 0;
@@ -234,7 +238,7 @@ final class MapWorker extends StageWorker {
                     return s;
                 }
                 taken++;
-                long epoch = src.epoch(s);
+                long epoch = epochs ? src.epoch(s) : 0L;
                 Object result;
                 if (budget > 0) {
                     budget--;

@@ -19,13 +19,11 @@ import org.spdl4j.engine.Source;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.StageSpec;
 import org.spdl4j.engine.affinity.CpuSet;
-import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.ReorderWindow;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.StageStats;
-import org.spdl4j.engine.stats.WorkerStats;
 import org.spdl4j.offheap.Timeouts;
 
 /**
@@ -104,7 +102,7 @@ public final class PipelineRuntime implements AutoCloseable {
             BoundedPublisher sourceOut = links[0].publisher(WaitStrategies.idle(spec.sourceWaitPolicy()),
                     control.running());
             workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
-                    batchFor(spec.sourcePublishBatching(), sourceOut, links[0], sourceStats.worker(0)),
+                    batchMax(spec.sourcePublishBatching(), links[0]),
                     new EndOfStream(1, links[0].consumerCount()), discarder));
             pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
             for (int i = 0; i < n; i++) {
@@ -179,7 +177,7 @@ public final class PipelineRuntime implements AutoCloseable {
                     }
                     BoundedPublisher publisher = out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running());
                     workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w), publisher,
-                            window == null ? batchFor(o.publishBatching(), publisher, in, st.worker(w)) : null,
+                            window == null ? batchMax(o.publishBatching(), in) : 0,
                             m.fn(), window,
                             WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder));
                 }
@@ -212,14 +210,12 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     /**
-     * The publish batch of a thread that batches, sized to the longest run it takes from {@code in} (for the source,
-     * which has no input, a quarter of its ring): a map worker's batch holds at most one input run. It counts each
-     * range it publishes in the worker's items out as it goes.
+     * The most items a thread that batches publishes as one range: the longest run it takes from {@code in} (for the
+     * source, which has no input, a quarter of its ring, at most {@link EngineConfiguration#MAX_RUN}), so a batch
+     * holds no more items in flight than one input run; 0 when the stage publishes per item.
      */
-    private static BatchingPublisher batchFor(PublishBatching batching, BoundedPublisher out, ItemLink in,
-                                              WorkerStats stats) {
-        return batching == PublishBatching.SHORT_TASKS
-                ? new BatchingPublisher(out, ItemLink.maxRun(in.capacity()), stats::onItemsOut) : null;
+    private static int batchMax(PublishBatching batching, ItemLink in) {
+        return batching == PublishBatching.SHORT_TASKS ? ItemLink.maxRun(in.capacity()) : 0;
     }
 
     private void addDispatcher(AsyncDispatcher d) {

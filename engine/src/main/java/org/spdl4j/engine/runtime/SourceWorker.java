@@ -3,7 +3,6 @@ package org.spdl4j.engine.runtime;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.Source;
-import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemSlots;
 import org.spdl4j.engine.stats.SampledTaskTimer;
@@ -17,26 +16,34 @@ import org.spdl4j.engine.stats.WorkerStats;
  *
  * <p><b>Publish batching</b> (only when the builder asked for {@link PublishBatching#SHORT_TASKS}; the default is per
  * item): while the last timed call took less than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}, each item is
- * written straight into a claimed slot of the first ring ({@link BatchingPublisher}, in place: the source is the
- * ring's only producer), and the claimed range is published when it is full (a quarter of the ring, at most
- * {@link EngineConfiguration#MAX_RUN}), when the ring is full, before an item that came from a slow call (the batch
- * first, then that item, which keeps the source's order), and at the source's end or failure. Claimed slots are
- * ring slots, so the items in flight stay within the ring's capacity, and a stop leaves them to the close-time sweep.
+ * written straight into the next claimed slot of the first ring (the source is its only producer and claims its
+ * slots itself, see {@link BoundedPublisher#ownsClaims()}), and the written range is published when it holds
+ * {@code batchMax} items (a quarter of the ring, at most {@link EngineConfiguration#MAX_RUN}), when the ring is full,
+ * after a slow call (its item last, which keeps the source's order), and at the source's end or failure. Written
+ * slots are ring slots, so the items in flight stay within the ring's capacity, and a stop leaves them to the
+ * close-time sweep.
  */
 final class SourceWorker extends StageWorker {
+    private static final int RUN_DONE = 0;
+    private static final int ENDED = 1;
+    private static final int STOPPED = 2;
+
     private final Source<?> source;
     private final BoundedPublisher out;
-    private final BatchingPublisher batch; // null: per item
+    private final int batchMax; // 0: per item
     private final EndOfStream end;
     private final Discarder discarder;
     private final SampledTaskTimer timer;
 
     SourceWorker(PipelineControl control, String stage, WorkerStats stats, Source<?> source, BoundedPublisher out,
-                 BatchingPublisher batch, EndOfStream end, Discarder discarder) {
+                 int batchMax, EndOfStream end, Discarder discarder) {
         super(control, stage, 0, stats);
+        if (batchMax > 0 && !out.ownsClaims()) {
+            throw new IllegalArgumentException("a batching source must be its ring's only producer");
+        }
         this.source = source;
         this.out = out;
-        this.batch = batch;
+        this.batchMax = batchMax;
         this.end = end;
         this.discarder = discarder;
         this.timer = new SampledTaskTimer(stats);
@@ -49,9 +56,6 @@ final class SourceWorker extends StageWorker {
             ended = loop();
         } finally {
             timer.settle(); // the end, or closed mid-run: count every call that returned
-            if (batch != null) {
-                batch.discardStaged(discarder::discard); // stopped: items nobody will publish
-            }
         }
         if (ended && end.workerFinished()) {
             end.propagate(out);
@@ -61,8 +65,8 @@ final class SourceWorker extends StageWorker {
     /** {@return {@code true} at the source's end or failure, {@code false} when the pipeline stopped} */
     private boolean loop() {
         for (;;) {
-            if (batch != null && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
-                int outcome = out.ownsClaims() ? inPlaceRun() : batchedRun();
+            if (batchMax > 0 && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                int outcome = inPlaceRun();
                 if (outcome != RUN_DONE) {
                     return outcome == ENDED;
                 }
@@ -78,10 +82,10 @@ final class SourceWorker extends StageWorker {
             timer.stop(start);
             clearTaskInterrupt();
             if (item == null) {
-                return flush();
+                return true;
             }
             stats.onItemIn();
-            if (!flush() || !out.publish(item, source.epoch())) {
+            if (!out.publish(item, source.epoch())) {
                 discarder.discard(item);
                 return false;
             }
@@ -90,67 +94,20 @@ final class SourceWorker extends StageWorker {
         }
     }
 
-    private static final int RUN_DONE = 0;
-    private static final int ENDED = 1;
-    private static final int STOPPED = 2;
-
     /**
-     * Fills the publish batch from the source while its calls are short, then publishes it as one range: when the
-     * batch is full, after a slow call (its item is the batch's last, so the source's order holds), and at the end or
-     * a failure. The items-in count and the back-pressure clock are kept per batch; per item, only the call, its
-     * sampled timer and the interrupt check.
+     * One batch, with the loop's state in locals: the slots, the claim counter and its cached limit, and the sampled
+     * timer's untimed budget. Per item: the call (timed once per the timer's period), the interrupt check, the write
+     * into the next claimed slot. The items-in count, the back-pressure clock and the publication (one release store
+     * of the cursor) are per batch.
      *
      * @return {@link #RUN_DONE}, {@link #ENDED} (the source ended or failed; what it emitted is published) or
      *         {@link #STOPPED}
-     */
-    private int batchedRun() {
-        int taken = 0;
-        try {
-            do {
-                long start = timer.start();
-                Object item;
-                try {
-                    item = source.next();
-                } catch (Exception e) {
-                    stats.onItemsIn(taken); // counted in before they count out
-                    taken = 0;
-                    return failed(e) ? ENDED : STOPPED;
-                }
-                timer.stop(start);
-                clearTaskInterrupt();
-                if (item == null) {
-                    stats.onItemsIn(taken);
-                    taken = 0;
-                    return flush() ? ENDED : STOPPED;
-                }
-                taken++;
-                if (!batch.add(item, source.epoch())) {
-                    discarder.discard(item);
-                    return STOPPED;
-                }
-            } while (!batch.isFull() && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS);
-        } finally {
-            stats.onItemsIn(taken);
-        }
-        if (!flush()) {
-            return STOPPED;
-        }
-        recordBackPressure(out.takeWaitNanos());
-        return RUN_DONE;
-    }
-
-    /**
-     * {@link #batchedRun} when the source is the first ring's only producer (always, unless a test builds it
-     * otherwise), with the loop's state in locals: the slots, the claim counter and its cached limit, and the sampled
-     * timer's untimed budget. Per item: the call (timed one in the timer's period), the interrupt check, the write
-     * into the next claimed slot. One range is published per batch.
      */
     private int inPlaceRun() {
         ItemSlots dst = out.slots();
         long o = out.claimedTo(); // the last sequence written
         long published = o;       // the last one published
         long limit = out.claimLimit();
-        int max = batch.capacity();
         int budget = timer.untimedBudget();
         int untimed = 0;
         int taken = 0;
@@ -200,7 +157,8 @@ final class SourceWorker extends StageWorker {
                     o = seq - 1;
                 }
                 dst.set(++o, item, source.epoch());
-                if (taken == max || budget == 0 && timer.lastTimedNanos() >= EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                if (taken == batchMax
+                        || budget == 0 && timer.lastTimedNanos() >= EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
                     break; // full, or a slow call: its item goes out now, after those before it
                 }
             }
@@ -222,23 +180,13 @@ final class SourceWorker extends StageWorker {
         }
     }
 
-    /** The source threw: count it, publish what it emitted before, and end with its failure (unless closing). */
+    /** The source threw: count it and end with its failure (unless closing); what it emitted before still flows. */
     private boolean failed(Exception e) {
         if (!control.running().isRunning()) {
             return false; // interrupted by close
         }
         stats.onFailure();
-        boolean flushed = flush(); // what was emitted before the failure still flows
-        control.sourceFailed(stage, e);
-        return flushed;
-    }
-
-    /** Publishes the staged items; {@code false} if the pipeline stopped (work() discards what is left). */
-    private boolean flush() {
-        if (batch == null) {
-            return true;
-        }
-        batch.flush(); // counted in items out range by range as it publishes (see batchFor)
-        return batch.isEmpty();
+        control.sourceFailed(stage, e); // what was emitted before the failure was published: it still flows
+        return true;
     }
 }

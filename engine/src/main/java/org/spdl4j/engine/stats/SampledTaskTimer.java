@@ -6,7 +6,9 @@ package org.spdl4j.engine.stats;
  * cost more than the task.
  *
  * <p><b>Sampling:</b> a task is timed when the last timed task took at least {@code shortBelowNanos}, or when
- * {@code period - 1} tasks have run untimed since the last timed one; the first task is always timed. A timed task is
+ * {@code period - 1} tasks have run untimed since the last timed one ({@code tinyPeriod - 1} while the last timed
+ * task took less than {@code tinyBelowNanos}: for tasks of a few tens of ns even one sample in 64 costs them several
+ * percent of their time); the first task is always timed. A timed task is
  * recorded with a count of one plus the untimed tasks before it ({@code recordValueWithCount}): it stands for them.
  * {@link #settle()} records the untimed tasks left over with the last timed duration; workers call it before they
  * may wait and when they finish, so at every quiet point (and at the end of a run) the histogram's total count, the
@@ -22,6 +24,8 @@ public final class SampledTaskTimer {
     private final WorkerStats stats;
     private final int period;
     private final long shortBelowNanos;
+    private final int tinyPeriod;
+    private final long tinyBelowNanos;
     private int untimed;
     private long lastNanos = Long.MAX_VALUE; // nothing timed yet: time the first task
     private boolean timing;
@@ -33,7 +37,8 @@ public final class SampledTaskTimer {
      * @param stats the worker's stats
      */
     public SampledTaskTimer(WorkerStats stats) {
-        this(stats, StatsConfiguration.TIMING_SAMPLE_PERIOD, StatsConfiguration.TIMING_SAMPLE_BELOW_NANOS);
+        this(stats, StatsConfiguration.TIMING_SAMPLE_PERIOD, StatsConfiguration.TIMING_SAMPLE_BELOW_NANOS,
+                StatsConfiguration.TIMING_TINY_SAMPLE_PERIOD, StatsConfiguration.TIMING_TINY_BELOW_NANOS);
     }
 
     /**
@@ -44,9 +49,31 @@ public final class SampledTaskTimer {
      * @param shortBelowNanos tasks are sampled only while the last timed one took less than this
      */
     public SampledTaskTimer(WorkerStats stats, int period, long shortBelowNanos) {
+        this(stats, period, shortBelowNanos, period, 0);
+    }
+
+    /**
+     * Creates a timer with a second, longer period for tiny tasks.
+     *
+     * @param stats           the worker's stats
+     * @param period          time one in this many short tasks (1: every task)
+     * @param shortBelowNanos tasks are sampled only while the last timed one took less than this
+     * @param tinyPeriod      time one in this many tiny tasks
+     * @param tinyBelowNanos  tasks are tiny while the last timed one took less than this (at most
+     *                        {@code shortBelowNanos}; 0: none is)
+     */
+    public SampledTaskTimer(WorkerStats stats, int period, long shortBelowNanos, int tinyPeriod,
+                            long tinyBelowNanos) {
         this.stats = stats;
         this.period = Math.max(1, period);
         this.shortBelowNanos = shortBelowNanos;
+        this.tinyPeriod = Math.max(this.period, tinyPeriod);
+        this.tinyBelowNanos = Math.min(tinyBelowNanos, shortBelowNanos);
+    }
+
+    /** {@return the period that applies now: by the last timed task's duration} */
+    private int currentPeriod() {
+        return lastNanos < tinyBelowNanos ? tinyPeriod : period;
     }
 
     /**
@@ -64,7 +91,7 @@ public final class SampledTaskTimer {
      * @return the task's start ({@link System#nanoTime()}) when it is timed, otherwise 0
      */
     public long start() {
-        if (untimed + 1 < period && lastNanos < shortBelowNanos) {
+        if (lastNanos < shortBelowNanos && untimed + 1 < currentPeriod()) {
             timing = false;
             return 0L;
         }
@@ -105,7 +132,7 @@ public final class SampledTaskTimer {
      * while tasks are not short, or when every task is timed.
      */
     public int untimedBudget() {
-        return lastNanos < shortBelowNanos ? Math.max(0, period - 1 - untimed) : 0;
+        return lastNanos < shortBelowNanos ? Math.max(0, currentPeriod() - 1 - untimed) : 0;
     }
 
     /**

@@ -34,24 +34,6 @@ class BatchingPublisherTest {
     }
 
     @Test
-    void shouldWriteInPlaceForASingleProducerAndPublishTheRangeWithOneCursorStore() {
-        ItemLink link = new ItemLink("batch", 16, false, 1, new YieldingWaitStrategy());
-        BatchingPublisher batch = batch(link, new RunFlag(), 8);
-        SingleConsumerPoller poller = new SingleConsumerPoller(link);
-        for (int i = 0; i < 5; i++) {
-            assertThat(batch.add("item-" + i, 7)).isTrue();
-        }
-
-        assertThat(batch.isInPlace()).isTrue();
-        assertThat(link.sequencer().getCursor()).as("claimed and written, not published").isEqualTo(-1);
-        assertThat(poller.poll()).as("nothing published").isFalse();
-        batch.flush();
-        assertThat(ranges).as("one range reported").containsExactly(5);
-        assertThat(link.sequencer().getCursor()).as("one range published").isEqualTo(4);
-        assertThat(pollAll(poller)).containsExactly("item-0", "item-1", "item-2", "item-3", "item-4");
-    }
-
-    @Test
     void shouldStageForSeveralProducersAndClaimNothingBeforeTheFlush() {
         ItemLink link = new ItemLink("batch", 16, true, 1, new YieldingWaitStrategy());
         BatchingPublisher batch = batch(link, new RunFlag(), 8);
@@ -60,7 +42,6 @@ class BatchingPublisherTest {
             assertThat(batch.add(i, 0)).isTrue();
         }
 
-        assertThat(batch.isInPlace()).isFalse();
         assertThat(link.sequencer().getCursor()).as("nothing claimed: a dropped result could leave no hole")
                 .isEqualTo(-1);
         batch.flush();
@@ -104,37 +85,12 @@ class BatchingPublisherTest {
                 assertThat(batch.add(i, 0)).isTrue();
             }
             assertThat(ranges).as("nothing published yet").isEmpty();
-            if (multiProducer) {
-                batch.add(4, 0);
-                running.stop(); // the flush publishes the 4 that fit, then would wait for room: stopped, it gives up
-                batch.flush();
-            } else {
-                running.stop();
-                assertThat(batch.add(4, 0)).as("the ring is full: publishes what it holds, then stops waiting")
-                        .isFalse();
-            }
+            batch.add(4, 0);
+            running.stop(); // the flush publishes the 4 that fit, then would wait for room: stopped, it gives up
+            batch.flush();
             assertThat(ranges).as("multi-producer: %s", multiProducer).containsExactly(4);
             assertThat(pollAll(poller)).containsExactly(0, 1, 2, 3);
         }
-    }
-
-    @Test
-    void shouldLeaveClaimedUnpublishedItemsInTheRingForTheCloseSweepExactlyOnce() {
-        ItemLink link = new ItemLink("batch", 8, false, 1, new YieldingWaitStrategy());
-        RunFlag running = new RunFlag();
-        BatchingPublisher batch = batch(link, running, 8);
-        SingleConsumerPoller poller = new SingleConsumerPoller(link);
-        batch.add("published", 0);
-        batch.flush();
-        batch.add("claimed-1", 0);
-        batch.add("claimed-2", 0);
-        running.stop();
-
-        assertThat(pollAll(poller)).containsExactly("published");
-        List<Object> discarded = new ArrayList<>();
-        assertThat(batch.discardStaged(discarded::add)).as("in place: nothing outside the ring").isZero();
-        link.drainUntaken(discarded::add);
-        assertThat(discarded).containsExactlyInAnyOrder("claimed-1", "claimed-2");
     }
 
     @Test
@@ -169,7 +125,7 @@ class BatchingPublisherTest {
             });
             try {
                 for (int i = 0; i < 30; i++) {
-                    assertThat(batch.add(i, 0)).isTrue(); // in place: a full ring flushes, then waits for room
+                    assertThat(batch.add(i, 0)).isTrue();
                 }
                 batch.flush();
                 assertThat(reported()).as("every item counted once, also those add() flushed").isEqualTo(30);

@@ -55,4 +55,25 @@ class SampledTaskTimerTest {
             assertThat(s.tasks()).isEqualTo(i + 1);
         }
     }
+
+    @Test
+    void shouldTimeTinyTasksOneInTheLongerPeriodAndGiveALoopTheSameBudget() {
+        StageStats s = new StageStats("p", "tiny", 1, () -> 0, 16);
+        // every task counts as tiny: one in 128 is timed, not one in 16
+        SampledTaskTimer timer = new SampledTaskTimer(s.worker(0), 16, Long.MAX_VALUE, 128, Long.MAX_VALUE);
+        for (int i = 0; i < 1_000; i++) {
+            timer.stop(timer.start());
+        }
+        // 1,000 = the first task + 7 samples of 128 tasks + 103 untimed
+        assertThat(s.tasks()).isEqualTo(897);
+        assertThat(timer.untimedBudget()).as("a loop may run the rest of the period untimed").isEqualTo(127 - 103);
+        timer.addUntimed(timer.untimedBudget());
+        assertThat(timer.untimedBudget()).isZero();
+        long start = timer.start();
+        assertThat(start).as("the budget used up: the next task is timed").isNotZero();
+        timer.stop(start);
+        // 897 + the 103 untimed of the first loop, the 24 a loop ran untimed, and the timed one
+        assertThat(s.tasks()).as("the timed task stands for the loop's untimed ones too").isEqualTo(1_025);
+        assertThat(histogram(s).getTotalCount()).isEqualTo(1_025);
+    }
 }
