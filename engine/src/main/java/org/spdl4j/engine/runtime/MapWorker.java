@@ -28,8 +28,9 @@ import org.spdl4j.engine.stats.WorkerStats;
  * It batches when its last timed task was shorter than {@link EngineConfiguration#PUBLISH_BATCH_BELOW_NANOS}:
  * then it writes the run's results straight into the next slots of its output ring when the stage is the ring's only
  * producer ({@link #inPlaceRun}: the worker claims those slots itself), or stages them in a {@link BatchingPublisher}
- * when several workers produce into it, and publishes them as one range when the run is used up, before it may wait for more input, and only then gives the run's input slots back to the producer (so a batch
- * holds no more items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest
+ * when several workers produce into it, and publishes them as one range when the run is used up, before it may
+ * wait for more input, and only then gives the run's input slots back to the producer (so a batch holds no more
+ * items in flight than the run held in the ring). Why only for short tasks: a result waits for the rest
  * of its run, which costs a few microseconds when tasks are short and would cost whole task times when they are not
  * (a decode stage taking milliseconds would hold finished images back for the whole run). Slower runs publish each
  * result as soon as it is ready, and give the run's slots back before the last task, as before. The end marker
@@ -318,7 +319,7 @@ final class MapWorker extends StageWorker {
         if (batch == null) {
             return true;
         }
-        batch.flush(); // counted in items out range by range as it publishes (see batchFor)
+        batch.flush(); // counted in items out range by range as it publishes (the constructor's callback)
         return batch.isEmpty();
     }
 
