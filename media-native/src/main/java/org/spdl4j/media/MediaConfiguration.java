@@ -79,10 +79,22 @@ public final class MediaConfiguration {
      *
      * @param value {@link #REDUCED_JPEG_DECODE_PROP}'s value, null when unset
      * @param aliasValue {@link #JPEG_DC_DECODE_ALIAS_PROP}'s value, null when unset
-     * @return the first of the two that is set, parsed as {@link Boolean#parseBoolean}; true when neither is
+     * @return the first of the two that is set, {@code true} or {@code false} ignoring case; true when neither is
+     * @throws IllegalArgumentException naming the property when the one that decides is neither (as
+     *                                  {@link SystemProperties#booleanValue}: {@link Boolean#parseBoolean} read
+     *                                  {@code "yes"} as false)
      */
     static boolean reducedJpegDecode(final String value, final String aliasValue) {
         final String set = value != null ? value : aliasValue;
-        return set == null || Boolean.parseBoolean(set);
+        if (set == null) {
+            return true;
+        }
+        final String trimmed = set.trim();
+        if (trimmed.equalsIgnoreCase("true") || trimmed.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(trimmed);
+        }
+        throw new IllegalArgumentException("system property "
+                + (value != null ? REDUCED_JPEG_DECODE_PROP : JPEG_DC_DECODE_ALIAS_PROP) + "='" + set
+                + "' is neither true nor false (default true)");
     }
 }
