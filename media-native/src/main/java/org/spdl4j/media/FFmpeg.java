@@ -14,7 +14,7 @@ final class FFmpeg {
     static {
         // Loading avutil first loads the Bytedeco natives; quiet by default so corrupt inputs do not flood stderr
         // (the error text travels in the MediaException instead).
-        avutil.av_log_set_level(MediaConfiguration.ffmpegLogLevel());
+        avutil.av_log_set_level(MediaConfiguration.FFMPEG_LOG_LEVEL);
     }
 
     private FFmpeg() {

@@ -63,8 +63,13 @@ public final class MediaConfiguration {
     public static final int AVIO_BUFFER_SIZE =
             SystemProperties.intValue(AVIO_BUFFER_SIZE_PROP, 32 * 1024, 1, Integer.MAX_VALUE);
 
-    /** Property for the FFmpeg log level (an AV_LOG_* number); default -8 (AV_LOG_QUIET). */
+    /** Property for {@link #FFMPEG_LOG_LEVEL}. */
     public static final String FFMPEG_LOG_LEVEL_PROP = "spdl4j.media.ffmpegLogLevel";
+    /**
+     * FFmpeg's log level, an {@code AV_LOG_*} number from -8 ({@code AV_LOG_QUIET}) to 56 ({@code AV_LOG_TRACE});
+     * default -8: errors reach callers as {@link MediaException} text, so FFmpeg is quiet unless asked.
+     */
+    public static final int FFMPEG_LOG_LEVEL = SystemProperties.intValue(FFMPEG_LOG_LEVEL_PROP, -8, -8, 56);
 
     private MediaConfiguration() {
     }
@@ -74,15 +79,22 @@ public final class MediaConfiguration {
      *
      * @param value {@link #REDUCED_JPEG_DECODE_PROP}'s value, null when unset
      * @param aliasValue {@link #JPEG_DC_DECODE_ALIAS_PROP}'s value, null when unset
-     * @return the first of the two that is set, parsed as {@link Boolean#parseBoolean}; true when neither is
+     * @return the first of the two that is set, {@code true} or {@code false} ignoring case; true when neither is
+     * @throws IllegalArgumentException naming the property when the one that decides is neither (as
+     *                                  {@link SystemProperties#booleanValue}: {@link Boolean#parseBoolean} read
+     *                                  {@code "yes"} as false)
      */
     static boolean reducedJpegDecode(final String value, final String aliasValue) {
         final String set = value != null ? value : aliasValue;
-        return set == null || Boolean.parseBoolean(set);
-    }
-
-    /** {@return the FFmpeg log level: errors reach callers as MediaException text, so FFmpeg is quiet by default} */
-    static int ffmpegLogLevel() {
-        return Integer.getInteger(FFMPEG_LOG_LEVEL_PROP, -8);
+        if (set == null) {
+            return true;
+        }
+        final String trimmed = set.trim();
+        if (trimmed.equalsIgnoreCase("true") || trimmed.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(trimmed);
+        }
+        throw new IllegalArgumentException("system property "
+                + (value != null ? REDUCED_JPEG_DECODE_PROP : JPEG_DC_DECODE_ALIAS_PROP) + "='" + set
+                + "' is neither true nor false (default true)");
     }
 }

@@ -3,12 +3,14 @@ package org.spdl4j.media;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.List;
+import org.bytedeco.ffmpeg.global.avutil;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
- * The media limits' system properties, each read in a fresh JVM (they are read once, when
+ * The media-native system properties (limits, FFmpeg's log level), each read in a fresh JVM (they are read once, when
  * {@link MediaConfiguration} initialises). A value that does not parse or is out of range must fail naming the
  * property, not leave the default silently in effect.
  */
@@ -26,6 +28,8 @@ class MediaConfigurationPropertiesTest {
          */
         public static void main(String[] args) {
             System.out.println("limits=" + MediaLimits.DEFAULT + " lowres=" + MediaConfiguration.LOWRES_ENABLED);
+            FFmpeg.init();
+            System.out.println("ffmpegLogLevel=" + avutil.av_log_get_level());
         }
     }
 
@@ -54,8 +58,20 @@ class MediaConfigurationPropertiesTest {
 
     @Test
     void shouldTakeValidValues() throws Exception {
-        ChildJvm.Result run = probe("-Dspdl4j.media.maxFrames=7");
+        ChildJvm.Result run = ChildJvm.run(List.of("-Dspdl4j.media.maxFrames=7", "-Dspdl4j.media.ffmpegLogLevel=16"),
+                Probe.class);
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("maxFrames=7", "lowres=true");
+        assertThat(run.output()).contains("maxFrames=7", "lowres=true", "ffmpegLogLevel=16");
+    }
+
+    /**
+     * {@code Integer.getInteger} kept FFmpeg quiet for "debug" (its level is a number, 48): the typo went unnoticed,
+     * and the output asked for never came.
+     */
+    @Test
+    void shouldFailNamingAnFfmpegLogLevelThatIsNotANumber() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.media.ffmpegLogLevel=debug");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.media.ffmpegLogLevel='debug' is not an integer");
     }
 }

@@ -3,8 +3,9 @@ package org.spdl4j.media;
 import org.junit.jupiter.api.Test;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-/** The reduced-scale JPEG switch: its property, its earlier name still accepted, and which wins. */
+/** The reduced-scale JPEG switch: its property, its earlier name still accepted, which wins, and bad values. */
 class MediaConfigurationTest {
     @Test
     void shouldDecodeReducedJpegsWhenNeitherPropertyIsSet() {
@@ -22,6 +23,17 @@ class MediaConfigurationTest {
         assertThat(MediaConfiguration.reducedJpegDecode("false", null)).isFalse();
         assertThat(MediaConfiguration.reducedJpegDecode("false", "true")).isFalse();
         assertThat(MediaConfiguration.reducedJpegDecode("true", "false")).isTrue();
+    }
+
+    /** {@link Boolean#parseBoolean} read "yes" as false: the switch asked on was silently off. */
+    @Test
+    void shouldFailNamingTheDecidingPropertyForAValueNeitherTrueNorFalse() {
+        assertThat(MediaConfiguration.reducedJpegDecode(" FALSE ", null)).isFalse();
+        assertThatThrownBy(() -> MediaConfiguration.reducedJpegDecode("yes", "false"))
+                .hasMessage("system property spdl4j.media.reducedJpegDecode='yes' is neither true nor false"
+                        + " (default true)");
+        assertThatThrownBy(() -> MediaConfiguration.reducedJpegDecode(null, "0"))
+                .hasMessageContaining("spdl4j.media.jpegDcDecode='0' is neither true nor false");
     }
 
     @Test

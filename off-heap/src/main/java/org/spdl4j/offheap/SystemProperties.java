@@ -77,6 +77,40 @@ public final class SystemProperties {
     }
 
     /**
+     * {@return the property's value as a finite double in {@code [min, max]}, or {@code defaultValue} when it is not
+     * set} Written as {@link Double#parseDouble} reads it ({@code 2.5}, {@code 1e-3}); {@code NaN} and the
+     * infinities are refused whatever the range.
+     *
+     * @param name         the property
+     * @param defaultValue the value when it is not set
+     * @param min          the least accepted value
+     * @param max          the greatest accepted value
+     * @throws IllegalArgumentException naming the property when the value is not a finite number or out of range
+     */
+    public static double doubleValue(String name, double defaultValue, double min, double max) {
+        String text = System.getProperty(name);
+        if (text == null) {
+            return defaultValue;
+        }
+        double value;
+        try {
+            value = Double.parseDouble(text.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("system property " + name + "='" + text + "' is not a number"
+                    + " (default " + defaultValue + ")", e);
+        }
+        if (!Double.isFinite(value)) {
+            throw new IllegalArgumentException("system property " + name + "='" + text + "' is not a finite number"
+                    + " (default " + defaultValue + ")");
+        }
+        if (value < min || value > max) {
+            throw new IllegalArgumentException("system property " + name + "=" + value + " must be in [" + min
+                    + ", " + max + "] (default " + defaultValue + ")");
+        }
+        return value;
+    }
+
+    /**
      * {@return the property's value as a boolean, {@code true} or {@code false} ignoring case, or
      * {@code defaultValue} when it is not set} Unlike {@link Boolean#parseBoolean}, which reads {@code "yes"} or
      * {@code "1"} as {@code false}, any other value fails.

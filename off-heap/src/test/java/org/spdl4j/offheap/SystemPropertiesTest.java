@@ -51,6 +51,26 @@ class SystemPropertiesTest {
                 .hasMessageContaining("='fortnights' is none of [NANOSECONDS,");
     }
 
+    /** A percentage or a ratio: {@link Double#parseDouble} named no property, and took "NaN" and "Infinity". */
+    @Test
+    void shouldReadFiniteDoublesInRange() {
+        assertThat(SystemProperties.doubleValue(NAME, 5.0, 0, 100)).isEqualTo(5.0);
+        System.setProperty(NAME, " 2.5 ");
+        assertThat(SystemProperties.doubleValue(NAME, 5.0, 0, 100)).isEqualTo(2.5);
+        System.setProperty(NAME, "5%");
+        assertThatThrownBy(() -> SystemProperties.doubleValue(NAME, 5.0, 0, 100))
+                .hasMessage("system property " + NAME + "='5%' is not a number (default 5.0)");
+        System.setProperty(NAME, "NaN");
+        assertThatThrownBy(() -> SystemProperties.doubleValue(NAME, 5.0, 0, Double.MAX_VALUE))
+                .hasMessage("system property " + NAME + "='NaN' is not a finite number (default 5.0)");
+        System.setProperty(NAME, "Infinity");
+        assertThatThrownBy(() -> SystemProperties.doubleValue(NAME, 5.0, 0, Double.MAX_VALUE))
+                .hasMessageContaining("'Infinity' is not a finite number");
+        System.setProperty(NAME, "-0.5");
+        assertThatThrownBy(() -> SystemProperties.doubleValue(NAME, 5.0, 0, 100))
+                .hasMessage("system property " + NAME + "=-0.5 must be in [0.0, 100.0] (default 5.0)");
+    }
+
     @Test
     void shouldReadBooleansStrictly() {
         assertThat(SystemProperties.booleanValue(NAME, true)).isTrue();

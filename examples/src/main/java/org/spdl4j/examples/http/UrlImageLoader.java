@@ -25,6 +25,7 @@ import org.spdl4j.media.PixelFormat;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.SystemProperties;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
@@ -48,8 +49,12 @@ import org.spdl4j.offheap.tensor.ImageLayout;
  * FFmpeg contexts. <b>Threading:</b> iterate from one thread.
  */
 public final class UrlImageLoader implements BatchLoader {
-    /** The largest image accepted, in bytes; property {@code spdl4j.urls.largestBody}. */
-    public static final int LARGEST_BODY = Integer.getInteger("spdl4j.urls.largestBody", 16 << 20);
+    /**
+     * The largest image accepted, in bytes; property {@code spdl4j.urls.largestBody} (at least 1; a value that does
+     * not parse or is out of range fails this class's initialisation naming the property).
+     */
+    public static final int LARGEST_BODY =
+            SystemProperties.intValue("spdl4j.urls.largestBody", 16 << 20, 1, Integer.MAX_VALUE);
     /** Slab size for typical encoded images (a 224-256 px JPEG is 10-60 KiB). */
     private static final int SMALL_SLAB = 128 * 1024;
     private static final int MEDIUM_SLAB = 1024 * 1024;
@@ -100,13 +105,17 @@ public final class UrlImageLoader implements BatchLoader {
         // until the oldest is done, and a smaller class could be held entirely by them (a stall until the acquire
         // timeout). Larger bodies share the two largest slabs: each takes one (LargeBodies: a body of unknown length
         // grows to it in one step), and with INPUT order they take them in list order, so none waits for a slab that
-        // a younger body holds while it waits, held, behind the older one. Pages are touched only as used.
-        BufferPool pool = BufferPool.open(PoolConfig.builder(name + "-fetched")
+        // a younger body holds while it waits, held, behind the older one. Pages are touched only as used. A largest
+        // body of 1 MB or less fits the classes below and needs no class of its own (one of the same size as another
+        // would fail the pool's check).
+        PoolConfig.Builder classes = PoolConfig.builder(name + "-fetched")
             .sizeClass(SMALL_SLAB, inFlight)
             .sizeClass(MEDIUM_SLAB, inFlight)
-            .sizeClass(LARGEST_BODY, 2)
-            .acquireTimeout(Duration.ofSeconds(60))
-            .build());
+            .acquireTimeout(Duration.ofSeconds(60));
+        if (LARGEST_BODY > MEDIUM_SLAB) {
+            classes.sizeClass(LARGEST_BODY, 2);
+        }
+        BufferPool pool = BufferPool.open(classes.build());
         HttpObjectFetcher client = null;
         PerThreadImageDecoders perThread = null;
         try {

@@ -20,6 +20,7 @@ import org.spdl4j.examples.image.ImageBatchLoader;
 import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.offheap.SystemProperties;
 import org.spdl4j.offheap.batch.Batch;
 
 /**
@@ -31,7 +32,9 @@ import org.spdl4j.offheap.batch.Batch;
  *
  * <p>Settings ({@code spdl4j.soak.*}): sample interval {@value #DEFAULT_INTERVAL_SECONDS} s, warm-up
  * {@value #DEFAULT_WARM_UP_SECONDS} s (a fifth of the run when the run is shorter than twice that), pass mark
- * {@value #DEFAULT_MAX_GROWTH_PERCENT}% growth. Runs on the calling thread plus one sampler thread.
+ * {@value #DEFAULT_MAX_GROWTH_PERCENT}% growth. The seconds are whole and positive, the pass mark a non-negative
+ * number; a value that does not parse or is out of range fails this class's initialisation naming the property
+ * ({@link SystemProperties}). Runs on the calling thread plus one sampler thread.
  */
 public final class SoakRunner {
     /** Seconds between samples unless {@code spdl4j.soak.intervalSeconds} says otherwise. */
@@ -43,12 +46,15 @@ public final class SoakRunner {
     /** Images generated into an empty data folder. */
     public static final int SAMPLE_IMAGES = 512;
 
-    private static final Duration INTERVAL = Duration.ofSeconds(Long.getLong("spdl4j.soak.intervalSeconds",
-            DEFAULT_INTERVAL_SECONDS));
-    private static final Duration WARM_UP = Duration.ofSeconds(Long.getLong("spdl4j.soak.warmUpSeconds",
-            DEFAULT_WARM_UP_SECONDS));
-    private static final double MAX_GROWTH = Double.parseDouble(System.getProperty("spdl4j.soak.maxGrowthPercent",
-            Double.toString(DEFAULT_MAX_GROWTH_PERCENT)));
+    /** The most seconds an interval or a warm-up may be set to: their nanoseconds, doubled, still fit a long. */
+    private static final long MAX_SECONDS = Integer.MAX_VALUE;
+
+    static final Duration INTERVAL = Duration.ofSeconds(SystemProperties.longValue("spdl4j.soak.intervalSeconds",
+            DEFAULT_INTERVAL_SECONDS, 1, MAX_SECONDS));
+    static final Duration WARM_UP = Duration.ofSeconds(SystemProperties.longValue("spdl4j.soak.warmUpSeconds",
+            DEFAULT_WARM_UP_SECONDS, 1, MAX_SECONDS));
+    static final double MAX_GROWTH = SystemProperties.doubleValue("spdl4j.soak.maxGrowthPercent",
+            DEFAULT_MAX_GROWTH_PERCENT, 0, Double.MAX_VALUE);
 
     private SoakRunner() {
     }

@@ -11,8 +11,8 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Runs a main class in a fresh JVM with this JVM's options and class path plus one more option: for tests of what is
- * read once per JVM (system properties read when a configuration class initialises).
+ * Runs a main class in a fresh JVM with this JVM's options and class path plus the options given: for tests of what
+ * is read once per JVM (system properties read when a configuration class initialises).
  */
 public final class ChildJvm {
     private ChildJvm() {
@@ -37,11 +37,26 @@ public final class ChildJvm {
      * @throws InterruptedException when interrupted while waiting
      */
     public static Result run(String option, Class<?> main) throws IOException, InterruptedException {
+        return run(List.of(option), main);
+    }
+
+    /**
+     * Runs {@code main} in a child JVM with several more options (several properties checked in one start, about
+     * half a second each) and waits up to 60 s for it (a test failure if it takes longer).
+     *
+     * @param options more JVM options, e.g. {@code -Dspdl4j.ringCapacity=64} and {@code -Dspdl4j.maxRun=32}
+     * @param main    the class whose {@code main} runs
+     * @return its exit status and output
+     * @throws IOException          when the child cannot be started
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static Result run(List<String> options, Class<?> main) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
                 .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
-        command.addAll(List.of(option, "-cp", System.getProperty("java.class.path"), main.getName()));
+        command.addAll(options);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
