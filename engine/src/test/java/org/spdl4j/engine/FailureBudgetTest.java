@@ -117,6 +117,52 @@ class FailureBudgetTest {
         }
     }
 
+    /**
+     * A fractional budget is judged by every item the stage has taken, also those of the input run a batching worker
+     * is walking (it adds a run's items to its count once per run, but must count them before it judges a failure
+     * among them). Every other item fails: at each failure exactly half of the items taken so far have failed, which
+     * a budget of one half allows; the items of the current run left out of the count made it a spurious failure.
+     */
+    @Test
+    void shouldJudgeAFractionByEveryItemTakenAlsoInTheRunBeingWalked() {
+        assertWithinHalfABudget(1, new FailureBudget(Long.MAX_VALUE, 0.5, 1)); // one worker: results in place
+        // Two workers: staged results. The untaken rests of their current runs, and a success each taken after its
+        // worker's last failure and not counted yet, leave at most three more failures than successes among the
+        // items counted (0.515 of 100, the minimum): the budget allows that, not a run's worth of items left out.
+        assertWithinHalfABudget(2, new FailureBudget(Long.MAX_VALUE, 0.52, 100));
+    }
+
+    private static void assertWithinHalfABudget(int concurrency, FailureBudget budget) {
+        int items = 20_000;
+        try (Pipeline<Integer> p = PipelineBuilder.fromIterable(IntStream.range(0, items).boxed().toList())
+                .named("half-failing").sourcePublishBatching(PublishBatching.SHORT_TASKS)
+                .pipe("odd-fails", (Integer i) -> {
+                    if (i % 2 == 1) {
+                        throw OddItem.INSTANCE; // no stack trace: the task stays short, so its run is batched
+                    }
+                    return i;
+                }, StageOptions.defaults().withConcurrency(concurrency).withFailureBudget(budget)
+                        .withPublishBatching(PublishBatching.SHORT_TASKS))
+                .build()) {
+            long n = 0;
+            for (Integer ignored : p) {
+                n++;
+            }
+            assertThat(n).as("even items, %d workers", concurrency).isEqualTo(items / 2);
+            assertThat(p.stats().get(1).failures()).isEqualTo(items / 2);
+        }
+    }
+
+    /** A failure without a stack trace, thrown by a task that must stay short. */
+    private static final class OddItem extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+        static final OddItem INSTANCE = new OddItem();
+
+        private OddItem() {
+            super("odd item", null, false, false);
+        }
+    }
+
     @Test
     void shouldEndWithTheSourceFailureAfterDeliveringItsItems() {
         int[] produced = {0};

@@ -58,6 +58,8 @@ final class MapWorker extends StageWorker {
     private final SampledTaskTimer timer;
     private final IntConsumer itemsOut; // told of each result a reorder-window drain of this worker publishes
     private final LongConsumer heldBack; // told of this worker's waits for room in the window behind a full output
+    /** Why the task that last returned {@link #FAILED} failed; taken by {@link #failed}. */
+    private Exception failure;
 
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, int batchMax, Function<Object, ?> fn, ReorderWindow window,
@@ -134,6 +136,9 @@ final class MapWorker extends StageWorker {
             in.release(); // the run's slots go back once its last item was taken, before that item's task
             stats.onItemIn();
             Object result = apply(item);
+            if (result == FAILED) {
+                result = failed(item);
+            }
             if (window == null) {
                 if (result != null) {
                     if (!out.publish(result, epoch)) {
@@ -159,6 +164,8 @@ final class MapWorker extends StageWorker {
     private static final long STOPPED = -2L;
     /** {@link #batchedRun} used up its run. */
     private static final long RUN_DONE = -1L;
+    /** What {@link #apply} and {@link #applyUntimed} return for a failed task: never a result. */
+    private static final Object FAILED = new Object();
 
     /**
      * One input run with publish batching, walked as a whole: each item is taken, its task run and its result
@@ -187,6 +194,11 @@ final class MapWorker extends StageWorker {
                 taken++;
                 long epoch = in.epochInRun(s);
                 Object result = apply(item);
+                if (result == FAILED) {
+                    stats.onItemsIn(taken); // a fractional failure budget is judged by every item taken
+                    taken = 0;
+                    result = failed(item);
+                }
                 if (result != null && !batch.add(result, epoch)) {
                     discarder.discard(result);
                     return STOPPED; // the run's untaken items stay in the ring for close's sweep
@@ -251,6 +263,11 @@ final class MapWorker extends StageWorker {
                     result = apply(item);
                     budget = timer.untimedBudget();
                 }
+                if (result == FAILED) {
+                    stats.onItemsIn(taken); // a fractional failure budget is judged by every item taken
+                    taken = 0;
+                    result = failed(item);
+                }
                 if (result != null) {
                     if (o == limit && o == (limit = out.refreshClaimLimit())) {
                         // Full: the consumers cannot free a slot past an unpublished one, so publish first.
@@ -290,18 +307,36 @@ final class MapWorker extends StageWorker {
         }
     }
 
-    /** A task the sampled timer leaves untimed (never with a timeout guard: such stages time every task). */
+    /**
+     * A task the sampled timer leaves untimed (never with a timeout guard: such stages time every task).
+     *
+     * @return the result, or {@link #FAILED}
+     */
     private Object applyUntimed(Object item) {
         Object result;
         try {
             result = fn.apply(item);
         } catch (Exception e) {
             clearTaskInterrupt();
-            failures.onFailure(stats, item, e);
-            return null;
+            failure = e;
+            return FAILED;
         }
         clearTaskInterrupt();
         return result;
+    }
+
+    /**
+     * Counts the failure of the task that returned {@link #FAILED} against the stage's budget. The caller first
+     * counts every item it took (a run loop counts its items in once per run): a fractional budget is judged by
+     * the failures among the items taken, so an item left out would make the fraction too high.
+     *
+     * @return {@code null}: a failed task's item is dropped
+     */
+    private Object failed(Object item) {
+        Exception cause = failure;
+        failure = null;
+        failures.onFailure(stats, item, cause);
+        return null;
     }
 
     /** The end marker at {@code seq} was taken: publish what is staged, let the slot go, end the stage's part. */
@@ -323,6 +358,12 @@ final class MapWorker extends StageWorker {
         return batch.isEmpty();
     }
 
+    /**
+     * A task, timed by the sampled timer (every task with a timeout guard).
+     *
+     * @return the result, or {@link #FAILED} when it threw or ran past its timeout (the cause is left for
+     *         {@link #failed})
+     */
     private Object apply(Object item) {
         long start = timer.start(); // 0 when this task is not timed (never with a guard)
         if (guard != null) {
@@ -341,13 +382,13 @@ final class MapWorker extends StageWorker {
         clearTaskInterrupt();
         if (!inTime) {
             discarder.discard(result); // returned (not thrown) after the deadline: nobody will take it
-            failures.onFailure(stats, item, new TimeoutException("task ran longer than its timeout of "
-                    + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted"));
-            return null;
+            failure = new TimeoutException("task ran longer than its timeout of "
+                    + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted");
+            return FAILED;
         }
         if (error != null) {
-            failures.onFailure(stats, item, error);
-            return null;
+            failure = error;
+            return FAILED;
         }
         return result;
     }

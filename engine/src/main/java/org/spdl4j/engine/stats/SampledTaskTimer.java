@@ -12,7 +12,9 @@ package org.spdl4j.engine.stats;
  * recorded with a count of one plus the untimed tasks before it ({@code recordValueWithCount}): it stands for them.
  * {@link #settle()} records the untimed tasks left over with the last timed duration; workers call it before they
  * may wait and when they finish, so at every quiet point (and at the end of a run) the histogram's total count, the
- * task count and the items taken agree exactly. While items flow, the counts trail by fewer than {@code period}
+ * task count and the items taken agree exactly. Settling does not restart the period: a worker settles after every
+ * input run, which may be far shorter than the period, and the next task is still timed {@code period} tasks after
+ * the last timed one. While items flow, the counts trail by fewer than {@code period}
  * tasks per worker. Whether a task is timed depends only on earlier tasks, never on its own duration, so the
  * histogram is a systematic sample of the task times with each sample weighted by the tasks it stands for: its
  * percentiles estimate the true ones (exact when every task is timed, as for tasks of {@code shortBelowNanos} or
@@ -26,7 +28,8 @@ public final class SampledTaskTimer {
     private final long shortBelowNanos;
     private final int tinyPeriod;
     private final long tinyBelowNanos;
-    private int untimed;
+    private int untimed; // untimed tasks not recorded yet (settle records them)
+    private int sinceTimed; // tasks since the last timed one: when to time the next
     private long lastNanos = Long.MAX_VALUE; // nothing timed yet: time the first task
     private boolean timing;
 
@@ -91,7 +94,7 @@ public final class SampledTaskTimer {
      * @return the task's start ({@link System#nanoTime()}) when it is timed, otherwise 0
      */
     public long start() {
-        if (lastNanos < shortBelowNanos && untimed + 1 < currentPeriod()) {
+        if (lastNanos < shortBelowNanos && sinceTimed + 1 < currentPeriod()) {
             timing = false;
             return 0L;
         }
@@ -107,11 +110,13 @@ public final class SampledTaskTimer {
     public void stop(long start) {
         if (!timing) {
             untimed++;
+            sinceTimed++;
             return;
         }
         long nanos = System.nanoTime() - start;
         stats.onTasks(nanos, untimed + 1L);
         untimed = 0;
+        sinceTimed = 0;
         lastNanos = nanos;
     }
 
@@ -132,7 +137,7 @@ public final class SampledTaskTimer {
      * while tasks are not short, or when every task is timed.
      */
     public int untimedBudget() {
-        return lastNanos < shortBelowNanos ? Math.max(0, currentPeriod() - 1 - untimed) : 0;
+        return lastNanos < shortBelowNanos ? Math.max(0, currentPeriod() - 1 - sinceTimed) : 0;
     }
 
     /**
@@ -142,9 +147,13 @@ public final class SampledTaskTimer {
      */
     public void addUntimed(int n) {
         untimed += n;
+        sinceTimed += n;
     }
 
-    /** Records the untimed tasks since the last timed one with the last timed duration, so the counts are exact. */
+    /**
+     * Records the untimed tasks not recorded yet with the last timed duration, so the counts are exact. The sampling
+     * period goes on: the next timed task is still one period after the last.
+     */
     public void settle() {
         if (untimed > 0) {
             stats.onTasks(lastNanos, untimed);

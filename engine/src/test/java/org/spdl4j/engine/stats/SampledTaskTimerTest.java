@@ -76,4 +76,59 @@ class SampledTaskTimerTest {
         assertThat(s.tasks()).as("the timed task stands for the loop's untimed ones too").isEqualTo(1_025);
         assertThat(histogram(s).getTotalCount()).isEqualTo(1_025);
     }
+
+    /**
+     * Workers settle at the end of every input run, and a run may be shorter than the period (at most
+     * {@code spdl4j.maxRun}, 64, items; one when the stage keeps up with its input; never the tiny period's 1024):
+     * settling records the untimed tasks but must not restart the sampling period, or no task would ever be timed
+     * again and a stage whose tasks turned slow would go on batching and recording the first sample's time.
+     */
+    @Test
+    void shouldKeepTimingOneInThePeriodWhenRunsShorterThanThePeriodSettleInBetween() {
+        StageStats s = new StageStats("p", "map", 1, () -> 0, 16);
+        SampledTaskTimer timer = new SampledTaskTimer(s.worker(0), 16, Long.MAX_VALUE);
+        int timed = 0;
+        for (int run = 0; run < 160; run++) { // runs of one item, the first task timed, then one in 16
+            long start = timer.start();
+            if (start != 0) {
+                timed++;
+            }
+            timer.stop(start);
+            timer.settle();
+        }
+        assertThat(timed).isEqualTo(10);
+        assertThat(s.tasks()).isEqualTo(160);
+        assertThat(histogram(s).getTotalCount()).isEqualTo(160);
+    }
+
+    @Test
+    void shouldGiveALoopTheBudgetLeftOfThePeriodAcrossSettledRuns() {
+        StageStats s = new StageStats("p", "tiny", 1, () -> 0, 16);
+        SampledTaskTimer timer = new SampledTaskTimer(s.worker(0), 16, Long.MAX_VALUE, 128, Long.MAX_VALUE);
+        timer.stop(timer.start()); // the first task is timed: tiny from now on, one in 128
+        int timed = 0;
+        for (int run = 0; run < 16; run++) { // runs of 64 items, walked by a loop as a map worker's run is
+            int budget = timer.untimedBudget();
+            int untimed = 0;
+            for (int i = 0; i < 64; i++) {
+                if (budget > 0) {
+                    budget--;
+                    untimed++;
+                } else {
+                    timer.addUntimed(untimed);
+                    untimed = 0;
+                    long start = timer.start();
+                    assertThat(start).as("the budget is used up: this task is timed").isNotZero();
+                    timed++;
+                    timer.stop(start);
+                    budget = timer.untimedBudget();
+                }
+            }
+            timer.addUntimed(untimed);
+            timer.settle();
+        }
+        assertThat(timed).as("one in 128 of the 1,024 tasks after the first").isEqualTo(8);
+        assertThat(s.tasks()).isEqualTo(1 + 16 * 64);
+        assertThat(histogram(s).getTotalCount()).isEqualTo(1 + 16 * 64);
+    }
 }
