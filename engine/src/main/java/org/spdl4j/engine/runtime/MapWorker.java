@@ -272,6 +272,8 @@ final class MapWorker extends StageWorker {
                     if (o == limit && o == (limit = out.refreshClaimLimit())) {
                         // Full: the consumers cannot free a slot past an unpublished one, so publish first.
                         out.claimedThrough(o);
+                        stats.onItemsIn(taken); // counted in before they count out
+                        taken = 0;
                         publish(published, o);
                         published = o;
                         long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure

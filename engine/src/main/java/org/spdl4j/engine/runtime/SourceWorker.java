@@ -110,15 +110,16 @@ final class SourceWorker extends StageWorker {
         long limit = out.claimLimit();
         int budget = timer.untimedBudget();
         int untimed = 0;
-        int taken = 0;
+        int taken = 0;   // items of this batch
+        int counted = 0; // of which already counted in
         try {
             for (;;) {
                 Object item;
                 try {
                     if (budget > 0) {
+                        item = source.next(); // a call that throws is no task, as on the per-item path
                         budget--;
                         untimed++;
-                        item = source.next();
                     } else {
                         timer.addUntimed(untimed);
                         untimed = 0;
@@ -128,16 +129,16 @@ final class SourceWorker extends StageWorker {
                         budget = timer.untimedBudget();
                     }
                 } catch (Exception e) {
-                    stats.onItemsIn(taken); // counted in before they count out
-                    taken = 0;
+                    stats.onItemsIn(taken - counted); // counted in before they count out
+                    counted = taken;
                     publish(published, o);
                     published = o;
                     return failed(e) ? ENDED : STOPPED;
                 }
                 clearTaskInterrupt();
                 if (item == null) {
-                    stats.onItemsIn(taken);
-                    taken = 0;
+                    stats.onItemsIn(taken - counted);
+                    counted = taken;
                     publish(published, o);
                     published = o;
                     return ENDED;
@@ -146,6 +147,8 @@ final class SourceWorker extends StageWorker {
                 if (o == limit && o == (limit = out.refreshClaimLimit())) {
                     // Full: the consumers cannot free a slot past an unpublished one, so publish first.
                     out.claimedThrough(o);
+                    stats.onItemsIn(taken - counted); // counted in before they count out
+                    counted = taken;
                     publish(published, o);
                     published = o;
                     long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
@@ -164,7 +167,7 @@ final class SourceWorker extends StageWorker {
             }
         } finally {
             out.claimedThrough(o); // a stop leaves written, unpublished items to close's sweep
-            stats.onItemsIn(taken);
+            stats.onItemsIn(taken - counted);
             timer.addUntimed(untimed);
         }
         publish(published, o);
