@@ -1,5 +1,6 @@
 package org.spdl4j.cuda;
 
+import java.util.Locale;
 import org.spdl4j.offheap.SystemProperties;
 
 /**
@@ -14,6 +15,10 @@ import org.spdl4j.offheap.SystemProperties;
  *   spdl4j.cuda.pinned.deviceMap     pinned host memory also mapped into the device's address space (default false)
  *   spdl4j.cuda.submitTimeoutMs      longest a transfer waits for a free in-flight slot (default 30000)
  * </pre>
+ *
+ * <p>A value that does not parse, is out of range or (for the mode) is none of the names, in any case, fails this
+ * class's initialisation with a message naming the property ({@link SystemProperties}), rather than leaving the
+ * default silently in effect or failing later, when a device is opened.
  */
 public final class CudaConfiguration {
     /** Property: which device to use ("auto", "cuda" or "host"). */
@@ -39,8 +44,8 @@ public final class CudaConfiguration {
     /** Default for {@link #SUBMIT_TIMEOUT_PROP}. */
     public static final long SUBMIT_TIMEOUT_DEFAULT_MS = 30_000;
 
-    /** Effective value of {@link #MODE_PROP}. */
-    public static final String MODE = System.getProperty(MODE_PROP, MODE_DEFAULT);
+    /** Effective value of {@link #MODE_PROP}, in lower case: "auto", "cuda" or "host". */
+    public static final String MODE = SystemProperties.enumValue(MODE_PROP, Mode.AUTO).name().toLowerCase(Locale.ROOT);
     /** Effective value of {@link #DEVICE_PROP}. */
     public static final int DEVICE = SystemProperties.intValue(DEVICE_PROP, DEVICE_DEFAULT, 0, Integer.MAX_VALUE);
     /** Effective value of {@link #IN_FLIGHT_PROP}. */
@@ -55,5 +60,10 @@ public final class CudaConfiguration {
             Long.MAX_VALUE);
 
     private CudaConfiguration() {
+    }
+
+    /** The names {@link #MODE_PROP} accepts (what {@link DeviceDiscovery#open(String, int)} takes), for the reader. */
+    private enum Mode {
+        AUTO, CUDA, HOST
     }
 }

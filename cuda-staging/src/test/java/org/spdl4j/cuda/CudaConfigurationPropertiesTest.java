@@ -2,6 +2,7 @@ package org.spdl4j.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
@@ -23,7 +24,8 @@ class CudaConfigurationPropertiesTest {
          * @param args ignored
          */
         public static void main(String[] args) {
-            System.out.println("inFlight=" + CudaConfiguration.IN_FLIGHT + " map=" + CudaConfiguration.PINNED_DEVICE_MAP);
+            System.out.println("inFlight=" + CudaConfiguration.IN_FLIGHT + " map=" + CudaConfiguration.PINNED_DEVICE_MAP
+                    + " mode=" + CudaConfiguration.MODE);
         }
     }
 
@@ -44,7 +46,26 @@ class CudaConfigurationPropertiesTest {
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains(CudaConfiguration.PINNED_DEVICE_MAP_PROP);
 
-        assertThat(ChildJvm.run("-D" + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=TRUE", Probe.class).output())
-                .contains("map=true");
+    }
+
+    /**
+     * A mode that is none of auto, cuda and host was taken when the class initialised and refused only when
+     * {@link DeviceDiscovery#open()} ran, if it ran at all.
+     */
+    @Test
+    void shouldFailNamingAModeThatIsNoMode() throws Exception {
+        ChildJvm.Result run = ChildJvm.run("-D" + CudaConfiguration.MODE_PROP + "=gpu", Probe.class);
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError",
+                "system property spdl4j.cuda.mode='gpu' is none of [AUTO, CUDA, HOST]");
+    }
+
+    @Test
+    void shouldTakeValidValues() throws Exception {
+        ChildJvm.Result run = ChildJvm.run(List.of("-D" + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=TRUE",
+                "-D" + CudaConfiguration.MODE_PROP + "= Host", "-D" + CudaConfiguration.IN_FLIGHT_PROP + "=2"),
+                Probe.class);
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("inFlight=2 map=true mode=host");
     }
 }

@@ -1,6 +1,7 @@
 package org.spdl4j.offheap;
 
 import java.time.Duration;
+import java.util.List;
 
 /**
  * Every tunable of the off-heap module in one place: a named default, the system property that overrides it, and
@@ -85,13 +86,14 @@ public final class OffHeapConfiguration {
 
     /**
      * Property: default size classes, as {@code size*count} pairs separated by commas, sizes with an optional
-     * {@code K}, {@code M} or {@code G} suffix (binary), e.g. {@code 64K*256,1M*64}.
+     * {@code K}, {@code M} or {@code G} suffix (binary), e.g. {@code 64K*256,1M*64}. A list with an entry that does
+     * not parse, or with two classes of one size, fails this class's initialisation naming the property and the entry.
      */
     public static final String SIZE_CLASSES_PROP = "spdl4j.pool.sizeClasses";
     /** Default size classes: 64 MiB in all, sized for small images and encoded files. */
     public static final String SIZE_CLASSES_DEFAULT = "4K*1024,64K*256,1M*32";
-    /** Size classes in effect. */
-    public static final String SIZE_CLASSES = System.getProperty(SIZE_CLASSES_PROP, SIZE_CLASSES_DEFAULT);
+    /** Size classes in effect, smallest first (immutable): those of a pool built without any of its own. */
+    public static final List<SizeClassSpec> SIZE_CLASSES = sizeClasses();
 
     /** Property: how long the JUnit leak check waits for leases released by background threads, in ms. */
     public static final String LEAK_CHECK_GRACE_PROP = "spdl4j.leakCheck.graceMs";
@@ -102,5 +104,18 @@ public final class OffHeapConfiguration {
             SystemProperties.longValue(LEAK_CHECK_GRACE_PROP, LEAK_CHECK_GRACE_MS_DEFAULT, 0, Long.MAX_VALUE);
 
     private OffHeapConfiguration() {
+    }
+
+    /** Parses {@value #SIZE_CLASSES_PROP}; a failure names the property (the parser alone names only the entry). */
+    private static List<SizeClassSpec> sizeClasses() {
+        final String text = System.getProperty(SIZE_CLASSES_PROP, SIZE_CLASSES_DEFAULT);
+        final List<SizeClassSpec> classes;
+        try {
+            classes = SizeClassSpec.parseList(text);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("system property " + SIZE_CLASSES_PROP + ": " + e.getMessage()
+                    + " (default " + SIZE_CLASSES_DEFAULT + ")", e);
+        }
+        return SizeClassSpec.sortedDistinct(classes, "system property " + SIZE_CLASSES_PROP + "='" + text + "'");
     }
 }

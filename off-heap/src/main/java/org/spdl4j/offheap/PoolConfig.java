@@ -2,7 +2,6 @@ package org.spdl4j.offheap;
 
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -29,16 +28,8 @@ public final class PoolConfig {
         this.name = b.name;
         this.allocator = b.allocator;
         this.alignment = b.alignment;
-        final List<SizeClassSpec> classes = new ArrayList<>(b.sizeClasses.isEmpty()
-                ? SizeClassSpec.parseList(OffHeapConfiguration.SIZE_CLASSES) : b.sizeClasses);
-        classes.sort(Comparator.comparingInt(SizeClassSpec::slabBytes));
-        for (int i = 1; i < classes.size(); i++) {
-            if (classes.get(i).slabBytes() == classes.get(i - 1).slabBytes()) {
-                throw new IllegalArgumentException("pool '" + name + "': two size classes of "
-                        + classes.get(i).slabBytes() + " bytes; merge them into one with the summed count");
-            }
-        }
-        this.sizeClasses = List.copyOf(classes);
+        this.sizeClasses = b.sizeClasses.isEmpty() ? OffHeapConfiguration.SIZE_CLASSES
+                : SizeClassSpec.sortedDistinct(b.sizeClasses, "pool '" + name + "'");
         this.acquireTimeout = b.acquireTimeout;
         this.leakDetection = b.leakDetection;
         if (b.samplingInterval < 1) { // the builder's setter checks; its default comes from a system property

@@ -1,6 +1,7 @@
 package org.spdl4j.offheap;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 
@@ -49,6 +50,27 @@ public record SizeClassSpec(int slabBytes, int count) {
             }
         }
         return out;
+    }
+
+    /**
+     * Sorts size classes by slab size and checks no two have the same size (a slab of that size would have two
+     * classes to come from).
+     *
+     * @param classes the classes, in any order; not modified
+     * @param owner   where they come from, for the message: {@code pool 'name'} or a system property
+     * @return the classes, smallest first (immutable)
+     * @throws IllegalArgumentException naming {@code owner} and the size when two classes share it
+     */
+    static List<SizeClassSpec> sortedDistinct(List<SizeClassSpec> classes, String owner) {
+        final List<SizeClassSpec> sorted = new ArrayList<>(classes);
+        sorted.sort(Comparator.comparingInt(SizeClassSpec::slabBytes));
+        for (int i = 1; i < sorted.size(); i++) {
+            if (sorted.get(i).slabBytes() == sorted.get(i - 1).slabBytes()) {
+                throw new IllegalArgumentException(owner + ": two size classes of " + sorted.get(i).slabBytes()
+                        + " bytes; merge them into one with the summed count");
+            }
+        }
+        return List.copyOf(sorted);
     }
 
     private static long parseBytes(String s) {

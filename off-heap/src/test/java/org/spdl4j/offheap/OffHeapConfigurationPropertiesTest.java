@@ -3,6 +3,7 @@ package org.spdl4j.offheap;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
@@ -27,7 +28,7 @@ class OffHeapConfigurationPropertiesTest {
         public static void main(String[] args) {
             PoolConfig c = PoolConfig.builder("probe").build();
             System.out.println("alignment=" + c.alignment() + " timeout=" + c.acquireTimeout().toMillis()
-                    + " checked=" + c.checked());
+                    + " checked=" + c.checked() + " leaks=" + c.leakDetection() + " classes=" + c.sizeClasses());
         }
     }
 
@@ -66,13 +67,42 @@ class OffHeapConfigurationPropertiesTest {
         assertThat(run.output()).contains("system property spdl4j.checked='yes' is neither true nor false");
     }
 
+    /**
+     * A size class list that does not parse was taken as text when the class initialised and failed only when a pool
+     * was built from the defaults, naming the bad entry but not the property it came from.
+     */
+    @Test
+    void shouldFailNamingASizeClassListThatDoesNotParse() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.pool.sizeClasses=4K*8,64K");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError",
+                "system property spdl4j.pool.sizeClasses: bad size class '64K' in '4K*8,64K': expected size*count");
+    }
+
+    /** Two classes of one size were taken, and every pool built from the defaults failed naming no property. */
+    @Test
+    void shouldFailNamingASizeClassListWithTwoClassesOfOneSize() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.pool.sizeClasses=4K*8,4096*2");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError",
+                "system property spdl4j.pool.sizeClasses='4K*8,4096*2': two size classes of 4096 bytes");
+    }
+
+    /** Already strict: {@link LeakDetectionLevel#parse} fails the initialisation naming the property. */
+    @Test
+    void shouldFailNamingALeakDetectionLevelThatIsNoLevel() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.leakDetection=loud");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError", "unknown leak detection level 'loud'",
+                "spdl4j.leakDetection", "use off, sampled or paranoid");
+    }
+
     @Test
     void shouldTakeValidValues() throws Exception {
-        ChildJvm.Result run = probe("-Dspdl4j.pool.alignment=4096");
+        ChildJvm.Result run = ChildJvm.run(List.of("-Dspdl4j.pool.alignment=4096", "-Dspdl4j.checked=TRUE",
+                "-Dspdl4j.leakDetection=Off", "-Dspdl4j.pool.sizeClasses=1M*2, 4k*8"), Probe.class);
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("alignment=4096 timeout=30000");
-        run = probe("-Dspdl4j.checked=TRUE");
-        assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("checked=true");
+        assertThat(run.output()).contains("alignment=4096 timeout=30000 checked=true leaks=OFF classes=["
+                + new SizeClassSpec(4096, 8) + ", " + new SizeClassSpec(1 << 20, 2) + "]");
     }
 }

@@ -2,6 +2,7 @@ package org.spdl4j.examples.cli;
 
 import java.io.PrintWriter;
 import org.spdl4j.examples.IoMessages;
+import org.spdl4j.offheap.SystemProperties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -9,8 +10,8 @@ import picocli.CommandLine.Command;
  * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}, {@code soak}.
  *
  * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
- * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes. The
- * launcher adds 3 (the build failed) and 4 (no JDK 25 found), listed in {@code --help}.
+ * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes
+ * ({@value #VERBOSE_PROP} is true or false in any case; another value is a bad argument). The launcher adds 3 (the build failed) and 4 (no JDK 25 found), listed in {@code --help}.
  */
 @Command(name = "spdl4j", mixinStandardHelpOptions = true, version = "spdl4j 0.1.0",
     description = "Scalable and Performant Data Loading for the JVM.",
@@ -26,6 +27,8 @@ public final class Spdl4jCommand implements Runnable {
     public static final int EXIT_USAGE = 2;
     /** Exit status for a run that failed. */
     public static final int EXIT_FAILED = 1;
+    /** System property: print the stack trace of a run that failed ({@code true|false}, any case; default false). */
+    public static final String VERBOSE_PROP = "spdl4j.verbose";
 
     /** The command line running this command (its error writer is the one {@link #execute} was given). */
     @CommandLine.Spec
@@ -49,6 +52,14 @@ public final class Spdl4jCommand implements Runnable {
      * @return the exit status
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        final boolean verbose;
+        try { // read per call, not when the class initialises: a bad value is a bad argument (status 2), not a crash
+            verbose = SystemProperties.booleanValue(VERBOSE_PROP, false);
+        } catch (IllegalArgumentException e) {
+            err.println("spdl4j: " + e.getMessage());
+            err.flush();
+            return EXIT_USAGE;
+        }
         CommandLine cli = new CommandLine(new Spdl4jCommand());
         cli.setOut(out);
         cli.setErr(err);
@@ -60,7 +71,7 @@ public final class Spdl4jCommand implements Runnable {
         cli.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             Throwable cause = ex;
             commandLine.getErr().println("spdl4j: " + commandLine.getCommandName() + " failed: " + describe(cause));
-            if (Boolean.getBoolean("spdl4j.verbose")) {
+            if (verbose) {
                 cause.printStackTrace(commandLine.getErr());
             }
             return EXIT_FAILED;
