@@ -28,7 +28,8 @@ class EngineConfigurationPropertiesTest {
         public static void main(String[] args) {
             System.out.println("ring=" + EngineConfiguration.DEFAULT_RING_CAPACITY + " wait="
                     + EngineConfiguration.DEFAULT_WAIT_POLICY + " close=" + EngineConfiguration.CLOSE_TIMEOUT_MILLIS
-                    + " digits=" + StatsConfiguration.SIGNIFICANT_DIGITS);
+                    + " digits=" + StatsConfiguration.SIGNIFICANT_DIGITS
+                    + " busy=" + StatsConfiguration.BOTTLENECK_BUSY_PERCENT);
         }
     }
 
@@ -87,6 +88,15 @@ class EngineConfigurationPropertiesTest {
         ChildJvm.Result run = probe("-Dspdl4j.unrelated=1");
         assertThat(run.exit()).as(run.output()).isZero();
         assertThat(run.output()).contains("ring=1024 wait=BACKOFF close=1500 digits=2");
+    }
+
+    /** A bottleneck threshold of 150 % or NaN was taken silently: no stage could ever be named the bottleneck. */
+    @Test
+    void shouldFailNamingABottleneckPercentageOutOfRange() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.stats.bottleneckBusyPercent=150");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("system property spdl4j.stats.bottleneckBusyPercent=150");
+        assertThat(probe("-Dspdl4j.stats.bottleneckBusyPercent=70").output()).contains("busy=70.0");
     }
 
     /**

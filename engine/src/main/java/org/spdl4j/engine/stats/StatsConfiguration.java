@@ -43,12 +43,12 @@ public final class StatsConfiguration {
             SystemProperties.longValue("spdl4j.stats.reportIntervalMillis", 10_000L, 1, Long.MAX_VALUE));
 
     /** Minimum busy percentage of a bottleneck; property {@code spdl4j.stats.bottleneckBusyPercent}. */
-    public static final double BOTTLENECK_BUSY_PERCENT = doubleProperty("spdl4j.stats.bottleneckBusyPercent", 50);
+    public static final double BOTTLENECK_BUSY_PERCENT = SystemProperties.doubleValue("spdl4j.stats.bottleneckBusyPercent", 50, 0, 100);
 
     /** Minimum starved percentage of the stage after a bottleneck; property
      * {@code spdl4j.stats.bottleneckStarvedPercent}. Also the back-pressure of a last stage that blames the consumer. */
     public static final double BOTTLENECK_STARVED_PERCENT =
-            doubleProperty("spdl4j.stats.bottleneckStarvedPercent", 25);
+            SystemProperties.doubleValue("spdl4j.stats.bottleneckStarvedPercent", 25, 0, 100);
 
     /**
      * Short tasks are timed one in this many; property {@code spdl4j.stats.timingSamplePeriod} (1 = time every task).
@@ -82,17 +82,5 @@ public final class StatsConfiguration {
             SystemProperties.longValue("spdl4j.stats.timingTinyBelowNanos", 200L, 0, Long.MAX_VALUE);
 
     private StatsConfiguration() {
-    }
-
-    private static double doubleProperty(String name, double defaultValue) {
-        String v = System.getProperty(name);
-        if (v == null) {
-            return defaultValue;
-        }
-        try {
-            return Double.parseDouble(v.trim());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("system property " + name + "='" + v + "' is not a number", e);
-        }
     }
 }
