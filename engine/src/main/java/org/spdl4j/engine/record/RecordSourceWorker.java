@@ -55,6 +55,7 @@ final class RecordSourceWorker implements Runnable {
         this.source = source;
         this.stats = stats;
         this.claimer = BoundedPublisher.forSequencer(sequencer, idle, control.running());
+        claimer.reportWaitsTo(stats); // waits for room are reported while they last
         this.ends = ends;
         this.batching = batching == PublishBatching.SHORT_TASKS;
         this.maxHeld = Math.max(1, Math.min(ring.capacity() / 4, EngineConfiguration.MAX_RUN));
@@ -158,11 +159,6 @@ final class RecordSourceWorker implements Runnable {
         }
         publishHeld(); // the consumers need what we hold before they can free a slot
         timer.settle(); // we may wait: make the counts exact first
-        s = claimer.claimSlot();
-        long waited = claimer.takeWaitNanos();
-        if (waited > 0) {
-            stats.onBackPressured(waited);
-        }
-        return s;
+        return claimer.claimSlot(); // the claimer reports its wait for room as back-pressure
     }
 }

@@ -42,6 +42,7 @@ final class RecordStageWorker implements Runnable {
         this.stage = stage;
         this.ring = ring;
         this.in = in;
+        in.reportWaitsTo(stats); // waits for input are reported while they last
         this.transform = transform;
         this.consumer = consumer;
         this.stats = stats;
@@ -71,10 +72,6 @@ final class RecordStageWorker implements Runnable {
                 timer.settle(); // the next claim may wait: make the counts exact first
             }
             long s = in.next(); // acquire: the previous stage's writes to this slot are visible
-            long waited = in.lastWaitNanos();
-            if (waited > 0) {
-                stats.onStarved(waited);
-            }
             int kind = ring.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
                 timer.settle(); // before the marker is released: whoever sees the end may read exact counts

@@ -49,6 +49,8 @@ final class RecordTransferWorker implements Runnable {
         this.out = out;
         this.reader = reader;
         this.claimer = BoundedPublisher.forSequencer(out.sequencer(), backPressure, control.running());
+        reader.reportWaitsTo(stats); // waits for input and for room are reported while they last
+        claimer.reportWaitsTo(stats);
         this.mapper = mapper;
         this.stats = stats;
         this.timer = new SampledTaskTimer(stats);
@@ -77,10 +79,6 @@ final class RecordTransferWorker implements Runnable {
                 timer.settle(); // the next claim may wait: make the counts exact first
             }
             long s = reader.next(); // acquire: the previous stage's writes to this slot are visible
-            long waited = reader.lastWaitNanos();
-            if (waited > 0) {
-                stats.onStarved(waited);
-            }
             int kind = in.kind(s);
             if (kind == RecordDescriptor.KIND_END) {
                 reader.releaseThroughCurrent(); // the run may go on past the marker
@@ -129,12 +127,7 @@ final class RecordTransferWorker implements Runnable {
             return t;
         }
         timer.settle(); // the next ring is full and we may wait: make the counts exact first
-        t = claimer.claimSlot();
-        long waited = claimer.takeWaitNanos();
-        if (waited > 0) {
-            stats.onBackPressured(waited);
-        }
-        return t;
+        return claimer.claimSlot(); // the claimer reports its wait for room as back-pressure
     }
 
     private void publishEnds() {

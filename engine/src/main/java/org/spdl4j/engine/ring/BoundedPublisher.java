@@ -5,6 +5,8 @@ import com.lmax.disruptor.Sequenced;
 import com.lmax.disruptor.Sequencer;
 import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
+import org.spdl4j.engine.stats.WaitKind;
+import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * Publishes items into an {@link ItemLink} from one producing thread, waiting while the ring is full without ever
@@ -43,6 +45,10 @@ public final class BoundedPublisher {
     /** Single producer: the highest sequence the consumers let us claim, as of the last look at them. */
     private long claimLimit = -1L;
     private long waitNanos;
+    /** Where waits for room are reported while they last, or {@code null} (see {@link #reportWaitsTo}). */
+    private WorkerStats waits;
+    /** The task slots a wait for room leaves idle (see {@link #weighWaits}). */
+    private int waitSlots = 1;
     private int claimed; // how many sequences the last claimUpTo took
 
     BoundedPublisher(Sequencer sequencer, ItemSlots slots, boolean singleProducer, IdleStrategy idle,
@@ -74,6 +80,28 @@ public final class BoundedPublisher {
      */
     public static BoundedPublisher forSequencer(Sequenced sequenced, IdleStrategy idle, RunFlag running) {
         return new BoundedPublisher(sequenced, null, null, idle, running);
+    }
+
+    /**
+     * Reports every later wait for room to {@code stats} as back-pressure, while it lasts and when it ends
+     * ({@link WorkerStats#waitStarted}, {@link WorkerStats#waitEnded}): the owner then records no
+     * {@link #takeWaitNanos()} itself (which still returns the waits, for other uses). Call before the first claim,
+     * on the publishing thread or before it starts.
+     *
+     * @param stats the publishing worker's stats, or {@code null} to report nothing
+     */
+    public void reportWaitsTo(WorkerStats stats) {
+        this.waits = stats;
+    }
+
+    /**
+     * Sets how many task slots the following waits for room leave idle, the weight they are reported with (an async
+     * stage's dispatcher waits for all its idle slots); 1 unless set. A plain store, publishing thread only.
+     *
+     * @param slots the idle task slots, at least 1
+     */
+    public void weighWaits(int slots) {
+        this.waitSlots = slots;
     }
 
     /**
@@ -287,6 +315,10 @@ public final class BoundedPublisher {
 
     private long claimWhenFull(int n) {
         long start = System.nanoTime();
+        WorkerStats w = waits;
+        if (w != null) {
+            w.waitStarted(WaitKind.BACK_PRESSURED, start, waitSlots); // per wait: readers see it while it lasts
+        }
         idle.reset();
         try {
             while (running.isRunning()) {
@@ -298,7 +330,11 @@ public final class BoundedPublisher {
             }
             return -1L;
         } finally {
-            waitNanos += System.nanoTime() - start;
+            long end = System.nanoTime();
+            waitNanos += end - start;
+            if (w != null) {
+                w.waitEnded(end);
+            }
         }
     }
 }

@@ -6,6 +6,8 @@ import com.lmax.disruptor.SequenceBarrier;
 import com.lmax.disruptor.Sequencer;
 import com.lmax.disruptor.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
+import org.spdl4j.engine.stats.WaitKind;
+import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * One worker's view of an {@link ItemLink}: claims runs of published input sequences (shared with the stage's other
@@ -36,6 +38,8 @@ public final class WorkSharingReader extends SlotCursor {
     private long runEnd = -1L;
     private long cachedAvailable = -1L;
     private long lastWaitNanos;
+    /** Where waits for publication are reported while they last, or {@code null} (see {@link #reportWaitsTo}). */
+    private WorkerStats waits;
 
     WorkSharingReader(Sequencer sequencer, ItemSlots slots, SequenceBarrier barrier, PaddedClaimSequence claim,
                       Sequence own, int workers, int maxRun) {
@@ -65,6 +69,18 @@ public final class WorkSharingReader extends SlotCursor {
     public static WorkSharingReader overBarrier(SequenceBarrier barrier, PaddedClaimSequence claim, Sequence own,
                                                 boolean shared, int maxRun) {
         return new WorkSharingReader(null, null, barrier, claim, own, shared ? 2 : 1, shared ? 1 : maxRun);
+    }
+
+    /**
+     * Reports every later wait for publication to {@code stats} as starved time, while it lasts and when it ends
+     * ({@link WorkerStats#waitStarted}, {@link WorkerStats#waitEnded}): the owner then records no
+     * {@link #lastWaitNanos()} itself. Call before the first {@link #next()}, on the owning thread or before it
+     * starts.
+     *
+     * @param stats the owning worker's stats, or {@code null} to report nothing
+     */
+    public void reportWaitsTo(WorkerStats stats) {
+        this.waits = stats;
     }
 
     /**
@@ -227,6 +243,10 @@ public final class WorkSharingReader extends SlotCursor {
             return;
         }
         long start = System.nanoTime();
+        WorkerStats w = waits;
+        if (w != null) {
+            w.waitStarted(WaitKind.STARVED, start, 1); // per wait, not per item: readers see it while it lasts
+        }
         try {
             // With several producers waitFor may return below s at once: s is claimed but not yet published (a
             // record transfer worker claims its output slot before its mapper runs, which may take long). The wait
@@ -245,8 +265,14 @@ public final class WorkSharingReader extends SlotCursor {
             }
         } catch (TimeoutException e) {
             throw AlertException.INSTANCE; // only timeout strategies throw this; the engine uses none
+        } finally {
+            // Also when alerted or interrupted: a wait left open would grow in every reader's figures forever.
+            long end = System.nanoTime();
+            lastWaitNanos += end - start;
+            if (w != null) {
+                w.waitEnded(end);
+            }
         }
-        lastWaitNanos += System.nanoTime() - start;
     }
 
     /** {@return nanoseconds the last {@link #next()} waited for publication, 0 when the sequence was ready} */

@@ -30,6 +30,8 @@ final class AggregateWorker extends StageWorker {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
+        in.reportWaitsTo(stats); // the reader and publisher report their waits while they last
+        out.reportWaitsTo(stats);
         this.aggregator = aggregator;
         this.failures = failures;
         this.end = end;
@@ -53,7 +55,6 @@ final class AggregateWorker extends StageWorker {
                 timer.settle(); // the next claim may wait: make the counts exact first
             }
             in.next();
-            recordStarved(in.lastWaitNanos());
             if (in.isEnd()) {
                 in.releaseAndRetire();
                 timer.settle(); // before the end goes downstream: whoever sees it may read exact counts
@@ -81,7 +82,6 @@ final class AggregateWorker extends StageWorker {
                     return;
                 }
                 stats.onItemOut();
-                recordBackPressure(out.takeWaitNanos());
             }
         }
         flushed = true;

@@ -11,6 +11,7 @@ import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.SampledTaskTimer;
 import org.spdl4j.engine.stats.StatsConfiguration;
+import org.spdl4j.engine.stats.WaitKind;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -63,6 +64,7 @@ final class AsyncDispatcher extends StageWorker {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
+        out.reportWaitsTo(stats); // weighed by the idle slots (finishTask), reported while they last
         this.fn = fn;
         this.virtualThreads = virtualThreads;
         this.inputOrder = order == OutputOrder.INPUT;
@@ -115,13 +117,16 @@ final class AsyncDispatcher extends StageWorker {
             }
             // The stage's shares are per task slot (PipelineStats divides by the concurrency), and this one thread
             // waits for all of them: a wait counts once for every slot it leaves idle (back-pressure: in finishTask,
-            // at each publish).
+            // at each publish). Reported while it lasts, so a long idle turn shows in the intervals it spans.
             if (progress) {
                 idle.reset();
             } else if (waitingForInput) {
-                long t = System.nanoTime();
-                idle.idle();
-                recordStarved((System.nanoTime() - t) * (concurrency - inFlight));
+                stats.waitStarted(WaitKind.STARVED, System.nanoTime(), concurrency - inFlight);
+                try {
+                    idle.idle();
+                } finally {
+                    stats.waitEnded(System.nanoTime());
+                }
             } else {
                 idle.idle();
             }
@@ -255,15 +260,17 @@ final class AsyncDispatcher extends StageWorker {
         if (error != null) {
             failures.onFailure(stats, item, error);
         } else if (result != null) {
+            // While this publish waits for room, no free slot can take a task, and the slot of the result being
+            // published is held: the publisher reports the wait, while it lasts, weighted by the slots idle during
+            // it (tasks still running are busy).
+            out.weighWaits(concurrency - inFlight);
             boolean published = out.publish(result, epoch);
             long blocked = out.takeWaitNanos();
             if (blocked > 0) {
-                // While this publish waited for room, no free slot could take a task, and the slot of the result
-                // being published was held: weighted by the slots idle during the wait, tasks still running are busy.
                 // Slots whose task finished before or during the wait hold a result that waits for this one to get
-                // out: back-pressured too, from when they finished.
+                // out: back-pressured too, from when they finished (known only now, so added after the fact).
                 long now = System.nanoTime();
-                recordBackPressure(blocked * (concurrency - inFlight) + heldDuring(now - blocked, now));
+                recordBackPressure(heldDuring(now - blocked, now));
             }
             if (published) {
                 stats.onItemOut();

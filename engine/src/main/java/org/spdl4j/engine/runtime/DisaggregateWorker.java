@@ -28,6 +28,8 @@ final class DisaggregateWorker extends StageWorker {
         super(control, stage, 0, stats);
         this.in = in;
         this.out = out;
+        in.reportWaitsTo(stats); // the reader and publisher report their waits while they last
+        out.reportWaitsTo(stats);
         this.failures = failures;
         this.end = end;
         this.discarder = discarder;
@@ -37,7 +39,6 @@ final class DisaggregateWorker extends StageWorker {
     void work() throws AlertException, InterruptedException {
         for (;;) {
             in.next();
-            recordStarved(in.lastWaitNanos());
             if (in.isEnd()) {
                 in.releaseAndRetire();
                 break;
@@ -49,9 +50,8 @@ final class DisaggregateWorker extends StageWorker {
             long start = System.nanoTime();
             boolean ok = item instanceof Iterable<?> ? emitAll((Iterable<?>) item, epoch) : reject(item);
             clearTaskInterrupt(); // a lazy iterable runs the user's code on this thread
-            long blocked = out.takeWaitNanos();
+            long blocked = out.takeWaitNanos(); // reported as back-pressure by the publisher already
             stats.onTask(System.nanoTime() - start - blocked); // the wait for room is back-pressure, not work
-            recordBackPressure(blocked);
             if (!ok) {
                 return;
             }

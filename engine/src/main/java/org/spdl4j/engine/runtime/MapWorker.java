@@ -71,6 +71,8 @@ final class MapWorker extends StageWorker {
         }
         this.in = in;
         this.out = out;
+        in.reportWaitsTo(stats); // waits for input and for room are reported by the reader and publisher themselves,
+        out.reportWaitsTo(stats); // while they last (so none is recorded here after the fact)
         this.batching = batchMax > 0;
         this.inPlace = batching && out.ownsClaims();
         // Several producers claim by CAS: results are staged and claimed as one range (counted out as they go).
@@ -85,11 +87,8 @@ final class MapWorker extends StageWorker {
         // A timeout guard needs every task's start time, so such stages time every task.
         this.timer = guard == null ? new SampledTaskTimer(stats) : SampledTaskTimer.everyTask(stats);
         // Allocated once, here, not per drain. A drain may go on for long in front of a slow consumer: each result
-        // counts as output, and the wait for room before it as back-pressure, as it goes out.
-        this.itemsOut = n -> {
-            stats.onItemsOut(n);
-            recordBackPressure(out.takeWaitNanos());
-        };
+        // counts as output as it goes out (the publisher reports its waits for room itself).
+        this.itemsOut = stats::onItemsOut;
         this.heldBack = this::recordBackPressure; // its result waits for the output as a drainer's does: back-pressure
     }
 
@@ -126,7 +125,6 @@ final class MapWorker extends StageWorker {
                 }
             }
             long seq = in.next();
-            recordStarved(in.lastWaitNanos());
             if (in.isEnd()) {
                 endReached(seq, running);
                 return;
@@ -156,7 +154,6 @@ final class MapWorker extends StageWorker {
                     return;
                 }
             }
-            recordBackPressure(out.takeWaitNanos());
         }
     }
 
@@ -179,7 +176,6 @@ final class MapWorker extends StageWorker {
      */
     private long batchedRun(RunFlag running) throws AlertException, InterruptedException {
         long first = in.claimRun();
-        recordStarved(in.lastWaitNanos());
         long last = in.runEnd();
         int taken = 0;
         try {
@@ -214,7 +210,6 @@ final class MapWorker extends StageWorker {
             return STOPPED;
         }
         in.finishRun(); // the run's slots go back once its results are published
-        recordBackPressure(out.takeWaitNanos());
         return RUN_DONE;
     }
 
@@ -228,7 +223,6 @@ final class MapWorker extends StageWorker {
      */
     private long inPlaceRun(RunFlag running) throws AlertException, InterruptedException {
         long first = in.claimRun();
-        recordStarved(in.lastWaitNanos());
         long last = in.runEnd();
         ItemSlots src = in.runSlots();
         ItemSlots dst = out.slots();
@@ -297,7 +291,6 @@ final class MapWorker extends StageWorker {
         }
         publish(published, o);
         in.finishRun();
-        recordBackPressure(out.takeWaitNanos());
         return RUN_DONE;
     }
 

@@ -5,6 +5,7 @@ import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
+import org.spdl4j.engine.stats.WaitKind;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -87,6 +88,7 @@ final class SinkReader {
     private void await(long timeoutNanos) throws TimeoutException, InterruptedException {
         long start = System.nanoTime();
         long now = start;
+        stats.waitStarted(WaitKind.STARVED, start, 1); // per wait: a snapshot sees the loop's wait while it lasts
         idle.reset();
         try {
             for (int empty = 0;; empty++) {
@@ -115,7 +117,7 @@ final class SinkReader {
             // Busy-spin: the last reading before the item came (under by at most BUSY_CHECK_EVERY empty polls, tens
             // of ns), so no clock read lies between the item's arrival and its return. Other policies sleep between
             // polls, which a stale reading would leave out: they read the clock again.
-            stats.onStarved((checkMask == 0 ? System.nanoTime() : now) - start);
+            stats.waitEnded(checkMask == 0 ? System.nanoTime() : now);
         }
     }
 

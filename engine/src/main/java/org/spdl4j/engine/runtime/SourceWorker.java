@@ -43,6 +43,7 @@ final class SourceWorker extends StageWorker {
         }
         this.source = source;
         this.out = out;
+        out.reportWaitsTo(stats); // the publisher reports its waits for room while they last
         this.batchMax = batchMax;
         this.end = end;
         this.discarder = discarder;
@@ -90,7 +91,6 @@ final class SourceWorker extends StageWorker {
                 return false;
             }
             stats.onItemOut();
-            recordBackPressure(out.takeWaitNanos());
         }
     }
 
@@ -171,7 +171,6 @@ final class SourceWorker extends StageWorker {
             timer.addUntimed(untimed);
         }
         publish(published, o);
-        recordBackPressure(out.takeWaitNanos());
         return RUN_DONE;
     }
 

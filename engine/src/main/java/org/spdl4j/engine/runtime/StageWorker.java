@@ -67,17 +67,13 @@ abstract class StageWorker implements Runnable {
         control.clearTaskInterrupt();
     }
 
-    /** Records back-pressure time gathered by the publisher since the last call. */
+    /**
+     * Records back-pressure known only after the fact (a reorder window's wait for room, results an async stage held
+     * behind a blocked publish). Waits in the ring's reader and publisher report themselves while they last.
+     */
     final void recordBackPressure(long nanos) {
         if (nanos > 0) {
             stats.onBackPressured(nanos);
-        }
-    }
-
-    /** Records time spent waiting for input. */
-    final void recordStarved(long nanos) {
-        if (nanos > 0) {
-            stats.onStarved(nanos);
         }
     }
 }

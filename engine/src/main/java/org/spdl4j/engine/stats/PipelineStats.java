@@ -87,7 +87,9 @@ public final class PipelineStats {
      *
      * @param name      the pipeline's name
      * @param stages    the stages in pipeline order (source first)
-     * @param nanoClock a monotonic clock in nanoseconds, read by readers only
+     * @param nanoClock a monotonic clock in nanoseconds, read by readers only; waits in progress are counted up to
+     *                  its reading (see {@link WorkerStats}), so with running workers it must read
+     *                  {@link System#nanoTime()}'s timeline (a test's manual clock suits stats written by hand)
      * @throws IllegalArgumentException when a stage belongs to another pipeline or two stages share a name (or a
      *                                  {@link StageStats#tag() tag})
      * @throws IllegalStateException    when another {@code PipelineStats} reads one of the stages
@@ -200,8 +202,8 @@ public final class PipelineStats {
             StageStats s = stages.get(i);
             startOut[i] = lastOut[i] = s.itemsOut();
             startBusy[i] = lastBusy[i] = s.busyNanos();
-            startStarved[i] = lastStarved[i] = s.starvedNanos();
-            startBackPressured[i] = lastBackPressured[i] = s.backPressuredNanos();
+            startStarved[i] = lastStarved[i] = s.starvedNanos(now);
+            startBackPressured[i] = lastBackPressured[i] = s.backPressuredNanos(now);
         }
     }
 
@@ -333,8 +335,8 @@ public final class PipelineStats {
             in[i] = s.itemsIn();
             occupancy[i] = s.inputOccupancy();
             long b = s.busyNanos();
-            long st = s.starvedNanos();
-            long bp = s.backPressuredNanos();
+            long st = s.starvedNanos(now); // waits in progress up to the interval's end
+            long bp = s.backPressuredNanos(now);
             busy[i] = share(b - (wholeRun ? startBusy[i] : lastBusy[i]), intervalNanos, s.taskSlots());
             starved[i] = share(st - (wholeRun ? startStarved[i] : lastStarved[i]), intervalNanos, s.taskSlots());
             backPressured[i] = share(bp - (wholeRun ? startBackPressured[i] : lastBackPressured[i]), intervalNanos,

@@ -178,14 +178,42 @@ public final class StageStats {
         return firstFailure.get();
     }
 
-    /** {@return nanoseconds all workers together spent waiting for input} */
+    /** {@return nanoseconds all workers together spent waiting for input, waits in progress counted up to now} */
     public long starvedNanos() {
-        return sum(WorkerStats.STARVED_NS);
+        return starvedNanos(System.nanoTime());
     }
 
-    /** {@return nanoseconds all workers together spent blocked on a full output} */
+    /**
+     * {@return nanoseconds all workers together spent waiting for input, waits in progress counted up to
+     * {@code nowNanos} (never less than a previous reading; see {@link WorkerStats})}
+     *
+     * @param nowNanos the reader's clock reading, on the {@link System#nanoTime()} clock
+     */
+    public long starvedNanos(long nowNanos) {
+        long s = 0;
+        for (WorkerStats w : workers) {
+            s += w.starvedNanos(nowNanos);
+        }
+        return s;
+    }
+
+    /** {@return nanoseconds all workers together spent blocked on a full output, waits in progress up to now} */
     public long backPressuredNanos() {
-        return sum(WorkerStats.BACK_PRESSURED_NS);
+        return backPressuredNanos(System.nanoTime());
+    }
+
+    /**
+     * {@return nanoseconds all workers together spent blocked on a full output, waits in progress counted up to
+     * {@code nowNanos} (never less than a previous reading; see {@link WorkerStats})}
+     *
+     * @param nowNanos the reader's clock reading, on the {@link System#nanoTime()} clock
+     */
+    public long backPressuredNanos(long nowNanos) {
+        long s = 0;
+        for (WorkerStats w : workers) {
+            s += w.backPressuredNanos(nowNanos);
+        }
+        return s;
     }
 
     /** {@return nanoseconds all workers together spent running tasks} */
