@@ -21,7 +21,9 @@
  * A {@link org.spdl4j.engine.source.Sample} holds its fields' bytes in {@link java.nio.ByteBuffer}s obtained from a
  * {@link org.spdl4j.engine.source.SampleAllocator} (heap by default;
  * {@link org.spdl4j.engine.source.PooledSampleAllocator} puts them in an off-heap pool's slabs).
- * Channels read straight into them: one copy from storage, none after.
+ * Channels read straight into them: one copy from storage, none after. Where an allocator has few large buffers
+ * and the consumer takes items in order, {@link org.spdl4j.engine.source.LargeBufferTurns} makes requests take them
+ * in ticket order (younger ones cannot hold the buffers an older one waits for).
  *
  * <h2>Resume</h2>
  * A {@link org.spdl4j.engine.source.SourceState} (seed, epoch, position) saved after k items of an epoch restores a

@@ -17,7 +17,7 @@ final class ImageItem {
     FileItem file;
     /** The augmentation seed of this image in this epoch (set by the source; 0 when augmentation is off). */
     long seed;
-    /** Its place in input order, for {@link LargeReadTurns} (set by the source with INPUT order, else 0). */
+    /** Its place in input order, its ticket in the read stage's {@code LargeBufferTurns} (INPUT order; else 0). */
     long ticket;
     /** The encoded image in pooled off-heap memory, once read; owned by this item until it is released. */
     Lease bytes;

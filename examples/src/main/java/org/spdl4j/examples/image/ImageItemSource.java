@@ -3,6 +3,7 @@ package org.spdl4j.examples.image;
 import java.util.Iterator;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.LargeBufferTurns;
 import org.spdl4j.media.SampleSeeds;
 
 /**
@@ -20,7 +21,7 @@ final class ImageItemSource implements Source<ImageItem> {
     private final ImageItemPool items;
     private final boolean seeded;
     private final long runSeed;
-    private final LargeReadTurns turns;
+    private final LargeBufferTurns turns;
 
     /**
      * Creates the source over one iterator of the files.
@@ -29,9 +30,9 @@ final class ImageItemSource implements Source<ImageItem> {
      * @param items   the item pool
      * @param seeded  whether to compute seeds (augmentation on)
      * @param runSeed the run's augmentation seed
-     * @param turns   hands each item its ticket (INPUT order), or {@code null}
+     * @param turns   hands each item its ticket, open at once (INPUT order), or {@code null}
      */
-    ImageItemSource(EpochFiles files, ImageItemPool items, boolean seeded, long runSeed, LargeReadTurns turns) {
+    ImageItemSource(EpochFiles files, ImageItemPool items, boolean seeded, long runSeed, LargeBufferTurns turns) {
         this.files = files;
         this.iterator = files.iterator();
         this.items = items;
@@ -54,7 +55,10 @@ final class ImageItemSource implements Source<ImageItem> {
         item.file = file;
         item.seed = seed;
         if (turns != null) {
-            item.ticket = turns.ticket(); // items leave the source in input order
+            // Items leave the source in input order, and each counts from here: the read stage starts its tasks in
+            // that order, so a younger large read never waits for an older item the stage has not started.
+            item.ticket = turns.ticket();
+            turns.open(item.ticket);
         }
         return item;
     }

@@ -7,6 +7,7 @@ import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.source.LargeBufferTurns;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.examples.report.JfrTasks;
 import org.spdl4j.examples.report.TaskTrace;
@@ -69,7 +70,7 @@ final class ImageStages implements AutoCloseable {
         // finished reads until the oldest one is done, so a smaller class could be held entirely by reads waiting
         // behind a read that waits for a slab (a stall until the acquire timeout). Larger files are rare; a read
         // that finds its class empty takes a slab of a larger one (ReadStage), and with INPUT order larger reads
-        // take theirs in input order (LargeReadTurns), so none waits on a slab that a younger read holds. Pages
+        // take theirs in input order (LargeBufferTurns), so none waits on a slab that a younger read holds. Pages
         // are touched only as used.
         this.bytesPool = BufferPool.open(PoolConfig.builder(name + "-encoded")
             .sizeClass(128 * 1024, itemsInFlight)
@@ -110,8 +111,9 @@ final class ImageStages implements AutoCloseable {
      * @return the builder, yielding batches; the caller adds its own stages and the sink
      */
     PipelineBuilder<Batch> stages(String name, EpochFiles files, TaskTrace trace) {
-        LargeReadTurns turns = options.order() == OutputOrder.INPUT
-            ? new LargeReadTurns(options.readConcurrency(), ACQUIRE_TIMEOUT.toNanos()) : null;
+        // bounded by the pool's own timeout: a ticket never passed (its item dropped before its read) must not hang
+        // the loader
+        LargeBufferTurns turns = options.order() == OutputOrder.INPUT ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
         Function<ImageItem, ImageItem> read = new ReadStage(bytesPool, items, turns, PLENTIFUL_BYTES);
         if (trace != null) {
             read = trace.wrap(READ_STAGE, read);

@@ -5,8 +5,12 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.util.function.BooleanSupplier;
 import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.LargeBufferTurns;
 import org.spdl4j.examples.IoMessages;
 import org.spdl4j.media.MediaException;
 import org.spdl4j.offheap.BufferPool;
@@ -23,9 +27,12 @@ import org.spdl4j.offheap.Lease;
  * an empty file or one larger than the pool's largest buffer as a {@link MediaException} naming the file.
  */
 final class ReadStage implements Function<ImageItem, ImageItem> {
+    private static final Logger LOG = LoggerFactory.getLogger(ReadStage.class);
+    /** A read never gives up its turn: it needs its buffer whatever happens to the others. */
+    private static final BooleanSupplier NEVER_STOP = () -> false;
     private final BufferPool bytesPool;
     private final ImageItemPool items;
-    private final LargeReadTurns turns;
+    private final LargeBufferTurns turns;
     private final long plentifulBytes;
 
     /** A read stage whose reads take buffers in any order (COMPLETION order). */
@@ -38,11 +45,14 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
      *
      * @param bytesPool      where the bytes go
      * @param items          the item pool (failed items are retired into it)
-     * @param turns          with INPUT order, the turns in which large reads take their buffers; else {@code null}
+     * @param turns          with INPUT order, the turns in which large reads take their buffers (each item's ticket
+     *                       opened by the source, passed here once the read has its buffer or failed without one;
+     *                       a wait past the turns' bound logs and reads out of turn, an interrupt fails the read);
+     *                       else {@code null}
      * @param plentifulBytes the largest file whose buffer classes hold a slab for every item in flight: larger ones
      *                       wait for their turn
      */
-    ReadStage(BufferPool bytesPool, ImageItemPool items, LargeReadTurns turns, long plentifulBytes) {
+    ReadStage(BufferPool bytesPool, ImageItemPool items, LargeBufferTurns turns, long plentifulBytes) {
         this.bytesPool = bytesPool;
         this.items = items;
         this.turns = turns;
@@ -95,14 +105,20 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
         }
     }
 
-    /** Takes the buffer; a large one, with INPUT order, only once every older read has its own (LargeReadTurns). */
+    /** Takes the buffer; a large one, with INPUT order, only once every older read has its own (LargeBufferTurns). */
     private Lease acquireInTurn(int size, long ticket, FileItem file) {
         if (turns == null) {
             return acquire(size);
         }
         try {
             if (size > plentifulBytes) {
-                turns.awaitTurn(ticket, file.path());
+                switch (turns.awaitTurn(ticket, NEVER_STOP)) {
+                    case TIMED_OUT -> LOG.warn("read of {}: older reads still hold their turn after the turns' bound "
+                        + "(the pool's acquire timeout); taking a buffer out of input order", file.path());
+                    case INTERRUPTED -> throw new IllegalStateException("read of " + file.path() + " interrupted "
+                        + "while waiting for older reads to take their buffers (the interrupt is kept)");
+                    case TURN_CAME, STOPPED, CLOSED -> { } // STOPPED cannot happen; CLOSED: no order left to keep
+                }
             }
             return acquire(size);
         } finally {

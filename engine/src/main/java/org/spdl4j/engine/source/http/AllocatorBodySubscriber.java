@@ -10,6 +10,7 @@ import java.util.concurrent.Flow;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 
+import org.spdl4j.engine.source.LargeBufferTurns;
 import org.spdl4j.engine.source.SampleAllocator;
 
 /**
@@ -45,7 +46,7 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
     /** Buffers over this are large ({@link LargeBodies}). */
     private final int largeBytes;
     /** The turns large buffers are taken in, or null (any order). */
-    private final BodyTurns turns;
+    private final LargeBufferTurns turns;
     private final long ticket;
     /**
      * When the current wait for a turn began (0: not waiting) and how long the waits before it took: the attempt's
@@ -71,7 +72,7 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
      * @param ticket         this object's ticket in {@code turns}
      */
     AllocatorBodySubscriber(SampleAllocator allocator, long declaredLength, int maxBytes, int largeBytes,
-                            BodyTurns turns, long ticket) {
+                            LargeBufferTurns turns, long ticket) {
         this.allocator = allocator;
         this.declaredLength = declaredLength;
         this.maxBytes = maxBytes;
@@ -190,16 +191,16 @@ final class AllocatorBodySubscriber implements HttpResponse.BodySubscriber<ByteB
         if (inTurn) {
             long start = System.nanoTime() | 1; // never 0, which means "not waiting"
             waitStartedAt = start;
-            boolean turnCame;
+            LargeBufferTurns.Outcome outcome;
             try {
-                turnCame = turns.awaitTurn(ticket, finished::get);
+                outcome = turns.awaitTurn(ticket, finished::get); // no bound: the fetcher's turns have none
             } finally {
                 waitedBefore += System.nanoTime() - start; // onNext's thread only (serial calls)
                 waitStartedAt = 0;
             }
-            if (!turnCame) { // aborted (failed already), the fetcher closing, or this thread interrupted
-                fail(new IOException("no turn to take a large buffer of " + size + " bytes: the fetcher is closing "
-                        + "or the client's thread was interrupted"));
+            if (outcome != LargeBufferTurns.Outcome.TURN_CAME) { // aborted (failed already), closing, interrupted
+                fail(new IOException("no turn to take a large buffer of " + size + " bytes (" + outcome + "): the "
+                        + "fetcher is closing or the client's thread was interrupted"));
                 return null;
             }
         }

@@ -25,6 +25,7 @@ import java.util.function.Function;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.source.LargeBufferTurns;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.engine.source.SampleField;
@@ -67,7 +68,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     private final AsyncPermits permits;
     private final LargeBodies large;
     /** The turns large bodies take their buffers in, or null (any order). */
-    private final BodyTurns turns;
+    private final LargeBufferTurns turns;
     private final AtomicLong attemptsMade = new AtomicLong();
     /**
      * Attempt deadlines and retry back-offs. Owned (not {@code CompletableFuture.delayedExecutor}, whose tasks cannot
@@ -112,7 +113,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         this.settings = settings;
         this.allocator = allocator;
         this.large = Objects.requireNonNull(large, "large");
-        this.turns = large.inCallOrder() ? new BodyTurns() : null;
+        this.turns = large.inCallOrder() ? new LargeBufferTurns() : null;
         this.permits = new AsyncPermits(settings.maxInFlight());
         this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "spdl4j-http-timer-" + TIMER_THREADS.incrementAndGet());
@@ -135,7 +136,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         // The caller's own future: it may complete it first (cancel, orTimeout), and the object then arrives to
         // nobody, so it is closed here (its body back to the allocator) rather than dropped with its buffer.
         CompletableFuture<Sample> out = new CompletableFuture<>();
-        long ticket = turns == null ? -1 : turns.ticket(); // call order (LargeBodies)
+        long ticket = turns == null ? -1 : turns.ticket(); // call order (LargeBodies); opened once the fetch starts
         permits.submit(() -> {
             CompletableFuture<Sample> result = new CompletableFuture<>();
             inProgress.put(result, uri);

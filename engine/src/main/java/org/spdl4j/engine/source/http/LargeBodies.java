@@ -10,10 +10,11 @@ package org.spdl4j.engine.source.http;
  * the one before, so two such bodies on a class of two slabs each held one and waited for the other's until the
  * allocator gave up. <b>Call order</b> ({@code inCallOrder}): large bodies take their buffers in the order their
  * objects were asked for ({@link HttpObjectFetcher#apply} calls), for a consumer that takes objects in that order and
- * holds younger ones until the older are done (an {@code INPUT}-ordered async stage). Else a younger large body could
- * take the last large buffers and wait, held, behind an older one that waits for a buffer: a stall until the
- * allocator's timeout, then the older object failed. In turn, every large buffer a waiting body needs is held by an
- * older object or by the consumer, and both give it back without waiting for this body.
+ * holds younger ones until the older are done (an {@code INPUT}-ordered async stage); the fetcher keeps the turns in
+ * a {@link org.spdl4j.engine.source.LargeBufferTurns} whose tickets open when their fetches start. Else a younger
+ * large body could take the last large buffers and wait, held, behind an older one that waits for a buffer: a stall
+ * until the allocator's timeout, then the older object failed. In turn, every large buffer a waiting body needs is
+ * held by an older object or by the consumer, and both give it back without waiting for this body.
  *
  * @param minBytes    the largest body that is not large: the largest buffer the allocator has plenty of, at least 0
  * @param inCallOrder whether large bodies take their buffers in call order
