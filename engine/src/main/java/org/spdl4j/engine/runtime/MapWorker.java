@@ -240,7 +240,7 @@ final class MapWorker extends StageWorker {
                     in.moveTo(s);
                     stats.onItemsIn(taken); // counted in before they count out
                     taken = 0;
-                    publish(published, o);
+                    publishWritten(out, published, o);
                     published = o;
                     return s;
                 }
@@ -264,13 +264,10 @@ final class MapWorker extends StageWorker {
                 }
                 if (result != null) {
                     if (o == limit && o == (limit = out.refreshClaimLimit())) {
-                        // Full: the consumers cannot free a slot past an unpublished one, so publish first.
-                        out.claimedThrough(o);
                         stats.onItemsIn(taken); // counted in before they count out
                         taken = 0;
-                        publish(published, o);
+                        long seq = publishAndAwaitRoom(out, published, o); // full: publish, then wait for room
                         published = o;
-                        long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
                         if (seq < 0) {
                             discarder.discard(result);
                             return STOPPED;
@@ -289,17 +286,9 @@ final class MapWorker extends StageWorker {
             stats.onItemsIn(taken);
             timer.addUntimed(untimed);
         }
-        publish(published, o);
+        publishWritten(out, published, o);
         in.finishRun();
         return RUN_DONE;
-    }
-
-    /** Publishes the results written after {@code published} up to {@code last}, and counts them out. */
-    private void publish(long published, long last) {
-        if (last > published) {
-            out.publishRange(published + 1, last); // one release store of the cursor
-            stats.onItemsOut((int) (last - published));
-        }
     }
 
     /**

@@ -131,7 +131,7 @@ final class SourceWorker extends StageWorker {
                 } catch (Exception e) {
                     stats.onItemsIn(taken - counted); // counted in before they count out
                     counted = taken;
-                    publish(published, o);
+                    publishWritten(out, published, o);
                     published = o;
                     return failed(e) ? ENDED : STOPPED;
                 }
@@ -139,19 +139,16 @@ final class SourceWorker extends StageWorker {
                 if (item == null) {
                     stats.onItemsIn(taken - counted);
                     counted = taken;
-                    publish(published, o);
+                    publishWritten(out, published, o);
                     published = o;
                     return ENDED;
                 }
                 taken++;
                 if (o == limit && o == (limit = out.refreshClaimLimit())) {
-                    // Full: the consumers cannot free a slot past an unpublished one, so publish first.
-                    out.claimedThrough(o);
                     stats.onItemsIn(taken - counted); // counted in before they count out
                     counted = taken;
-                    publish(published, o);
+                    long seq = publishAndAwaitRoom(out, published, o); // full: publish, then wait for room
                     published = o;
-                    long seq = out.claimSlot(); // waits for room; counts the wait as back-pressure
                     if (seq < 0) {
                         discarder.discard(item);
                         return STOPPED;
@@ -170,16 +167,8 @@ final class SourceWorker extends StageWorker {
             stats.onItemsIn(taken - counted);
             timer.addUntimed(untimed);
         }
-        publish(published, o);
+        publishWritten(out, published, o);
         return RUN_DONE;
-    }
-
-    /** Publishes the items written after {@code published} up to {@code last}, and counts them out. */
-    private void publish(long published, long last) {
-        if (last > published) {
-            out.publishRange(published + 1, last); // one release store of the cursor
-            stats.onItemsOut((int) (last - published));
-        }
     }
 
     /** The source threw: count it and end with its failure (unless closing); what it emitted before still flows. */

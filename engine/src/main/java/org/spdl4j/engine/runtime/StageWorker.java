@@ -1,6 +1,7 @@
 package org.spdl4j.engine.runtime;
 
 import com.lmax.disruptor.AlertException;
+import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.stats.WorkerStats;
 
 /**
@@ -75,5 +76,36 @@ abstract class StageWorker implements Runnable {
         if (nanos > 0) {
             stats.onBackPressured(nanos);
         }
+    }
+
+    /**
+     * For a run loop that writes into the slots it claims itself ({@link BoundedPublisher#ownsClaims()}): publishes
+     * what it wrote after {@code published} up to {@code last} (one release store of the cursor) and counts it out.
+     *
+     * @param out       the worker's publisher
+     * @param published the last sequence already published
+     * @param last      the last sequence written
+     */
+    final void publishWritten(BoundedPublisher out, long published, long last) {
+        if (last > published) {
+            out.publishRange(published + 1, last);
+            stats.onItemsOut((int) (last - published));
+        }
+    }
+
+    /**
+     * A run loop found its output ring full at {@code last}: publishes what it wrote (the consumers cannot free a
+     * slot past an unpublished one), then waits for one slot, counting the wait as back-pressure. The caller counts
+     * its items in first, so that they count in before they count out.
+     *
+     * @param out       the worker's publisher
+     * @param published the last sequence already published
+     * @param last      the last sequence written, which is the claim limit
+     * @return the claimed sequence ({@code last + 1}), or -1 if the pipeline stopped while waiting
+     */
+    final long publishAndAwaitRoom(BoundedPublisher out, long published, long last) {
+        out.claimedThrough(last);
+        publishWritten(out, published, last);
+        return out.claimSlot();
     }
 }
