@@ -10,13 +10,15 @@ import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * Publishes items into an {@link ItemLink} from one producing thread, waiting while the ring is full without ever
- * blocking unboundedly: Disruptor's {@code next()} spins forever on a full ring, so this uses {@code tryNext()} in a
- * loop with an {@link IdleStrategy} and gives up as soon as the pipeline's {@link RunFlag} is stopped.
+ * blocking unboundedly: Disruptor's {@code next()} spins forever on a full ring, so this claims without waiting
+ * ({@code tryNext()}, or its own claim for a single producer, below) in a loop with an {@link IdleStrategy} and gives
+ * up as soon as the pipeline's {@link RunFlag} is stopped.
  *
  * <p>One item at a time ({@link #publish}), or a batch as claimed ranges ({@code publishAll}, used by
- * {@link BatchingPublisher}): one {@code tryNext(n)} and one {@code publish(lo, hi)} for as many items as the ring
- * has room for, so a single-producer ring stores its cursor once per range and a multi-producer ring CASes its cursor
- * once per range (it still sets one availability flag per slot).
+ * {@link BatchingPublisher}): one claim ({@code tryNext(n)}, or this publisher's own for a single producer) and one
+ * {@code publish(lo, hi)} for as many items as the ring has room for, so a single-producer ring stores its cursor
+ * once per range and a multi-producer ring CASes its cursor once per range (it still sets one availability flag per
+ * slot).
  *
  * <p><b>Claims of a single producer are this publisher's own.</b> When the publishing thread is the ring's only
  * producer it keeps its claim counter here, with a cached bound of how far the consumers let it go (the slowest

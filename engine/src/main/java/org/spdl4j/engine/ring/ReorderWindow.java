@@ -24,7 +24,7 @@ import org.agrona.concurrent.IdleStrategy;
  *
  * <p><b>Counting:</b> the drainer tells its {@code published} callback of each result right after publishing it,
  * before it may wait for room for the next: a drain in front of a slow consumer lasts as long as the window keeps
- * refilling, and the stage's output count (and the back-pressure its caller takes from the publisher) must not wait
+ * refilling, and the stage's output count (and the back-pressure the publisher reports while it waits) must not wait
  * for it to end. What a stop leaves unpublished is not counted.
  *
  * <p><b>Threading:</b> any number of workers, each with its own publisher and callback. <b>Allocation:</b> none after

@@ -10,8 +10,11 @@
  *       published sequences (one CAS and one release store per run). Disruptor 4 has no {@code WorkerPool}; this is
  *       ours. A claimer raises its gating sequence to the last claimed sequence before its CAS, so neither can the
  *       producer overwrite a claimed slot nor can an idle worker stall the producer.</li>
- *   <li>{@link org.spdl4j.engine.ring.BoundedPublisher}: {@code tryNext()} in a loop with an idle strategy, giving up
- *       when the pipeline stops (Disruptor's {@code next()} would spin forever on a full ring).</li>
+ *   <li>{@link org.spdl4j.engine.ring.BoundedPublisher}: {@code tryNext()} (a ring's only producer: its own claim
+ *       counter against a cached bound of the consumers) in a loop with an idle strategy, giving up when the pipeline
+ *       stops (Disruptor's {@code next()} would spin forever on a full ring).</li>
+ *   <li>{@link org.spdl4j.engine.ring.BatchingPublisher}: a thread's staged results, claimed and published as ranges,
+ *       for rings of several producers.</li>
  *   <li>{@link org.spdl4j.engine.ring.SingleConsumerPoller}: non-blocking reads for a link's only consumer.</li>
  *   <li>{@link org.spdl4j.engine.ring.SlotCursor}: what both readers share, the slot they are at (end marker, epoch,
  *       item).</li>

@@ -14,11 +14,11 @@ package org.spdl4j.engine.stats;
  * may wait and when they finish, so at every quiet point (and at the end of a run) the histogram's total count, the
  * task count and the items taken agree exactly. Settling does not restart the period: a worker settles after every
  * input run, which may be far shorter than the period, and the next task is still timed {@code period} tasks after
- * the last timed one. While items flow, the counts trail by fewer than {@code period}
- * tasks per worker. Whether a task is timed depends only on earlier tasks, never on its own duration, so the
- * histogram is a systematic sample of the task times with each sample weighted by the tasks it stands for: its
- * percentiles estimate the true ones (exact when every task is timed, as for tasks of {@code shortBelowNanos} or
- * more); busy time is the same estimate summed.
+ * the last timed one. While items flow, the counts trail by fewer than {@code period} tasks per worker
+ * ({@code tinyPeriod} while tasks are tiny). Whether a task is timed depends only on earlier tasks, never on its own
+ * duration, so the histogram is a systematic sample of the task times with each sample weighted by the tasks it
+ * stands for: its percentiles estimate the true ones (exact when every task is timed, as for tasks of
+ * {@code shortBelowNanos} or more); busy time is the same estimate summed.
  *
  * <p><b>Threading:</b> single writer, the worker that owns the {@link WorkerStats}. <b>Allocation:</b> none.
  */

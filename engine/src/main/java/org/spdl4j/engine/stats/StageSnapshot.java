@@ -9,8 +9,9 @@ package org.spdl4j.engine.stats;
  *
  * <p>Time shares are per worker slot: {@code 100 * nanos / (interval * workers)}. A wait still in progress counts up
  * to the snapshot's clock reading, so an interval inside one long wait reads about 100% starved or back-pressured.
- * Task time is counted when a task ends, and a few waits are weighed when they end (an async stage's results held
- * behind a blocked publish), so a share can still exceed 100 a little; renderers clamp it for display.
+ * Task time is counted when a task ends, and a few waits are weighed when they end (a reorder window's wait for room,
+ * an async stage's results held behind a blocked publish), so a share can still exceed 100 a little; renderers clamp
+ * it for display.
  *
  * @param stage                the stage's name
  * @param workers              the stage's workers (or async task slots)

@@ -22,6 +22,10 @@ import org.spdl4j.offheap.SystemProperties;
  *       <td>short tasks are timed 1 in this many ({@link SampledTaskTimer}); 1 times every task</td></tr>
  *   <tr><td>{@code spdl4j.stats.timingSampleBelowNanos}</td><td>2000</td>
  *       <td>a task is short when the last timed task took less than this; longer tasks are all timed</td></tr>
+ *   <tr><td>{@code spdl4j.stats.timingTinySamplePeriod}</td><td>1024</td>
+ *       <td>tiny tasks are timed 1 in this many</td></tr>
+ *   <tr><td>{@code spdl4j.stats.timingTinyBelowNanos}</td><td>200</td>
+ *       <td>a short task is tiny when the last timed task took less than this (0: none is)</td></tr>
  * </table>
  *
  * <p>A property set to a value that does not parse or is out of range fails this class's initialisation with a
@@ -51,7 +55,8 @@ public final class StatsConfiguration {
             SystemProperties.doubleValue("spdl4j.stats.bottleneckStarvedPercent", 25, 0, 100);
 
     /**
-     * Short tasks are timed one in this many; property {@code spdl4j.stats.timingSamplePeriod} (1 = time every task).
+     * Short tasks are timed one in this many (tiny ones: {@link #TIMING_TINY_SAMPLE_PERIOD}); property
+     * {@code spdl4j.stats.timingSamplePeriod} (1 = time every task).
      * A clock read costs 25-50 ns on common VMs, which is more than a trivial task; see {@link SampledTaskTimer}.
      */
     public static final int TIMING_SAMPLE_PERIOD =

@@ -74,8 +74,9 @@ public class StatsRecordingBenchmark {
 
     /**
      * What a worker of short tasks records per item, as the engine's workers do: in, the task through the
-     * {@link SampledTaskTimer} (timed one in {@link StatsConfiguration#TIMING_SAMPLE_PERIOD}, the others counted),
-     * out.
+     * {@link SampledTaskTimer} (timed one in {@link StatsConfiguration#TIMING_SAMPLE_PERIOD}, or one in
+     * {@link StatsConfiguration#TIMING_TINY_SAMPLE_PERIOD} while tasks are tiny, as this empty one normally is; the
+     * others counted), out.
      */
     @Benchmark
     public void perItemSampled() {
