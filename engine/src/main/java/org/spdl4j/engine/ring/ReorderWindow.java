@@ -5,8 +5,9 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.function.Consumer;
 import java.util.function.IntConsumer;
-import java.util.function.LongConsumer;
 import org.agrona.concurrent.IdleStrategy;
+import org.spdl4j.engine.stats.WaitKind;
+import org.spdl4j.engine.stats.WorkerStats;
 
 /**
  * Puts the results of a stage's concurrent workers back into input order: a preallocated window of results indexed by
@@ -20,7 +21,9 @@ import org.agrona.concurrent.IdleStrategy;
  * after giving the token back, so no ready entry is left stranded (see {@link #drain}). A worker whose sequence is a
  * whole window ahead of the head waits (by its idle strategy) until the head moves: that is back-pressure from the
  * slowest item in flight, and bounds the items the window holds to its capacity. While the head's result is stored
- * and its drainer waits for room in the output, the wait is the output's back-pressure, and the caller is told of it.
+ * and its drainer waits for room in the output, the wait is the output's back-pressure: it is reported to the caller's
+ * {@link WorkerStats} while it lasts ({@link WorkerStats#waitStarted}, {@link WorkerStats#waitEnded}), as the ring's
+ * publisher reports its own waits for room.
  *
  * <p><b>Counting:</b> the drainer tells its {@code published} callback of each result right after publishing it,
  * before it may wait for room for the next: a drain in front of a slow consumer lasts as long as the window keeps
@@ -82,15 +85,16 @@ public final class ReorderWindow {
      * @param running  the pipeline's run flag
      * @param published told, on this thread, of each result this call publishes (with 1), right after it is
      *                  published; not told when another worker drains them
-     * @param heldBack  told, on this thread, how long this call waited for room while the head's result was stored
-     *                  and not yet published (the output is full: back-pressure), when it waited so; not told of a
-     *                  wait for the head's task to finish (this stage's own slow item)
+     * @param waits     the calling worker's stats, or {@code null} to report nothing: a wait for room while the
+     *                  head's result is stored and not yet published (the output is full) is reported there as
+     *                  back-pressure while it lasts; a wait for the head's task to finish (this stage's own slow item)
+     *                  is not
      * @return {@link #STORED}, or {@link #STOPPED_NOT_STORED} if the pipeline stopped while waiting for room (the
      *         value was not stored), or {@link #STOPPED} if it stopped while publishing (the value is in the window)
      */
     public int put(long s, Object value, long epoch, BoundedPublisher out, IdleStrategy idle, RunFlag running,
-                   IntConsumer published, LongConsumer heldBack) {
-        if (s - head.get() > mask && !awaitRoom(s, idle, running, heldBack)) {
+                   IntConsumer published, WorkerStats waits) {
+        if (s - head.get() > mask && !awaitRoom(s, idle, running, waits)) {
             return STOPPED_NOT_STORED;
         }
         int i = (int) s & mask;
@@ -107,16 +111,17 @@ public final class ReorderWindow {
     }
 
     /**
-     * Waits while {@code s} is a whole window ahead of the head. Each idle turn is charged to {@code heldBack} when it
-     * began with the head's result stored: the drainer holds it, waiting for room in the output. Reads the clock only
-     * while waiting.
+     * Waits while {@code s} is a whole window ahead of the head. While the head's result is stored (its drainer holds
+     * it, waiting for room in the output) the wait is back-pressure, reported to {@code waits} while it lasts: begun
+     * when a turn finds the head's result stored, ended when one finds the head's task unfinished again (the head
+     * moved on to a slower item) and when the wait ends for any reason (room, a stop, an exception). So the clock is
+     * read only when that changes, at most once per head the wait sees, never per idle turn; nothing is allocated.
      *
      * @return {@code true} once there is room, {@code false} if the pipeline stopped first
      */
-    private boolean awaitRoom(long s, IdleStrategy idle, RunFlag running, LongConsumer heldBack) {
+    private boolean awaitRoom(long s, IdleStrategy idle, RunFlag running, WorkerStats waits) {
         idle.reset();
-        long held = 0;
-        long last = System.nanoTime();
+        boolean held = false; // a back-pressure wait is open in waits
         try {
             long h;
             while (s - (h = head.get()) > mask) { // acquire: the drainer has cleared the old entry
@@ -124,17 +129,20 @@ public final class ReorderWindow {
                     return false;
                 }
                 boolean headStored = (long) STAMPS.getAcquire(stamps, (int) h & mask) == h;
-                idle.idle();
-                long now = System.nanoTime();
-                if (headStored) {
-                    held += now - last;
+                if (headStored != held && waits != null) {
+                    if (headStored) {
+                        waits.waitStarted(WaitKind.BACK_PRESSURED, System.nanoTime(), 1); // readers see it now
+                    } else {
+                        waits.waitEnded(System.nanoTime()); // the head's own task holds us now: not back-pressure
+                    }
+                    held = headStored;
                 }
-                last = now;
+                idle.idle();
             }
             return true;
         } finally {
-            if (held > 0) {
-                heldBack.accept(held);
+            if (held) {
+                waits.waitEnded(System.nanoTime());
             }
         }
     }

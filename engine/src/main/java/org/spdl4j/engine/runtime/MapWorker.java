@@ -4,7 +4,6 @@ import com.lmax.disruptor.AlertException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import java.util.function.IntConsumer;
-import java.util.function.LongConsumer;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
@@ -57,7 +56,6 @@ final class MapWorker extends StageWorker {
     private final Discarder discarder;
     private final SampledTaskTimer timer;
     private final IntConsumer itemsOut; // told of each result a reorder-window drain of this worker publishes
-    private final LongConsumer heldBack; // told of this worker's waits for room in the window behind a full output
     /** Why the task that last returned {@link #FAILED} failed; taken by {@link #failed}. */
     private Exception failure;
 
@@ -89,7 +87,6 @@ final class MapWorker extends StageWorker {
         // Allocated once, here, not per drain. A drain may go on for long in front of a slow consumer: each result
         // counts as output as it goes out (the publisher reports its waits for room itself).
         this.itemsOut = stats::onItemsOut;
-        this.heldBack = this::recordBackPressure; // its result waits for the output as a drainer's does: back-pressure
     }
 
     @Override
@@ -146,7 +143,7 @@ final class MapWorker extends StageWorker {
                     stats.onItemOut();
                 }
             } else {
-                int stored = window.put(seq, result, epoch, out, idle, running, itemsOut, heldBack);
+                int stored = window.put(seq, result, epoch, out, idle, running, itemsOut, stats);
                 if (stored != ReorderWindow.STORED) {
                     if (stored == ReorderWindow.STOPPED_NOT_STORED) {
                         discarder.discard(result);
@@ -379,7 +376,7 @@ final class MapWorker extends StageWorker {
 
     private void finish(long endSequence, RunFlag running) {
         if (window != null
-                && window.put(endSequence, null, 0, out, idle, running, itemsOut, heldBack) != ReorderWindow.STORED) {
+                && window.put(endSequence, null, 0, out, idle, running, itemsOut, stats) != ReorderWindow.STORED) {
             return;
         }
         if (end.workerFinished()) {

@@ -69,8 +69,8 @@ abstract class StageWorker implements Runnable {
     }
 
     /**
-     * Records back-pressure known only after the fact (a reorder window's wait for room, results an async stage held
-     * behind a blocked publish). Waits in the ring's reader and publisher report themselves while they last.
+     * Records back-pressure known only after the fact (results an async stage held behind a blocked publish). Waits
+     * in the ring's reader and publisher and in a reorder window's wait for room report themselves while they last.
      */
     final void recordBackPressure(long nanos) {
         if (nanos > 0) {

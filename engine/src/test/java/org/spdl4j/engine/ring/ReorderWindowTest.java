@@ -10,14 +10,16 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
-import java.util.function.LongConsumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.stats.WorkerStats;
 
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class ReorderWindowTest {
-    private static final LongConsumer NO_WAIT = waited -> { };
+    /** No stats: waits are reported to nobody. */
+    private static final WorkerStats NO_WAIT = null;
 
     @Test
     void shouldPublishInSequenceOrderWhateverOrderResultsArriveIn() {
@@ -123,7 +125,7 @@ class ReorderWindowTest {
     void shouldNotCallAWaitForTheHeadsOwnTaskHeldBack() throws Exception {
         // 2 is a window ahead of the head, 0. While 0's task still runs, the wait is the stage's own slow item, not
         // the output's back-pressure. Once 0's result is stored and its drainer waits for room in the full output
-        // (it holds an earlier item, "x"), the wait is held back by the output.
+        // (it holds an earlier item, "x"), the wait is held back by the output, and shows so while it lasts.
         ItemLink out = new ItemLink("out", 1, false, 1, new BusySpinWaitStrategy());
         SingleConsumerPoller poll = new SingleConsumerPoller(out);
         RunFlag running = new RunFlag();
@@ -132,10 +134,11 @@ class ReorderWindowTest {
         ReorderWindow w = new ReorderWindow(2);
         assertThat(w.put(1, "b", 0, pub, new BackoffIdleStrategy(), running, n -> { }, NO_WAIT))
                 .isEqualTo(ReorderWindow.STORED);
-        AtomicLong heldBack = new AtomicLong();
+        WorkerStats waits = workerStats();
         Thread waiter = Thread.ofPlatform().daemon(true).start(() -> w.put(2, "c", 0, pub,
-                new BackoffIdleStrategy(), running, n -> { }, heldBack::addAndGet));
+                new BackoffIdleStrategy(), running, n -> { }, waits));
         Thread.sleep(300); // the waiter waits for the head's task
+        assertThat(waits.backPressuredNanos(System.nanoTime())).as("a wait for the head's own task").isZero();
         long headStarted = System.nanoTime();
         Thread head = Thread.ofPlatform().daemon(true).start(() -> w.put(0, "a", 0, pub,
                 new BackoffIdleStrategy(), running, n -> { }, NO_WAIT)); // stored; its drain waits for room for 0
@@ -144,8 +147,7 @@ class ReorderWindowTest {
                 && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        Thread.sleep(20); // the waiter is held back behind 0, stored and waiting for room
-        long before = heldBack.get();
+        long during = awaitPositive(waits); // the waiter is held back behind 0, stored and waiting for room
         assertThat(poll.poll()).isTrue();
         assertThat(poll.take()).isEqualTo("x");
         poll.release(); // room for 0: the head moves on, the waiter stores 2
@@ -153,9 +155,55 @@ class ReorderWindowTest {
         long released = System.nanoTime();
         running.stop(); // 1 and 2 find the output full again: the drain stops
         head.join(10_000);
-        assertThat(before).as("nothing told while it waited (a wait is told when it ends)").isZero();
-        assertThat(heldBack.get()).as("the wait behind the stored head only, not the 300 ms before it")
-                .isPositive().isLessThanOrEqualTo(released - headStarted);
+        assertThat(during).as("the wait behind the stored head counts while it lasts").isPositive();
+        assertThat(waits.backPressuredNanos(released)).as("the wait behind the stored head only, not the 300 ms before")
+                .isGreaterThanOrEqualTo(during).isLessThanOrEqualTo(released - headStarted);
+        assertEnded(waits);
+    }
+
+    @Test
+    void shouldEndTheReportedWaitWhenStoppedWhileHeldBack() throws Exception {
+        // As above, but the pipeline stops while the waiter is held back: it leaves without storing, its wait ended.
+        ItemLink out = new ItemLink("out", 1, false, 1, new BusySpinWaitStrategy());
+        RunFlag running = new RunFlag();
+        BoundedPublisher pub = out.publisher(new BackoffIdleStrategy(), running);
+        assertThat(pub.publish("x", 0)).isTrue(); // the output is full: 0's drain will wait for room
+        ReorderWindow w = new ReorderWindow(2);
+        Thread head = Thread.ofPlatform().daemon(true).start(() -> w.put(0, "a", 0, pub,
+                new BackoffIdleStrategy(), running, n -> { }, NO_WAIT));
+        WorkerStats waits = workerStats();
+        AtomicLong outcome = new AtomicLong(Long.MIN_VALUE);
+        Thread waiter = Thread.ofPlatform().daemon(true).start(() -> outcome.set(w.put(2, "c", 0, pub,
+                new BackoffIdleStrategy(), running, n -> { }, waits)));
+        long during = awaitPositive(waits);
+        running.stop();
+        waiter.join(10_000);
+        head.join(10_000);
+        assertThat(during).as("held back behind the stored head while the output is full").isPositive();
+        assertThat(outcome.get()).isEqualTo(ReorderWindow.STOPPED_NOT_STORED);
+        assertEnded(waits);
+    }
+
+    private static WorkerStats workerStats() {
+        return new StageStats("test", "window", 1, () -> 0L, 0).worker(0);
+    }
+
+    /** Polls until {@code waits} shows back-pressure (a wait in progress counts up to the reading). */
+    private static long awaitPositive(WorkerStats waits) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long v;
+        while ((v = waits.backPressuredNanos(System.nanoTime())) == 0 && System.nanoTime() < deadline) {
+            Thread.sleep(1);
+        }
+        return v;
+    }
+
+    /** No wait is left open: a reading a second later than now counts no more. */
+    private static void assertEnded(WorkerStats waits) {
+        long now = System.nanoTime();
+        long total = waits.backPressuredNanos(now);
+        assertThat(waits.backPressuredNanos(now + TimeUnit.SECONDS.toNanos(1)))
+                .as("the wait was ended when put returned").isEqualTo(total);
     }
 
     @Test
