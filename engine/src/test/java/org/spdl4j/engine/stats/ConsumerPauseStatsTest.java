@@ -29,15 +29,8 @@ class ConsumerPauseStatsTest {
             PipelineStats stats = PipelineStats.of(p.stats());
             StageStats id = p.stats().get(1);
             StageStats sink = p.stats().get(2);
-            for (int i = 0; i < 1_000; i++) {
-                p.next(Duration.ofSeconds(5));
-            }
             // The pause: nothing taken. Once the sink's ring is full, "id" holds a result and waits for room.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (sink.inputOccupancy() < SINK_CAPACITY && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(sink.inputOccupancy()).as("the sink's ring, full while nobody takes").isEqualTo(SINK_CAPACITY);
+            ConsumerPause.fillTheSink(p, sink, SINK_CAPACITY);
             stats.snapshot(); // the interval starts here, inside the wait
             long backPressuredAtStart = id.backPressuredNanos();
 

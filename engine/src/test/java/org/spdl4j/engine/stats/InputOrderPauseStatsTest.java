@@ -33,16 +33,9 @@ class InputOrderPauseStatsTest {
             PipelineStats stats = PipelineStats.of(p.stats());
             StageStats ordered = p.stats().get(1);
             StageStats sink = p.stats().get(2);
-            for (int i = 0; i < 1_000; i++) {
-                p.next(Duration.ofSeconds(5));
-            }
             // The pause: nothing taken. Once the sink's ring is full, the drainer waits for room to publish the head,
             // and the other workers wait for room in the two-entry window behind it.
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (sink.inputOccupancy() < SINK_CAPACITY && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(sink.inputOccupancy()).as("the sink's ring, full while nobody takes").isEqualTo(SINK_CAPACITY);
+            ConsumerPause.fillTheSink(p, sink, SINK_CAPACITY);
             stats.snapshot(); // the interval starts here, inside the waits
             long start = System.nanoTime();
             long backPressuredAtStart = ordered.backPressuredNanos(start);
