@@ -136,30 +136,20 @@ class DisaggregateTest {
     /** An iterable whose iterator() throws: nothing of it was read, so all of it is the unread rest. */
     @Test
     void shouldHandAnIterableWhoseIteratorThrowsToTheDiscardHook() throws Exception {
-        List<Object> discarded = new CopyOnWriteArrayList<>();
-        List<Integer> out = new ArrayList<>();
-        Unopenable unopenable = new Unopenable();
-        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), unopenable, List.of(2)))
-                .named("unopenable-part")
-                .onDiscard(discarded::add)
-                .<Integer>disaggregate()
-                .build()) {
-            for (Integer i; (i = p.next(Duration.ofSeconds(10))) != null; ) {
-                out.add(i);
-            }
-            assertThat(p.stats().get(1).failures()).isEqualTo(1);
-        }
-        assertThat(out).containsExactly(1, 2);
-        assertThat(discarded).containsExactly(unopenable);
+        assertBadPartFailsAndIsDiscarded("unopenable-part", new Unopenable());
     }
 
     @Test
     void shouldHandAnItemThatIsNotIterableToTheDiscardHook() throws Exception {
+        assertBadPartFailsAndIsDiscarded("odd-part", "not a list");
+    }
+
+    /** Between the parts [1] and [2], {@code bad} counts one failure and goes whole to the discard hook. */
+    private static void assertBadPartFailsAndIsDiscarded(String name, Object bad) throws Exception {
         List<Object> discarded = new CopyOnWriteArrayList<>();
         List<Integer> out = new ArrayList<>();
-        Object notIterable = "not a list";
-        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), notIterable, List.of(2)))
-                .named("odd-part")
+        try (Pipeline<Integer> p = PipelineBuilder.<Object>fromIterable(List.of(List.of(1), bad, List.of(2)))
+                .named(name)
                 .onDiscard(discarded::add)
                 .<Integer>disaggregate()
                 .build()) {
@@ -169,7 +159,7 @@ class DisaggregateTest {
             assertThat(p.stats().get(1).failures()).isEqualTo(1);
         }
         assertThat(out).containsExactly(1, 2);
-        assertThat(discarded).containsExactly(notIterable);
+        assertThat(discarded).containsExactly(bad);
     }
 
     @Test

@@ -156,28 +156,16 @@ class StatsTest {
             }
             java.util.Iterator<Integer> items = p.iterator();
             assertThat(items.next()).isZero(); // room for 2: published; 3 now waits
-            assertThat(awaitAtLeast(work::itemsOut, 3)).as("items out while the drain waits to publish 3")
+            assertThat(Polling.awaitAtLeast(work::itemsOut, 3)).as("items out while the drain waits to publish 3")
                     .isGreaterThanOrEqualTo(3);
             Thread.sleep(20); // 3 waits for room at least this long
             assertThat(items.next()).isEqualTo(1); // room for 3
-            assertThat(awaitAtLeast(work::itemsOut, 4)).isGreaterThanOrEqualTo(4);
-            assertThat(awaitAtLeast(work::backPressuredNanos, TimeUnit.MILLISECONDS.toNanos(20)))
+            assertThat(Polling.awaitAtLeast(work::itemsOut, 4)).isGreaterThanOrEqualTo(4);
+            assertThat(Polling.awaitAtLeast(work::backPressuredNanos, TimeUnit.MILLISECONDS.toNanos(20)))
                     .as("the drain's wait for room for 3, as soon as 3 went out")
                     .isGreaterThanOrEqualTo(TimeUnit.MILLISECONDS.toNanos(20));
         }
     }
-
-    /** Polls {@code value} until it reaches {@code least} or 10 s pass; returns the last reading. */
-    private static long awaitAtLeast(java.util.function.LongSupplier value, long least) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long v = value.getAsLong();
-        while (v < least && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-            v = value.getAsLong();
-        }
-        return v;
-    }
-
     /** The identity, but item 0 waits at {@code gate} first (dropped if interrupted there). */
     private static java.util.function.Function<Integer, Integer> holdingZeroAt(CountDownLatch gate) {
         return i -> {

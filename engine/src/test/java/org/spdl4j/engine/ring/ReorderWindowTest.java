@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.IntConsumer;
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.junit.jupiter.api.Test;
+import org.spdl4j.engine.Polling;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.WorkerStats;
@@ -147,7 +148,8 @@ class ReorderWindowTest {
                 && System.nanoTime() < deadline) {
             Thread.sleep(1);
         }
-        long during = awaitPositive(waits); // the waiter is held back behind 0, stored and waiting for room
+        // the waiter is held back behind 0, stored and waiting for room
+        long during = Polling.awaitAtLeast(() -> waits.backPressuredNanos(System.nanoTime()), 1);
         assertThat(poll.poll()).isTrue();
         assertThat(poll.take()).isEqualTo("x");
         poll.release(); // room for 0: the head moves on, the waiter stores 2
@@ -175,7 +177,7 @@ class ReorderWindowTest {
         AtomicLong outcome = new AtomicLong(Long.MIN_VALUE);
         Thread waiter = Thread.ofPlatform().daemon(true).start(() -> outcome.set(w.put(2, "c", 0, pub,
                 new BackoffIdleStrategy(), running, n -> { }, waits)));
-        long during = awaitPositive(waits);
+        long during = Polling.awaitAtLeast(() -> waits.backPressuredNanos(System.nanoTime()), 1);
         running.stop();
         waiter.join(10_000);
         head.join(10_000);
@@ -187,17 +189,6 @@ class ReorderWindowTest {
     private static WorkerStats workerStats() {
         return new StageStats("test", "window", 1, () -> 0L, 0).worker(0);
     }
-
-    /** Polls until {@code waits} shows back-pressure (a wait in progress counts up to the reading). */
-    private static long awaitPositive(WorkerStats waits) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long v;
-        while ((v = waits.backPressuredNanos(System.nanoTime())) == 0 && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-        }
-        return v;
-    }
-
     /** No wait is left open: a reading a second later than now counts no more. */
     private static void assertEnded(WorkerStats waits) {
         long now = System.nanoTime();

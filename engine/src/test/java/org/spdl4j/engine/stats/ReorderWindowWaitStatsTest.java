@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import java.util.function.LongSupplier;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import org.spdl4j.engine.Polling;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.Pipeline;
@@ -45,7 +45,7 @@ class ReorderWindowWaitStatsTest {
             assertThat(n).isEqualTo(100);
             for (int w = 0; w < 2; w++) {
                 WorkerStats worker = work.worker(w);
-                assertThat(awaitAtLeast(() -> worker.read(WorkerStats.BACK_PRESSURED_NS), HELD_NANOS))
+                assertThat(Polling.awaitAtLeast(() -> worker.read(WorkerStats.BACK_PRESSURED_NS), HELD_NANOS))
                         .as("worker %d's back-pressure (the one waiting for room in the window: %s)", w,
                                 waiter.getName())
                         .isGreaterThanOrEqualTo(HELD_NANOS);
@@ -86,13 +86,4 @@ class ReorderWindowWaitStatsTest {
         return true;
     }
 
-    private static long awaitAtLeast(LongSupplier value, long least) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        long v = value.getAsLong();
-        while (v < least && System.nanoTime() < deadline) {
-            Thread.sleep(1);
-            v = value.getAsLong();
-        }
-        return v;
-    }
 }
