@@ -67,6 +67,41 @@ public final class ItemSlots {
         this.mask = capacity - 1;
     }
 
+    /**
+     * {@return the reference array, for a run loop that keeps it in a local} Index it with {@link #refIndex}; read
+     * and write it as {@link #takeUnlessEnd} and {@link #set} do (a slot holds an item, {@code null} once taken, or
+     * the end marker, {@link #isEndMarker}). A loop holding the array in a local reloads nothing per item after the
+     * volatile loads it makes (run flag, interrupt flag), which would force the fields of this object to be read
+     * again each time.
+     */
+    public Object[] refs() {
+        return items;
+    }
+
+    /** {@return the index mask: capacity - 1} */
+    public int mask() {
+        return mask;
+    }
+
+    /**
+     * {@return the index into {@link #refs()} of a sequence's slot}
+     *
+     * @param sequence the sequence
+     * @param mask     {@link #mask()}
+     */
+    public static int refIndex(long sequence, int mask) {
+        return REF_PAD + ((int) sequence & mask);
+    }
+
+    /**
+     * {@return whether a reference read from {@link #refs()} is the end-of-stream marker}
+     *
+     * @param ref the reference
+     */
+    public static boolean isEndMarker(Object ref) {
+        return ref == END;
+    }
+
     /** {@return the number of slots} */
     public int capacity() {
         return mask + 1;
@@ -160,6 +195,30 @@ public final class ItemSlots {
         }
         items[i] = null;
         return item;
+    }
+
+    /**
+     * Takes the item out of a published slot that does not hold the end marker (the caller read it first) with one
+     * atomic swap, for the consumer's end while close's sweep may take the same slot ({@link #takeAtomically}): of the
+     * two, exactly one gets the item. The end marker is never written over: the sweep never writes one, and a
+     * producer does not reuse a slot before its consumer releases it.
+     *
+     * @param sequence the sequence, published, its slot not the end marker
+     * @return the item, or {@code null} if the sweep took it first
+     */
+    public Object swapOut(long sequence) {
+        return swapOut(items, REF_PAD + ((int) sequence & mask));
+    }
+
+    /**
+     * {@link #swapOut(long)} for a reader that keeps {@link #refs()} in a field of its own.
+     *
+     * @param refs  {@link #refs()}
+     * @param index {@link #refIndex} of the sequence
+     * @return the item, or {@code null} if the sweep took it first
+     */
+    public static Object swapOut(Object[] refs, int index) {
+        return (Object) ITEMS.getAndSet(refs, index, (Object) null);
     }
 
     /**

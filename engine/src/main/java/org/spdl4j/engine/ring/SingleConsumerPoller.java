@@ -15,6 +15,9 @@ public final class SingleConsumerPoller extends SlotCursor {
     private final Sequencer sequencer;
     private final Sequence own;
     private final boolean singleProducer;
+    /** The slots' reference array and mask, held here: the consumer's call reads them once each, not through the slots. */
+    private final Object[] refs;
+    private final int mask;
     private long cachedAvailable = -1L;
 
     /**
@@ -32,11 +35,13 @@ public final class SingleConsumerPoller extends SlotCursor {
         this.sequencer = link.sequencer();
         this.own = link.firstConsumerSequence();
         this.singleProducer = !link.isMultiProducer();
+        this.refs = link.slots().refs();
+        this.mask = link.slots().mask();
     }
 
     /**
      * Moves to the next slot if it has been published; read it through the cursor ({@link #isEnd()},
-     * {@link #epoch()}, {@link #take()}) or {@link #takeAtomically()}, then {@link #release()} it.
+     * {@link #epoch()}, {@link #take()}) or {@link #swapOut()}, then {@link #release()} it.
      *
      * @return {@code true} if the next slot is published, {@code false} (and nothing moved) if not yet
      */
@@ -63,13 +68,28 @@ public final class SingleConsumerPoller extends SlotCursor {
     }
 
     /**
-     * Takes the item of the last successful {@link #poll()} with a compare-and-set, for a consumer that may race the
-     * close-time sweep of the link ({@link ItemLink#drainUntaken}).
+     * Takes the item of the last successful {@link #poll()}, which the caller found not to be the end marker, with
+     * one atomic swap, for a consumer that may race the close-time sweep ({@link ItemSlots#swapOut}).
      *
      * @return the item, or {@code null} if the sweep took it first
      */
-    public Object takeAtomically() {
-        return slots().takeAtomically(sequence);
+    public Object swapOut() {
+        return ItemSlots.swapOut(refs, ItemSlots.refIndex(sequence, mask));
+    }
+
+    /**
+     * {@return what the slot of the last successful {@link #poll()} holds: an item, the end marker
+     * ({@link ItemSlots#isEndMarker}), or {@code null} if close's sweep took the item} A plain load: call
+     * {@link #swapOut()} to take an item.
+     */
+    public Object peek() {
+        return refs[ItemSlots.refIndex(sequence, mask)];
+    }
+
+    /** {@return the epoch of the last successful {@link #poll()}'s item: 0 without a load while no epoch was written} */
+    public long epochIfWritten() {
+        ItemSlots slots = slots();
+        return slots.epochsWritten() ? slots.epoch(sequence) : 0L;
     }
 
     /** Gives the slot of the last successful {@link #poll()} back to the producer. */

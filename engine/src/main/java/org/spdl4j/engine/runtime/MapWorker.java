@@ -158,7 +158,7 @@ final class MapWorker extends StageWorker {
     private static final long STOPPED = -2L;
     /** {@link #batchedRun} used up its run. */
     private static final long RUN_DONE = -1L;
-    /** What {@link #apply} and {@link #applyUntimed} return for a failed task: never a result. */
+    /** What {@link #apply} (and a run loop's untimed call) gives for a failed task: never a result. */
     private static final Object FAILED = new Object();
 
     /**
@@ -223,15 +223,77 @@ final class MapWorker extends StageWorker {
         long last = in.runEnd();
         ItemSlots src = in.runSlots();
         ItemSlots dst = out.slots();
+        // The loop's state in locals: its volatile loads (run flag, interrupt flag) would otherwise make it reload
+        // every field on the way to an array (this.in, slots, array, mask) once per item.
+        Object[] srcRefs = src.refs();
+        int srcMask = src.mask();
+        Object[] dstRefs = dst.refs();
+        int dstMask = dst.mask();
+        Function<Object, ?> fn = this.fn;
+        PipelineControl control = this.control;
         long o = out.claimedTo(); // the last output sequence written
         long published = o;       // the last one published
         long limit = out.claimLimit();
         boolean epochs = src.epochsWritten(); // false: every item of the run is of epoch 0 (a finite source)
+        // Epoch 0 in, and no epoch ever written out (this worker is the output's only producer): references only.
+        boolean refsOnly = !epochs && !dst.epochsWritten();
         int budget = timer.untimedBudget();
         int untimed = 0;
         int taken = 0;
+        long s = first;
         try {
-            for (long s = first; s <= last; s++) {
+            while (s <= last) {
+                if (refsOnly && budget > 0 && o < limit) {
+                    // The common stretch: untimed tasks of epoch 0 into slots claimed already. Per item only the
+                    // load, the call, the interrupt and run-flag checks and the store; the counts once per stretch.
+                    long stop = Math.min(last, s + Math.min(budget, limit - o) - 1);
+                    long from = s;
+                    boolean stopped = false;
+                    for (; s <= stop; s++) {
+                        int si = ItemSlots.refIndex(s, srcMask);
+                        Object item = srcRefs[si];
+                        if (ItemSlots.isEndMarker(item)) {
+                            break; // the general step below takes it
+                        }
+                        srcRefs[si] = null; // taken: the collector may reclaim it while the slot waits for reuse
+                        Object result;
+                        try {
+                            result = fn.apply(item);
+                        } catch (Exception e) {
+                            failure = e;
+                            result = FAILED;
+                        }
+                        control.clearTaskInterrupt();
+                        if (result == FAILED) {
+                            int n = (int) (s + 1 - from); // a fractional budget is judged by every item taken
+                            from = s + 1;
+                            budget -= n;
+                            untimed += n;
+                            stats.onItemsIn(taken + n);
+                            taken = 0;
+                            result = failed(item);
+                        }
+                        if (result != null) {
+                            dstRefs[ItemSlots.refIndex(++o, dstMask)] = result;
+                        }
+                        if (!running.isRunning()) { // a close need not wait for the rest of the run
+                            stopped = true;
+                            s++;
+                            break;
+                        }
+                    }
+                    int n = (int) (s - from);
+                    budget -= n;
+                    untimed += n;
+                    taken += n;
+                    if (stopped) {
+                        return STOPPED; // written, unpublished results and untaken items stay for close's sweep
+                    }
+                    if (s > stop) {
+                        continue;
+                    }
+                }
+                // One item the general way: an end marker, a timed task, epochs, or the claimed room used up.
                 Object item = src.takeUnlessEnd(s);
                 if (item == null) { // the end marker: what was written before it goes first
                     in.moveTo(s);
@@ -247,7 +309,13 @@ final class MapWorker extends StageWorker {
                 if (budget > 0) {
                     budget--;
                     untimed++;
-                    result = applyUntimed(item);
+                    try {
+                        result = fn.apply(item);
+                    } catch (Exception e) {
+                        failure = e;
+                        result = FAILED;
+                    }
+                    control.clearTaskInterrupt();
                 } else {
                     timer.addUntimed(untimed);
                     untimed = 0;
@@ -274,6 +342,7 @@ final class MapWorker extends StageWorker {
                     }
                     dst.set(++o, result, epoch);
                 }
+                s++;
                 if (!running.isRunning()) { // a close need not wait for the rest of the run
                     return STOPPED; // written, unpublished results and untaken items stay for close's sweep
                 }
@@ -286,24 +355,6 @@ final class MapWorker extends StageWorker {
         publishWritten(out, published, o);
         in.finishRun();
         return RUN_DONE;
-    }
-
-    /**
-     * A task the sampled timer leaves untimed (never with a timeout guard: such stages time every task).
-     *
-     * @return the result, or {@link #FAILED}
-     */
-    private Object applyUntimed(Object item) {
-        Object result;
-        try {
-            result = fn.apply(item);
-        } catch (Exception e) {
-            clearTaskInterrupt();
-            failure = e;
-            return FAILED;
-        }
-        clearTaskInterrupt();
-        return result;
     }
 
     /**

@@ -1,8 +1,9 @@
 package org.spdl4j.engine.runtime;
 
 import com.lmax.disruptor.SequenceBarrier;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.RunFlag;
@@ -11,12 +12,24 @@ import org.spdl4j.engine.ring.RunFlag;
  * The shared state of one running pipeline: whether it runs, and the failure that stopped it. The first failure wins;
  * failing stops every wait loop and alerts every link so workers leave their waits promptly.
  *
- * <p><b>Threading:</b> any thread; the failure is published through an {@link AtomicReference} (CAS, first wins).
+ * <p><b>Threading:</b> any thread; the failure is a volatile field set by compare-and-set (first wins), so the
+ * consumer's check on every call is one load of this object's field.
  */
 public final class PipelineControl {
     private final String pipeline;
     private final RunFlag running = new RunFlag();
-    private final AtomicReference<PipelineFailedException> failure = new AtomicReference<>();
+    private static final VarHandle FAILURE;
+
+    static {
+        try {
+            FAILURE = MethodHandles.lookup().findVarHandle(PipelineControl.class, "failure",
+                    PipelineFailedException.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private volatile PipelineFailedException failure;
     private volatile PipelineFailedException sourceFailure;
     private volatile List<ItemLink> links = List.of();
     private volatile List<SequenceBarrier> barriers = List.of();
@@ -57,7 +70,7 @@ public final class PipelineControl {
      * @param cause   the failure that decided it
      */
     public void fail(String stage, String message, Throwable cause) {
-        if (failure.compareAndSet(null, new PipelineFailedException(pipeline, stage, message, cause))) {
+        if (FAILURE.compareAndSet(this, null, new PipelineFailedException(pipeline, stage, message, cause))) {
             stop();
         }
     }
@@ -75,7 +88,7 @@ public final class PipelineControl {
 
     /** {@return the failure that stopped the pipeline, or {@code null}} */
     public PipelineFailedException failure() {
-        return failure.get();
+        return failure;
     }
 
     /** {@return the source's failure, or {@code null}} */

@@ -57,6 +57,11 @@ public final class PipelineRuntime implements AutoCloseable {
     private final Discarder discarder;
     private final SinkReader sink;
     private final AtomicBoolean started = new AtomicBoolean();
+    /**
+     * Whether the consumer saw the pipeline started: read and written by the consumer's calls only (one thread at a
+     * time, handed over with a happens-before), so the per-call check is a plain load, not {@link #started}'s.
+     */
+    private boolean startSeenByConsumer;
     private final AtomicBoolean closed = new AtomicBoolean();
     /** Counted down when the first {@link #close()} has finished (threads joined, sweep done, source closed). */
     private final CountDownLatch closeFinished = new CountDownLatch(1);
@@ -265,8 +270,11 @@ public final class PipelineRuntime implements AutoCloseable {
      * @throws InterruptedException if interrupted while waiting
      */
     public Object next(long timeoutNanos) throws TimeoutException, InterruptedException {
-        if (!started.get()) {
-            start();
+        if (!startSeenByConsumer) {
+            if (!started.get()) {
+                start();
+            }
+            startSeenByConsumer = true;
         }
         return sink.next(timeoutNanos);
     }

@@ -4,6 +4,7 @@ import java.util.concurrent.TimeoutException;
 import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.PipelineFailedException;
+import org.spdl4j.engine.ring.ItemSlots;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.WaitKind;
 import org.spdl4j.engine.stats.WorkerStats;
@@ -55,10 +56,11 @@ final class SinkReader {
         if (ended) {
             return endOfStream();
         }
+        SingleConsumerPoller in = this.in;
         if (!in.poll()) {
             await(timeoutNanos);
         }
-        if (in.isEnd()) {
+        if (ItemSlots.isEndMarker(in.peek())) {
             // A failing worker sets the failure before it counts itself finished, and the end marker is published
             // after that count, so a failure that raced the end is visible here.
             checkFailure();
@@ -66,8 +68,8 @@ final class SinkReader {
             ended = true;
             return endOfStream();
         }
-        lastEpoch = in.epoch();
-        Object item = in.takeAtomically(); // close() may sweep this buffer from another thread: one of us gets it
+        lastEpoch = in.epochIfWritten();
+        Object item = in.swapOut(); // close() may sweep this buffer from another thread: one of us gets it
         in.release();
         if (item == null) {
             throw new IllegalStateException("pipeline '" + control.pipeline() + "' is closed");

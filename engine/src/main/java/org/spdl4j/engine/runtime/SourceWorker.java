@@ -105,6 +105,13 @@ final class SourceWorker extends StageWorker {
      */
     private int inPlaceRun() {
         ItemSlots dst = out.slots();
+        // The loop's state in locals: its volatile loads (interrupt flag) would otherwise make it reload every field
+        // on the way to the array once per item.
+        Object[] dstRefs = dst.refs();
+        int dstMask = dst.mask();
+        Source<?> source = this.source;
+        PipelineControl control = this.control;
+        boolean refsOnly = !dst.epochsWritten(); // no epoch written yet: an item of epoch 0 is a reference store
         long o = out.claimedTo(); // the last sequence written
         long published = o;       // the last one published
         long limit = out.claimLimit();
@@ -114,6 +121,55 @@ final class SourceWorker extends StageWorker {
         int counted = 0; // of which already counted in
         try {
             for (;;) {
+                if (refsOnly && budget > 0 && o < limit) {
+                    // The common stretch: untimed calls into slots claimed already. Per item only the call, the
+                    // interrupt check and the store; the budget and the count once per stretch.
+                    int stretch = (int) Math.min(Math.min(budget, limit - o), batchMax - taken);
+                    int done = 0;
+                    int outcome = RUN_DONE;
+                    for (; done < stretch; done++) {
+                        Object item;
+                        try {
+                            item = source.next(); // a call that throws is no task, as on the per-item path
+                        } catch (Exception e) {
+                            taken += done;
+                            budget -= done;
+                            untimed += done;
+                            stats.onItemsIn(taken - counted); // counted in before they count out
+                            counted = taken;
+                            publishWritten(out, published, o);
+                            published = o;
+                            return failed(e) ? ENDED : STOPPED;
+                        }
+                        control.clearTaskInterrupt();
+                        if (item == null) {
+                            outcome = ENDED;
+                            break;
+                        }
+                        long epoch = source.epoch();
+                        if (epoch == 0) {
+                            dstRefs[ItemSlots.refIndex(++o, dstMask)] = item;
+                        } else {
+                            refsOnly = false; // an epoch from now on (a continuous source's epochs only grow)
+                            dst.set(++o, item, epoch);
+                        }
+                    }
+                    int calls = outcome == ENDED ? done + 1 : done; // the call that ended the source was one too
+                    taken += done;
+                    budget -= calls;
+                    untimed += calls;
+                    if (outcome == ENDED) {
+                        stats.onItemsIn(taken - counted);
+                        counted = taken;
+                        publishWritten(out, published, o);
+                        published = o;
+                        return ENDED;
+                    }
+                    if (taken == batchMax) {
+                        break;
+                    }
+                    continue;
+                }
                 Object item;
                 try {
                     if (budget > 0) {
@@ -135,7 +191,7 @@ final class SourceWorker extends StageWorker {
                     published = o;
                     return failed(e) ? ENDED : STOPPED;
                 }
-                clearTaskInterrupt();
+                control.clearTaskInterrupt();
                 if (item == null) {
                     stats.onItemsIn(taken - counted);
                     counted = taken;
@@ -156,7 +212,13 @@ final class SourceWorker extends StageWorker {
                     limit = out.claimLimit();
                     o = seq - 1;
                 }
-                dst.set(++o, item, source.epoch());
+                long epoch = source.epoch();
+                if (refsOnly && epoch == 0) {
+                    dstRefs[ItemSlots.refIndex(++o, dstMask)] = item;
+                } else {
+                    refsOnly = false; // an epoch from now on (a continuous source's epochs only grow)
+                    dst.set(++o, item, epoch);
+                }
                 if (taken == batchMax
                         || budget == 0 && timer.lastTimedNanos() >= EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
                     break; // full, or a slow call: its item goes out now, after those before it
