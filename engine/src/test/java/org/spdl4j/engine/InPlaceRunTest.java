@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,59 @@ class InPlaceRunTest {
             assertThat(p.stats().get(2).itemsIn()).as("same in").isEqualTo(kept);
             assertThat(p.stats().get(2).itemsOut()).as("same out").isEqualTo(kept);
         }
+    }
+
+    @Test
+    void shouldCountASourceCallThatEndsTheSourceAsATask() throws Exception {
+        int items = 10_000; // many runs of the call-free stretch, and the ending call inside one
+        try (Pipeline<Integer> p = PipelineBuilder.fromSupplier(upTo(items)).named("source-tasks")
+                .sourcePublishBatching(PublishBatching.SHORT_TASKS)
+                .sink(64)
+                .build()) {
+            long got = 0;
+            while (p.next(Duration.ofSeconds(20)) != null) {
+                got++;
+            }
+            assertThat(got).isEqualTo(items);
+            assertThat(p.stats().get(0).tasks()).as("source calls: every item's and the one that ended it")
+                    .isEqualTo(items + 1L);
+        }
+    }
+
+    @Test
+    void shouldCountTheItemWhoseTaskSawTheCloseAsTakenIn() throws Exception {
+        int closeAt = 300; // inside a run of the call-free stretch: the ring holds every item before it
+        AtomicReference<Pipeline<Integer>> self = new AtomicReference<>();
+        AtomicInteger calls = new AtomicInteger();
+        StageOptions batching = StageOptions.defaults().withPublishBatching(PublishBatching.SHORT_TASKS)
+                .withRingCapacity(4096);
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(upTo(4000)).named("close-in-run")
+                .sourcePublishBatching(PublishBatching.SHORT_TASKS)
+                .pipe("closer", (Integer i) -> {
+                    if (calls.incrementAndGet() == closeAt) {
+                        self.get().close(); // on the stage's own thread: stops the pipeline and returns at once
+                    }
+                    return i;
+                }, batching)
+                .sink(4096)
+                .build();
+        self.set(p);
+        try (p) {
+            p.start();
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            while (!p.isTerminated() && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+            }
+            assertThat(p.isTerminated()).as("closed from its own stage within 20 s").isTrue();
+            assertThat(calls.get()).isEqualTo(closeAt);
+            assertThat(p.stats().get(1).itemsIn()).as("items the stage took: every call, the closing one too")
+                    .isEqualTo(closeAt);
+        }
+    }
+
+    private static Supplier<Integer> upTo(int items) {
+        int[] next = {0};
+        return () -> next[0] < items ? next[0]++ : null;
     }
 
     private static Supplier<Integer> counter() {

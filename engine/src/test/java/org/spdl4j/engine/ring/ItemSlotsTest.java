@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -54,6 +55,17 @@ class ItemSlotsTest {
     @Test
     @Timeout(30)
     void shouldGiveEachItemToExactlyOneOfTwoRacingAtomicTakers() throws Exception {
+        raceTwoTakers(false);
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldGiveEachItemToExactlyOneOfTheConsumersSwapAndTheSweepsTake() throws Exception {
+        raceTwoTakers(true);
+    }
+
+    /** Two threads take every slot at once (the sweep's way, and the other the consumer's way or the sweep's too). */
+    private static void raceTwoTakers(boolean oneSwaps) throws Exception {
         int capacity = 1024;
         int rounds = 200;
         ItemSlots slots = new ItemSlots(capacity);
@@ -63,25 +75,29 @@ class ItemSlotsTest {
                 slots.set(s, Integer.valueOf(s), r);
             }
             CountDownLatch go = new CountDownLatch(1);
-            Runnable taker = () -> {
-                try {
-                    go.await();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    return;
-                }
-                for (int s = 0; s < capacity; s++) {
-                    if (slots.takeAtomically(s) != null) {
-                        taken.incrementAndGet();
-                    }
-                }
-            };
-            Thread a = Thread.ofPlatform().start(taker);
-            Thread b = Thread.ofPlatform().start(taker);
+            Thread a = Thread.ofPlatform().start(taker(go, capacity, taken, s -> slots.takeAtomically(s)));
+            Thread b = Thread.ofPlatform().start(taker(go, capacity, taken,
+                    oneSwaps ? s -> slots.swapOut(s) : s -> slots.takeAtomically(s)));
             go.countDown();
             a.join();
             b.join();
             assertThat(taken.getAndSet(0)).as("round %d", r).isEqualTo(capacity);
         }
+    }
+
+    private static Runnable taker(CountDownLatch go, int capacity, AtomicInteger taken, LongFunction<Object> take) {
+        return () -> {
+            try {
+                go.await();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+            for (int s = 0; s < capacity; s++) {
+                if (take.apply(s) != null) {
+                    taken.incrementAndGet();
+                }
+            }
+        };
     }
 }
