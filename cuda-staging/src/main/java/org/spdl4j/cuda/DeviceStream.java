@@ -20,7 +20,10 @@ public interface DeviceStream extends AutoCloseable {
     /** Blocks the calling thread until all work queued so far on this stream has completed. */
     void synchronize();
 
-    /** Waits for queued work, then destroys the stream. */
+    /**
+     * Waits for queued work, then destroys the stream. Works also after the device's {@link Device#close()} (the
+     * stream keeps what it needs until destroyed), so it is the one wait left once the device refuses the others.
+     */
     @Override
     void close();
 }

@@ -58,6 +58,11 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     private boolean closed; // guarded by submitLock
     /** Set by {@link #close} when it gives up waiting: the completion thread frees the lanes if it ever ends. */
     private volatile boolean handedOff;
+    /**
+     * Set when a wait on a copy found the device closed under the transfer: the lane's stream was closed to wait for
+     * the copy, so no later submit may queue work (every one fails, releasing its host batch).
+     */
+    private volatile boolean deviceClosedUnder;
     /** Set by the completion thread as it ends. */
     private volatile boolean completerEnded;
     /** Claimed by whichever thread destroys the streams and events, so exactly one does. */
@@ -151,7 +156,8 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
      * @return the device batch, owned by the caller; wait on its {@link DeviceBatch#readyEvent()} before reading
      * @throws CudaDriverException when the driver refuses (the host batch has been released)
      * @throws IllegalStateException when closed (also while waiting for a free slot), interrupted or timed out
-     *                               waiting for a free slot (the host batch has been released)
+     *                               waiting for a free slot, or when the device was closed before the transfer (a
+     *                               {@link DeviceClosedException}; the host batch has been released)
      */
     @Override
     public DeviceBatch apply(HostBatch batch) {
@@ -189,6 +195,12 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
                 releaseHost(batch);
                 throw new IllegalStateException("transfer to " + device.name() + " is closed; the batch was not "
                         + "copied (its host batch has been released)");
+            }
+            if (deviceClosedUnder) {
+                permits.release();
+                releaseHost(batch);
+                throw new DeviceClosedException(device.name() + " was closed before the transfer to it; the batch was "
+                        + "not copied (its host batch has been released). Close the transfer before the device");
             }
             TransferSlot slot = slots[(int) (submitted++ % inFlight)]; // free: the permit proves its last copy completed
             DeviceBuffer buffer = null;
@@ -236,22 +248,21 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     /**
-     * Undoes a submit that failed part way; the host batch is released only once no copy can be reading it. Never
+     * Undoes a submit that failed part way; the host batch is released once, when no copy can be reading it. Never
      * throws: a step that fails is added to {@code failure} as suppressed and the later steps still run, so the
-     * permit (the lane) always goes back, and the host batch too unless the wait for a queued copy could not start
-     * (the device was closed under the transfer, as in {@link #complete}: the DMA may still read it, so it is kept).
+     * permit (the lane) and the host batch always go back. When the device was closed under the transfer the copy is
+     * awaited by closing the lane's stream ({@link #awaitCopyOnClosedDevice}).
      */
     private void abandon(Throwable failure, HostBatch batch, TransferSlot slot, DeviceBuffer buffer, DeviceEvent ready,
                          boolean copyQueued) {
-        boolean copyEnded = true;
         try {
             try {
                 if (copyQueued) {
                     slot.stream.synchronize();
                 }
-            } catch (DeviceClosedException e) { // nothing was waited for
-                copyEnded = false;
+            } catch (DeviceClosedException e) { // nothing was waited for yet
                 failure.addSuppressed(e);
+                awaitCopyOnClosedDevice(slot, failure);
             } catch (RuntimeException | Error e) { // a driver error ends the copy
                 failure.addSuppressed(e);
             }
@@ -271,13 +282,26 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
             }
         } finally {
             permits.release();
-            if (copyEnded) {
-                releaseHost(batch);
-            } else {
-                LOG.error("transfer to {}: host batch {} of a failed submit is kept, not released: the device was "
-                        + "closed before this transfer, so the end of its copy could not be awaited and the DMA may "
-                        + "still read it. Close the transfer before the device", device.name(), batch);
-            }
+            releaseHost(batch);
+        }
+    }
+
+    /**
+     * Waits for the copy on {@code slot}'s lane after the device refused a wait on it (closed under the transfer, the
+     * wrong order): the lane's stream is closed, which waits for its queued work also after the device's close (see
+     * {@link DeviceStream#close()}), so the host batch can then go back. The lane is gone with its stream, so every
+     * later submit fails at once. A close that throws is a driver error, which ends the copy too; it is added to
+     * {@code failure}. Runs on the thread that owns the lane for now (the submitter holding its permit, or the
+     * completion thread before it returns the permit), so nothing else uses the stream meanwhile.
+     */
+    private void awaitCopyOnClosedDevice(TransferSlot slot, Throwable failure) {
+        deviceClosedUnder = true; // before the permit goes back: the next submitter on this lane sees it
+        LOG.error("transfer to {}: the device was closed before the transfer; waiting for a copy by closing its lane's "
+                + "stream. Close the transfer before the device", device.name());
+        try {
+            slot.stream.close();
+        } catch (RuntimeException | Error e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -320,14 +344,14 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     /** Waits for one slot's copy and hands its resources back (the completion thread, in submission order). */
     private void complete(TransferSlot slot) {
         Throwable failure = null;
-        boolean copyEnded = true;
         try {
             slot.done.synchronize(); // sleeps in the driver (CU_EVENT_BLOCKING_SYNC) until the DMA has finished
         } catch (DeviceClosedException e) {
             // The device was closed under the transfer (it must be closed after it): nothing was waited for, and
             // while anything else in the process keeps the GPU context alive the DMA may still read the host batch.
+            // The lane's stream can still be waited for: closing it does.
             failure = e;
-            copyEnded = false;
+            awaitCopyOnClosedDevice(slot, e);
         } catch (RuntimeException | Error e) {
             // A driver error ends the copy. An Error too: the slot must still be disarmed, its host batch released
             // and its permit returned, or a lane is lost for good and every later submit waits for a permit that
@@ -339,13 +363,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         CompletableFuture<DeviceBatch> future = slot.future;
         slot.disarm();
         try {
-            if (copyEnded) {
-                releaseHost(host);
-            } else {
-                LOG.error("transfer to {}: host batch {} is kept, not released: the device was closed before this "
-                        + "transfer, so the end of its copy could not be awaited and the DMA may still read it. Close "
-                        + "the transfer before the device", device.name(), host);
-            }
+            releaseHost(host);
         } finally {
             permits.release(); // happens-before the next submitter's acquire: it sees the slot disarmed
         }

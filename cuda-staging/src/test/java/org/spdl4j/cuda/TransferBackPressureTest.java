@@ -36,8 +36,13 @@ class TransferBackPressureTest {
                 new java.util.concurrent.atomic.AtomicInteger();
         /** How many of the next event closes throw, after destroying the event. */
         final java.util.concurrent.atomic.AtomicInteger failEventCloses = new java.util.concurrent.atomic.AtomicInteger();
-        /** Whether event waits fail before waiting, as a CUDA event's do once its device was closed. */
+        /**
+         * Whether event waits fail before waiting, as a CUDA event's do once its device was closed; a stream's close
+         * then still waits for the gate, as a CUDA stream's does for its queued copy.
+         */
         volatile boolean closedUnderTransfer;
+        /** A permit each time a stream's close starts waiting for the gate (device closed under the transfer). */
+        final java.util.concurrent.Semaphore streamClosesWaiting = new java.util.concurrent.Semaphore(0);
 
         GatedDevice() {
             this(new HostDevice());
@@ -101,6 +106,35 @@ class TransferBackPressureTest {
                     if (failEventCloses.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
                         throw new IllegalStateException("cuEventDestroy failed after destroying (test)");
                     }
+                }
+            };
+        }
+
+        @Override
+        public DeviceStream createStream() {
+            DeviceStream real = host.createStream();
+            return new DeviceStream() {
+                @Override
+                public void waitFor(DeviceEvent event) {
+                    real.waitFor(event);
+                }
+
+                @Override
+                public void synchronize() {
+                    real.synchronize();
+                }
+
+                @Override
+                public void close() {
+                    if (closedUnderTransfer && gate.getCount() > 0) {
+                        streamClosesWaiting.release();
+                        try {
+                            gate.await(); // the copy queued on this stream ends when the test opens the gate
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        }
+                    }
+                    real.close();
                 }
             };
         }

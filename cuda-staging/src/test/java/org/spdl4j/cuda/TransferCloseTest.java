@@ -1,11 +1,13 @@
 package org.spdl4j.cuda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +16,8 @@ import org.spdl4j.offheap.tensor.DType;
 /**
  * How {@link HostToDeviceTransfer#close()} waits for the copies in flight, on a host device whose copies end when the
  * test opens a gate ({@link TransferBackPressureTest.GatedDevice}): from an interrupted thread, with no time to wait,
- * from a completion callback, from a second thread, and when the device was closed under the transfer.
+ * from a completion callback, from a second thread, and when the device was closed under the transfer (each host
+ * batch released exactly once, after its copy, and nothing left live).
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 class TransferCloseTest {
@@ -190,12 +193,13 @@ class TransferCloseTest {
     }
 
     /**
-     * The device closed before the transfer (the wrong order): the completion thread's wait fails before it waits,
-     * so the copy may still be reading the host batch (something else in the process may keep the GPU context). The
-     * batch must not go back to its owner then; before the fix it did at once.
+     * The device closed before the transfer (the wrong order): the completion thread's wait on the copy's event fails
+     * before it waits, so the copy may still be reading the host batch (something else in the process may keep the GPU
+     * context). The batch must go back exactly once, after its copy: the lane's stream is closed, which waits for it.
+     * Before the fix the batch was kept for good, and its host block leaked.
      */
     @Test
-    void shouldKeepTheHostBatchWhenTheWaitForItsCopyCouldNotStart() throws Exception {
+    void shouldReleaseTheHostBatchOnceItsCopyEndsWhenTheDeviceWasClosedUnderTheTransfer() throws Exception {
         TransferBackPressureTest.GatedDevice gated = new TransferBackPressureTest.GatedDevice();
         TestBatches batches = new TestBatches(gated);
         HostToDeviceTransfer transfer = HostToDeviceTransfer.create(gated, 1, 2_000);
@@ -203,22 +207,57 @@ class TransferCloseTest {
 
         CompletableFuture<DeviceBatch> copy = transfer.applyAsync(batches.random(SPEC, 0, null));
 
-        assertThat(copy).failsWithin(10, TimeUnit.SECONDS);
+        assertThat(gated.streamClosesWaiting.tryAcquire(10, TimeUnit.SECONDS))
+                .as("the completion thread waits for the copy by closing its lane's stream").isTrue();
         assertThat(batches.released).as("host batch given back while its copy may still run").hasValue(0);
-        gated.gate.countDown();
+        gated.gate.countDown(); // the copy ends
+        assertThat(copy).failsWithin(10, TimeUnit.SECONDS);
+        transfer.close();
+        assertThat(batches.released).as("host batch released exactly once").hasValue(1);
+        assertThat(transfer.releasedHostBatches()).isEqualTo(1);
+        assertThatThrownBy(() -> transfer.apply(batches.random(SPEC, 1, null)))
+                .isInstanceOf(IllegalStateException.class);
+        assertThat(batches.released).as("a batch refused after close is released too").hasValue(2);
+        gated.host.close();
+        assertThat(gated.counters().allReleased()).as("nothing live after close: %s", gated.counters()).isTrue();
+    }
+
+    /**
+     * With the device closed under the transfer, a later submit must fail at once (the lane's stream is gone), naming
+     * the cause, and release its host batch.
+     */
+    @Test
+    void shouldRefuseLaterSubmitsOnceTheDeviceWasFoundClosedUnderTheTransfer() throws Exception {
+        TransferBackPressureTest.GatedDevice gated = new TransferBackPressureTest.GatedDevice();
+        TestBatches batches = new TestBatches(gated);
+        HostToDeviceTransfer transfer = HostToDeviceTransfer.create(gated, 2, 2_000);
+        gated.closedUnderTransfer = true;
+        gated.gate.countDown(); // copies end at once; the event waits still fail
+        assertThat(transfer.applyAsync(batches.random(SPEC, 0, null))).failsWithin(10, TimeUnit.SECONDS);
+
+        assertThatThrownBy(() -> transfer.apply(batches.random(SPEC, 1, null)))
+                .isInstanceOf(DeviceClosedException.class)
+                .hasMessageContaining("Close the transfer before the device");
+
+        assertThat(batches.released).hasValue(2);
         transfer.close();
         gated.host.close();
+        assertThat(gated.counters().allReleased()).as("nothing live after close: %s", gated.counters()).isTrue();
     }
 
     /**
      * The device closed under a submit, between queueing its copy and recording its events (the wrong order again):
-     * the submit fails and its wait on the stream cannot start, so the copy may still be reading the host batch. As
-     * when the completion thread cannot wait, the batch must be kept; before the fix the failed submit released it.
+     * the submit fails and its wait on the stream cannot start, so the copy may still be reading the host batch. The
+     * batch must go back exactly once, after the lane's stream is closed (which waits for the copy); before the fix
+     * it was kept for good, and its host block leaked.
      */
     @Test
-    void shouldKeepTheHostBatchOfAFailedSubmitWhenItsStreamCannotBeAwaited() {
+    void shouldReleaseTheHostBatchOfAFailedSubmitOnceItsStreamIsClosed() {
         HostDevice host = new HostDevice();
         AtomicBoolean closed = new AtomicBoolean();
+        AtomicInteger streamCloses = new AtomicInteger();
+        AtomicInteger releasedAtFirstStreamClose = new AtomicInteger(-1);
+        TestBatches batches = new TestBatches(host);
         Device device = new ForwardingDevice(host) {
             @Override
             public void copyToDevice(long hostAddress, DeviceBuffer dst, long bytes, DeviceStream stream) {
@@ -245,6 +284,9 @@ class TransferCloseTest {
 
                     @Override
                     public void close() {
+                        if (streamCloses.getAndIncrement() == 0) {
+                            releasedAtFirstStreamClose.set(batches.released.get());
+                        }
                         real.close();
                     }
                 };
@@ -279,22 +321,20 @@ class TransferCloseTest {
                 };
             }
         };
-        TestBatches batches = new TestBatches(host);
         HostBatch batch = batches.random(SPEC, 0, null);
         HostToDeviceTransfer transfer = HostToDeviceTransfer.create(device, 1, 2_000);
         try {
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> transfer.apply(batch))
-                    .isInstanceOf(DeviceClosedException.class);
+            assertThatThrownBy(() -> transfer.apply(batch)).isInstanceOf(DeviceClosedException.class);
 
-            assertThat(batches.released).as("host batch given back while its copy may still run").hasValue(0);
-            assertThat(transfer.releasedHostBatches()).isZero();
+            assertThat(releasedAtFirstStreamClose).as("host batch given back before its copy was awaited").hasValue(0);
+            assertThat(batches.released).as("host batch released exactly once").hasValue(1);
+            assertThat(transfer.releasedHostBatches()).isEqualTo(1);
         } finally {
             transfer.close();
-            if (batches.released.get() == 0) {
-                batch.release(); // the test's own cleanup: nothing reads it here
-            }
             host.close();
         }
+        assertThat(batches.released).hasValue(1);
+        assertThat(host.counters().allReleased()).as("nothing live after close: %s", host.counters()).isTrue();
     }
 
     /** {@return a thread that counts {@code latch} down after {@code millis}} */

@@ -54,8 +54,8 @@ public final class MediaConfiguration {
      * (the same pixels as FFmpeg's lowres 3 and 2, faster) rather than by FFmpeg; default true. Applies only where
      * {@link #LOWRES_ENABLED reduced decoding} is allowed.
      */
-    public static final boolean REDUCED_JPEG_DECODE = reducedJpegDecode(System.getProperty(REDUCED_JPEG_DECODE_PROP),
-            System.getProperty(JPEG_DC_DECODE_ALIAS_PROP));
+    public static final boolean REDUCED_JPEG_DECODE =
+            SystemProperties.booleanValue(REDUCED_JPEG_DECODE_PROP, JPEG_DC_DECODE_ALIAS_PROP, true);
 
     /** Property for {@link #AVIO_BUFFER_SIZE}. */
     public static final String AVIO_BUFFER_SIZE_PROP = "spdl4j.media.avioBufferSize";
@@ -72,29 +72,5 @@ public final class MediaConfiguration {
     public static final int FFMPEG_LOG_LEVEL = SystemProperties.intValue(FFMPEG_LOG_LEVEL_PROP, -8, -8, 56);
 
     private MediaConfiguration() {
-    }
-
-    /**
-     * Resolves {@link #REDUCED_JPEG_DECODE} from its property and the property's earlier name.
-     *
-     * @param value {@link #REDUCED_JPEG_DECODE_PROP}'s value, null when unset
-     * @param aliasValue {@link #JPEG_DC_DECODE_ALIAS_PROP}'s value, null when unset
-     * @return the first of the two that is set, {@code true} or {@code false} ignoring case; true when neither is
-     * @throws IllegalArgumentException naming the property when the one that decides is neither (as
-     *                                  {@link SystemProperties#booleanValue}: {@link Boolean#parseBoolean} read
-     *                                  {@code "yes"} as false)
-     */
-    static boolean reducedJpegDecode(final String value, final String aliasValue) {
-        final String set = value != null ? value : aliasValue;
-        if (set == null) {
-            return true;
-        }
-        final String trimmed = set.trim();
-        if (trimmed.equalsIgnoreCase("true") || trimmed.equalsIgnoreCase("false")) {
-            return Boolean.parseBoolean(trimmed);
-        }
-        throw new IllegalArgumentException("system property "
-                + (value != null ? REDUCED_JPEG_DECODE_PROP : JPEG_DC_DECODE_ALIAS_PROP) + "='" + set
-                + "' is neither true nor false (default true)");
     }
 }

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
- * The media-native system properties (limits, FFmpeg's log level), each read in a fresh JVM (they are read once, when
+ * The media-native system properties (limits, reduced JPEG decoding, FFmpeg's log level), each read in a fresh JVM (they are read once, when
  * {@link MediaConfiguration} initialises). A value that does not parse or is out of range must fail naming the
  * property, not leave the default silently in effect.
  */
@@ -27,7 +27,8 @@ class MediaConfigurationPropertiesTest {
          * @param args ignored
          */
         public static void main(String[] args) {
-            System.out.println("limits=" + MediaLimits.DEFAULT + " lowres=" + MediaConfiguration.LOWRES_ENABLED);
+            System.out.println("limits=" + MediaLimits.DEFAULT + " lowres=" + MediaConfiguration.LOWRES_ENABLED
+                    + " reducedJpegDecode=" + MediaConfiguration.REDUCED_JPEG_DECODE);
             FFmpeg.init();
             System.out.println("ffmpegLogLevel=" + avutil.av_log_get_level());
         }
@@ -73,5 +74,33 @@ class MediaConfigurationPropertiesTest {
         ChildJvm.Result run = probe("-Dspdl4j.media.ffmpegLogLevel=debug");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.media.ffmpegLogLevel='debug' is not an integer");
+    }
+
+    /**
+     * The reduced-scale JPEG switch is read by the shared strict parser ({@code SystemProperties}), not a copy of it:
+     * a value neither true nor false fails naming the property it came from, the current name or the earlier one.
+     */
+    @Test
+    void shouldFailNamingAReducedJpegSwitchThatIsNeitherTrueNorFalse() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.media.reducedJpegDecode=yes");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError",
+                "system property spdl4j.media.reducedJpegDecode='yes' is neither true nor false (default true)");
+        run = probe("-Dspdl4j.media.jpegDcDecode=0");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains(
+                "system property spdl4j.media.jpegDcDecode='0' is neither true nor false (default true)");
+    }
+
+    /** The switch's earlier name is still accepted; where both are set the current name wins. */
+    @Test
+    void shouldReadTheReducedJpegSwitchUnderItsEarlierNameUnlessTheCurrentOneIsSet() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.media.jpegDcDecode=FALSE");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("reducedJpegDecode=false");
+        run = ChildJvm.run(List.of("-Dspdl4j.media.reducedJpegDecode=true", "-Dspdl4j.media.jpegDcDecode=false"),
+                Probe.class);
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("reducedJpegDecode=true");
     }
 }

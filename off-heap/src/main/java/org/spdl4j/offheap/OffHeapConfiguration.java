@@ -87,7 +87,7 @@ public final class OffHeapConfiguration {
     /**
      * Property: default size classes, as {@code size*count} pairs separated by commas, sizes with an optional
      * {@code K}, {@code M} or {@code G} suffix (binary), e.g. {@code 64K*256,1M*64}. A list with an entry that does
-     * not parse, or with two classes of one size, fails this class's initialisation naming the property and the entry.
+     * not parse, an empty entry (a trailing or doubled comma) or two classes of one size fails this class's initialisation naming the property and the entry.
      */
     public static final String SIZE_CLASSES_PROP = "spdl4j.pool.sizeClasses";
     /** Default size classes: 64 MiB in all, sized for small images and encoded files. */

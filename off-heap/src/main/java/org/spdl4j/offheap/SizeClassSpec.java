@@ -25,7 +25,8 @@ public record SizeClassSpec(int slabBytes, int count) {
     }
 
     /**
-     * Parses a list such as {@code 64K*256,1M*64} (binary K, M, G suffixes).
+     * Parses a list such as {@code 64K*256,1M*64} (binary K, M, G suffixes). Every comma separates two entries: an
+     * empty entry (a leading, doubled or trailing comma, as in {@code 64K*256,}) is refused, not skipped.
      *
      * @param spec the list, in the format of {@value OffHeapConfiguration#SIZE_CLASSES_PROP}
      * @return the classes in the order given
@@ -33,8 +34,12 @@ public record SizeClassSpec(int slabBytes, int count) {
      */
     public static List<SizeClassSpec> parseList(String spec) {
         final List<SizeClassSpec> out = new ArrayList<>();
-        for (String entry : spec.split(",")) {
+        for (String entry : spec.split(",", -1)) { // -1: keep trailing empty entries, to refuse them
             final String e = entry.trim();
+            if (e.isEmpty()) {
+                throw new IllegalArgumentException("empty size class in '" + spec + "': expected size*count entries "
+                        + "separated by single commas, with none before the first or after the last");
+            }
             final int star = e.indexOf('*');
             if (star <= 0) {
                 throw new IllegalArgumentException("bad size class '" + e + "' in '" + spec + "': expected size*count");

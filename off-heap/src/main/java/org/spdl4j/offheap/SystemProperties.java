@@ -133,6 +133,20 @@ public final class SystemProperties {
     }
 
     /**
+     * {@return the property's value as a boolean, read as {@link #booleanValue(String, boolean)} does; when it is not
+     * set, the value of its earlier name (a property renamed, whose old name is still accepted); {@code defaultValue}
+     * when neither is set} Where both are set, {@code name} wins and the earlier name is not read.
+     *
+     * @param name         the property
+     * @param earlierName  the property's earlier name
+     * @param defaultValue the value when neither is set
+     * @throws IllegalArgumentException naming the property the value came from when it is neither true nor false
+     */
+    public static boolean booleanValue(String name, String earlierName, boolean defaultValue) {
+        return booleanValue(System.getProperty(name) != null ? name : earlierName, defaultValue);
+    }
+
+    /**
      * {@return the property's value as a constant of {@code defaultValue}'s enum, by name and ignoring case, or
      * {@code defaultValue} when it is not set}
      *

@@ -79,6 +79,15 @@ class OffHeapConfigurationPropertiesTest {
                 "system property spdl4j.pool.sizeClasses: bad size class '64K' in '4K*8,64K': expected size*count");
     }
 
+    /** A trailing comma was dropped by {@code String.split}: the list was taken without a word. */
+    @Test
+    void shouldFailNamingASizeClassListWithATrailingComma() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.pool.sizeClasses=64K*8,256K*4,");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("ExceptionInInitializerError",
+                "system property spdl4j.pool.sizeClasses: empty size class in '64K*8,256K*4,'");
+    }
+
     /** Two classes of one size were taken, and every pool built from the defaults failed naming no property. */
     @Test
     void shouldFailNamingASizeClassListWithTwoClassesOfOneSize() throws Exception {

@@ -23,6 +23,16 @@ class SizeClassSpecTest {
                 .hasMessageContaining("expected size*count");
     }
 
+    /** {@code String.split} drops trailing empty strings: "4K*2," was taken as "4K*2", silently. */
+    @Test
+    void shouldRejectAnEmptyEntry() {
+        for (String list : new String[] {"4K*2,", "4K*2, ", "4K*2,,1M*1", ",4K*2", ""}) {
+            assertThatThrownBy(() -> SizeClassSpec.parseList(list)).as("'%s'", list)
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("empty size class in '" + list + "'");
+        }
+    }
+
     @Test
     void shouldRejectDuplicateClassSizes() {
         assertThatThrownBy(() -> PoolConfig.builder("dup").sizeClass(64, 1).sizeClass(64, 2).build())

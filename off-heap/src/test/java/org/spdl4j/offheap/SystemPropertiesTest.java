@@ -9,10 +9,12 @@ import org.junit.jupiter.api.Test;
 
 class SystemPropertiesTest {
     private static final String NAME = "spdl4j.test.systemPropertiesTest";
+    private static final String EARLIER_NAME = "spdl4j.test.systemPropertiesTest.earlier";
 
     @AfterEach
     void clear() {
         System.clearProperty(NAME);
+        System.clearProperty(EARLIER_NAME);
     }
 
     @Test
@@ -79,5 +81,24 @@ class SystemPropertiesTest {
         System.setProperty(NAME, "1");
         assertThatThrownBy(() -> SystemProperties.booleanValue(NAME, false))
                 .hasMessage("system property " + NAME + "='1' is neither true nor false (default false)");
+    }
+
+    /** A renamed boolean property: its earlier name still read when the new one is unset, the new one winning. */
+    @Test
+    void shouldReadABooleanUnderItsEarlierNameWhenTheNewOneIsUnset() {
+        assertThat(SystemProperties.booleanValue(NAME, EARLIER_NAME, true)).isTrue();
+        System.setProperty(EARLIER_NAME, " FALSE ");
+        assertThat(SystemProperties.booleanValue(NAME, EARLIER_NAME, true)).isFalse();
+        System.setProperty(NAME, "true");
+        assertThat(SystemProperties.booleanValue(NAME, EARLIER_NAME, false)).as("the new name wins").isTrue();
+        System.setProperty(EARLIER_NAME, "0");
+        assertThat(SystemProperties.booleanValue(NAME, EARLIER_NAME, false))
+                .as("the earlier name is not read when the new one is set").isTrue();
+        System.setProperty(NAME, "yes");
+        assertThatThrownBy(() -> SystemProperties.booleanValue(NAME, EARLIER_NAME, true))
+                .hasMessage("system property " + NAME + "='yes' is neither true nor false (default true)");
+        System.clearProperty(NAME);
+        assertThatThrownBy(() -> SystemProperties.booleanValue(NAME, EARLIER_NAME, true))
+                .hasMessage("system property " + EARLIER_NAME + "='0' is neither true nor false (default true)");
     }
 }

@@ -15,9 +15,14 @@ import org.spdl4j.engine.stats.StageStats;
  * measures the items/s that come out of it in the steady state. Blocking (I/O) functions run on virtual threads.
  * Not thread-safe; one profile at a time.
  *
- * <p><b>What is measured:</b> before the first point, one unmeasured pass over the inputs at the highest concurrency
- * warms up class loading, the JIT and caches (page cache, connections), so the first concurrency tried is not the
- * only cold one. Each point then pushes all the inputs through a new pipeline; its clock starts when the consumer
+ * <p><b>Warm-up:</b> with two or more concurrencies, one unmeasured pass over the inputs at the highest concurrency
+ * runs before the first point and warms up class loading, the JIT and caches (page cache, connections), so the first
+ * concurrency tried is not the only cold one; a profile of {@code k} points then costs {@code k + 1} passes. With one
+ * concurrency there is no other point to be fair to, and that pass would be the point's own run over again: it is
+ * skipped, the point's run is its own warm-up (its ramp-up, below, is outside the figure), and the profile costs one
+ * pass, not two.
+ *
+ * <p><b>What is measured:</b> each point pushes all the inputs through a new pipeline; its clock starts when the consumer
  * has received the first {@code max(concurrency, n / 10)} items (at most half of the {@code n} inputs) and stops when
  * it sees the end of the stream: the items received in between over that time. Building, starting and closing the
  * pipeline, its threads' first tasks (per-thread set-up) and the ramp-up are outside the figure. When no item comes
@@ -37,7 +42,7 @@ public final class StageProfiler {
      *
      * @param stage         name for threads and results
      * @param inputs        the items to push through at each concurrency (all of them each time, and once more to
-     *                      warm up)
+     *                      warm up when more than one concurrency is given)
      * @param fn            the stage function; a throw counts as a failure, the run goes on
      * @param blocking      run on virtual threads (I/O) rather than platform worker threads
      * @param concurrencies the concurrencies to try, in order
@@ -47,7 +52,7 @@ public final class StageProfiler {
     public static <T> StageProfile profile(String stage, List<T> inputs, Function<? super T, ?> fn, boolean blocking,
                                            int... concurrencies) {
         List<StageProfile.Point> points = new ArrayList<>();
-        if (concurrencies.length > 0 && !inputs.isEmpty()) {
+        if (passes(concurrencies.length) > concurrencies.length && !inputs.isEmpty()) {
             int highest = concurrencies[0];
             for (int c : concurrencies) {
                 highest = Math.max(highest, c);
@@ -95,6 +100,16 @@ public final class StageProfiler {
             itemsPerSecond = received * 1e9 / Math.max(1, endNanos - startNanos);
         }
         return new StageProfile.Point(c, itemsPerSecond, failures);
+    }
+
+    /**
+     * {@return the passes over the inputs a profile of {@code points} concurrencies runs: one per point, and one more
+     * to warm up when there are two or more (a lone point is its own warm-up)}
+     *
+     * @param points how many concurrencies are profiled
+     */
+    static int passes(int points) {
+        return points >= 2 ? points + 1 : points;
     }
 
     /**

@@ -98,6 +98,35 @@ class StageProfilerTest {
     }
 
     /**
+     * A one-point profile runs its inputs once: a warm-up pass before it would be the same run over again, so it
+     * doubled the profile's cost. Counted in calls of the function, not in time.
+     */
+    @Test
+    void shouldRunAOnePointProfileOverItsInputsOnce() {
+        AtomicInteger calls = new AtomicInteger();
+        StageProfile p = StageProfiler.profile("once", ints(40), (Integer x) -> {
+            calls.incrementAndGet();
+            return x;
+        }, false, 4);
+        assertThat(p.points()).hasSize(1);
+        assertThat(calls).as("calls of the function: one pass over the 40 inputs").hasValue(40);
+        assertThat(StageProfiler.passes(1)).isEqualTo(1);
+    }
+
+    /** With several points the warm-up pass stays, one more than the points (so the first point is not cold). */
+    @Test
+    void shouldWarmUpOnceBeforeSeveralPoints() {
+        AtomicInteger calls = new AtomicInteger();
+        StageProfiler.profile("twice", ints(40), (Integer x) -> {
+            calls.incrementAndGet();
+            return x;
+        }, false, 1, 2);
+        assertThat(calls).as("calls of the function: warm-up and two points over the 40 inputs").hasValue(3 * 40);
+        assertThat(StageProfiler.passes(2)).isEqualTo(3);
+        assertThat(StageProfiler.passes(0)).isZero();
+    }
+
+    /**
      * With as many tasks in flight as inputs (one wave), no steady state exists to window: the point is the inputs
      * over the run's time. 16 tasks of 20 ms cannot pass 800 items/s at any concurrency; the window after the mark
      * used to time only the burst of completions and reported about a million.
