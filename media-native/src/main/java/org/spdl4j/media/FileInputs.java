@@ -17,6 +17,9 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * Opening and closing media files (FFmpeg's file protocol) with stream info read ({@link HeaderDurations} reads
  * their durations).
  *
+ * <p>Each file is opened once: the I/O context its format is probed through is the one the demuxer reads, owned with
+ * the format context and closed by {@link #close}.
+ *
  * <p>Thread safe (stateless); each returned context belongs to the caller, who must {@link #close} it.
  */
 final class FileInputs {
@@ -42,21 +45,14 @@ final class FileInputs {
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
         final String url = "file:" + path.toAbsolutePath();
-        // The format found here is the one opened (no second probe), so the refusal in probe() cannot be bypassed.
-        final AVInputFormat inputFormat = probe(url, label);
-        final AVFormatContext format = new AVFormatContext(null);
-        // Local files only: a playlist-like file (HLS) may name other local files, never a network URL.
-        final AVDictionary options = localFilesOnly(label);
-        final int ret;
+        final AVIOContext io = openFile(url, label);
+        final AVFormatContext format;
         try {
-            ret = avformat.avformat_open_input(format, url, inputFormat, options);
-        } finally {
-            avutil.av_dict_free(options);
+            format = openFormat(io, url, label);
+        } catch (final RuntimeException | Error e) {
+            closeFile(io);
+            throw e;
         }
-        if (ret < 0) {
-            throw FFmpeg.failure(ret, label, "avformat_open_input"); // nothing allocated on failure
-        }
-        NativeResourceCounter.allocated(Kind.FORMAT_CONTEXT);
         final int info;
         try {
             info = findStreamInfo(format, maxPixels, label);
@@ -68,6 +64,34 @@ final class FileInputs {
             close(format);
             throw FFmpeg.failure(info, label, "avformat_find_stream_info");
         }
+        return format;
+    }
+
+    /**
+     * Opens the demuxer on the file already open as {@code io}, so the file is opened once: FFmpeg reads through the
+     * caller's context (AVFMT_FLAG_CUSTOM_IO) and leaves closing it to {@link #close}. The format found by
+     * {@link #probe} is the one opened (no second probe), so its refusal cannot be bypassed.
+     *
+     * @return the format context; on failure nothing is left allocated but {@code io}, which the caller closes
+     */
+    private static AVFormatContext openFormat(final AVIOContext io, final String url, final String label) {
+        final AVInputFormat inputFormat = probe(io, url, label);
+        final AVFormatContext format = NativeAllocations.allocate(avformat::avformat_alloc_context,
+                "avformat_alloc_context", label);
+        format.pb(io);
+        // Local files only: a playlist-like file (HLS) may name other local files, never a network URL.
+        final AVDictionary options = localFilesOnly(label);
+        final int ret;
+        try {
+            ret = avformat.avformat_open_input(format, url, inputFormat, options);
+        } finally {
+            avutil.av_dict_free(options);
+        }
+        if (ret < 0) {
+            // avformat_open_input freed the context; a caller's I/O context stays open
+            throw FFmpeg.failure(ret, label, "avformat_open_input");
+        }
+        NativeResourceCounter.allocated(Kind.FORMAT_CONTEXT);
         return format;
     }
 
@@ -111,12 +135,26 @@ final class FileInputs {
     /**
      * Finds the file's format as avformat_open_input would (FFmpeg's probe of its first bytes and name), refusing an
      * ffconcat list: the concat demuxer opens the files a list names while reading its header, so a list that names
-     * itself, or a loop of lists, recurses until the native stack overflows and the JVM dies. Opens and closes the
-     * file once more than a plain open would: a few system calls and the probe's first kilobytes, per file.
+     * itself, or a loop of lists, recurses until the native stack overflows and the JVM dies. Leaves {@code io}
+     * rewound to the file's start (the probed bytes stay buffered), ready for the demuxer.
      *
      * @return the format, a static FFmpeg object (nothing to free)
      */
-    private static AVInputFormat probe(final String url, final String label) {
+    private static AVInputFormat probe(final AVIOContext io, final String url, final String label) {
+        final AVInputFormat format = new AVInputFormat(null);
+        final int score = avformat.av_probe_input_buffer2(io, format, url, null, 0, 0);
+        if (score < 0) {
+            throw FFmpeg.failure(score, label, "av_probe_input_buffer2 (finding the file's format)");
+        }
+        if ("concat".equals(format.name().getString())) {
+            throw new MediaException(label, "an ffconcat list is not opened (its demuxer opens the files it names, and"
+                    + " a list that names itself recurses until the process crashes); decode the files it lists");
+        }
+        return format;
+    }
+
+    /** {@return the file opened for reading by FFmpeg's file protocol, for {@link #closeFile}} */
+    private static AVIOContext openFile(final String url, final String label) {
         final AVIOContext io = new AVIOContext(null);
         final AVDictionary options = localFilesOnly(label);
         final int opened;
@@ -129,22 +167,12 @@ final class FileInputs {
             throw FFmpeg.failure(opened, label, "avio_open2"); // nothing allocated on failure
         }
         NativeResourceCounter.allocated(Kind.IO_CONTEXT);
-        final AVInputFormat format = new AVInputFormat(null);
-        final int score;
-        try {
-            score = avformat.av_probe_input_buffer2(io, format, url, null, 0, 0);
-        } finally {
-            avformat.avio_closep(io);
-            NativeResourceCounter.freed(Kind.IO_CONTEXT);
-        }
-        if (score < 0) {
-            throw FFmpeg.failure(score, label, "av_probe_input_buffer2 (finding the file's format)");
-        }
-        if ("concat".equals(format.name().getString())) {
-            throw new MediaException(label, "an ffconcat list is not opened (its demuxer opens the files it names, and"
-                    + " a list that names itself recurses until the process crashes); decode the files it lists");
-        }
-        return format;
+        return io;
+    }
+
+    private static void closeFile(final AVIOContext io) {
+        avformat.avio_closep(io);
+        NativeResourceCounter.freed(Kind.IO_CONTEXT);
     }
 
     /** {@return options allowing the file protocol only, for the caller to free with av_dict_free} */
@@ -164,7 +192,9 @@ final class FileInputs {
      * @param format the context
      */
     static void close(final AVFormatContext format) {
+        final AVIOContext io = format.pb(); // the caller's (custom I/O): avformat_close_input leaves it open
         avformat.avformat_close_input(format);
         NativeResourceCounter.freed(Kind.FORMAT_CONTEXT);
+        closeFile(io);
     }
 }

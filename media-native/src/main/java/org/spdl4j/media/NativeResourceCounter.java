@@ -14,7 +14,7 @@ public final class NativeResourceCounter {
     public enum Kind {
         /** AVFormatContext (one per opened input). */
         FORMAT_CONTEXT,
-        /** AVIOContext and its buffer (one per in-memory input; one per file input while its format is probed). */
+        /** AVIOContext and its buffer (one per opened input, in memory or file). */
         IO_CONTEXT,
         /** AVCodecContext (cached per decoder thread). */
         CODEC_CONTEXT,

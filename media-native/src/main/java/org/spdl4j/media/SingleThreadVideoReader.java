@@ -96,11 +96,19 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * its own pts there is stamped wrongly (in MPEG-PS, half a frame late) until the next packet that carries one.
      */
     private final boolean stampsAfterSeekGuessed;
-    /** False once a seek failed (raw streams): targets ahead are decoded to, earlier ones by reopening the file. */
+    /**
+     * False once a seek of the current input failed (raw streams): targets ahead are decoded to, earlier ones reached
+     * by reopening the file. The reopened input may seek again ({@link #restart}), so one failed seek does not cost a
+     * reopen for every later earlier target; a format without timestamps (raw streams) stays unseekable.
+     */
     private boolean seekable = true;
     private boolean sequential = true;
     /** Seeks asked of the demuxer over the reader's life (for tests: the work a request costs). */
     long seeks;
+    /** Times the file was reopened to get back to its first frame (for tests: the work a request costs). */
+    long reopens;
+    /** For tests: this many further seeks fail as those of an input that cannot seek do, without seeking. */
+    int failNextSeeks;
     private long ordinal;
     private boolean closed;
 
@@ -360,7 +368,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * Goes back to the stream's first frame (left pending): by a seek to the start when the first usable frame
      * decoded after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late, nor for MPEG-4 part
      * 2 with B-frames there, whose first frame after a flush is a stale picture), else, and for inputs that cannot
-     * seek, by reopening the file.
+     * seek, by reopening the file. The reopened input is seekable again unless its format has no timestamps.
      */
     private void restart() {
         if (seekable && seek(0L) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
@@ -373,6 +381,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         havePending = false;
         decoder.free();
         decoder = fresh;
+        reopens++;
+        // The failed seek belonged to the old input. A raw stream's seeks always fail (after reading the whole file
+        // for an index): it stays unseekable, decoding forward to later targets; any other input may seek again.
+        seekable = (fresh.format.iformat().flags() & avformat.AVFMT_NOTIMESTAMPS) == 0;
         atStart = true;
         peek();
     }
@@ -388,7 +400,12 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         atStart = false;
         anchorSeconds = Double.NaN;
         seeks++;
-        seekable = decoder.seek(originPts + ticks);
+        if (failNextSeeks > 0) {
+            failNextSeeks--;
+            seekable = false;
+        } else {
+            seekable = decoder.seek(originPts + ticks);
+        }
         return seekable;
     }
 

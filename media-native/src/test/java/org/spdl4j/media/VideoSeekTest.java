@@ -209,6 +209,7 @@ class VideoSeekTest {
             assertThat(read(r, 90)).containsExactly(90);
             assertThat(read(r, 70, 10, 99)).containsExactly(70, 10, 99);
             assertThat(read(r, 5)).containsExactly(5);
+            assertThat(r.seeks).as("a raw stream's failed seek is not retried after a reopen").isEqualTo(1);
             final int n = r.readEvery(1, 100, GRAY, dst.addressOffset(), dst.capacity());
             assertThat(indicesIn(dst, n)).containsExactly(IntStream.range(0, 100).toArray());
         }
@@ -308,6 +309,29 @@ class VideoSeekTest {
             assertThat(read(r, 20)).containsExactly(20);
             assertThat(r.packetsSent()).isLessThanOrEqualTo(23);
             assertThat(r.seeks).isZero();
+        }
+    }
+
+    /**
+     * One failed seek of a seekable file used to make the reader reopen the file for every later target before its
+     * position: the reopened input seeks again, and only a seek that fails again reopens it.
+     */
+    @Test
+    void shouldSeekAgainAfterTheReopenThatAFailedSeekCost() {
+        final Path clip = dir.resolve("seek-once-failed.mp4");
+        FfmpegTestEncoder.video(clip, "mpeg4", W, H, 250, FPS, 25);
+        try (SingleThreadVideoReader r = SingleThreadVideoReader.open(clip, MediaLimits.DEFAULT)) {
+            assertThat(read(r, 200)).containsExactly(200);
+            r.failNextSeeks = 1;
+            assertThat(read(r, 100)).containsExactly(100);
+            assertThat(r.reopens).isEqualTo(1);
+            assertThat(read(r, 50)).containsExactly(50);
+            assertThat(read(r, 10)).containsExactly(10);
+            assertThat(read(r, 240)).containsExactly(240);
+            assertThat(r.reopens).as("seeks after the reopen").isEqualTo(1);
+            r.failNextSeeks = 1;
+            assertThat(read(r, 5)).containsExactly(5);
+            assertThat(r.reopens).as("a seek that fails again").isEqualTo(2);
         }
     }
 }
