@@ -16,14 +16,15 @@ import java.lang.invoke.VarHandle;
  * holds (within an epoch, every lap finds the same value), so its lines stay shared and never move. Both arrays carry
  * at least 128 bytes of padding at each end, so neither shares a line with whatever the heap puts next to it.
  *
- * <p><b>Threading:</b> plain array accesses (but {@link #takeAtomically}), no synchronisation of their own. The link's sequences order them: a
- * producer writes a slot then publishes its sequence (a release store in the Disruptor sequencer); a consumer sees the
- * sequence (acquire) then reads the slot, clears the reference and stores its gating sequence (release) before the
- * producer may reuse the slot. Two readers race for one slot only at the consumer's end while the pipeline closes
- * (the training loop polling while {@code close()} sweeps leftovers on another thread); both then take by
- * {@link #takeAtomically}, so each item goes to exactly one of them. The poller's plain {@link #isEnd} and
- * {@link #epoch} reads are safe against that sweep: it only ever swaps an item for {@code null}, never writes the end
- * marker or an epoch.
+ * <p><b>Threading:</b> plain array accesses (but {@link #swapOut} and {@link #takeAtomically}), no synchronisation
+ * of their own. The link's sequences order them: a producer writes a slot then publishes its sequence (a release store
+ * in the Disruptor sequencer); a consumer sees the sequence (acquire) then reads the slot, clears the reference and
+ * stores its gating sequence (release) before the producer may reuse the slot. Two readers race for one slot only at
+ * the consumer's end while the pipeline closes (the training loop polling while {@code close()} sweeps leftovers on
+ * another thread): the consumer takes by {@link #swapOut} (one atomic swap), the sweep by {@link #takeAtomically}
+ * (compare-and-set), so each item goes to exactly one of them. The consumer's plain read of the slot first (end marker
+ * or item) and of the epoch are safe against that sweep: it only ever swaps an item for {@code null}, never writes the
+ * end marker or an epoch.
  *
  * <p><b>Allocation:</b> the two arrays at construction, none after.
  */

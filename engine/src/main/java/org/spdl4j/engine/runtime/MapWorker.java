@@ -247,45 +247,50 @@ final class MapWorker extends StageWorker {
                     // The common stretch: untimed tasks of epoch 0 into slots claimed already. Per item only the
                     // load, the call, the interrupt and run-flag checks and the store; the counts once per stretch.
                     long stop = Math.min(last, s + Math.min(budget, limit - o) - 1);
-                    long from = s;
+                    long from = s;   // the stretch's first item not counted yet
+                    long upTo = s;   // past the last item taken: an Error escaping the call still counts it
                     boolean stopped = false;
-                    for (; s <= stop; s++) {
-                        int si = ItemSlots.refIndex(s, srcMask);
-                        Object item = srcRefs[si];
-                        if (ItemSlots.isEndMarker(item)) {
-                            break; // the general step below takes it
+                    try {
+                        for (; s <= stop; s++) {
+                            int si = ItemSlots.refIndex(s, srcMask);
+                            Object item = srcRefs[si];
+                            if (ItemSlots.isEndMarker(item)) {
+                                break; // the general step below takes it
+                            }
+                            srcRefs[si] = null; // taken: the collector may reclaim it while the slot waits for reuse
+                            upTo = s + 1;
+                            Object result;
+                            try {
+                                result = fn.apply(item);
+                            } catch (Exception e) {
+                                failure = e;
+                                result = FAILED;
+                            }
+                            control.clearTaskInterrupt();
+                            if (result == FAILED) {
+                                int n = (int) (upTo - from); // a fractional budget is judged by every item taken
+                                from = upTo;
+                                budget -= n;
+                                untimed += n;
+                                stats.onItemsIn(taken + n);
+                                taken = 0;
+                                result = failed(item);
+                            }
+                            if (result != null) {
+                                dstRefs[ItemSlots.refIndex(++o, dstMask)] = result;
+                            }
+                            if (!running.isRunning()) { // a close need not wait for the rest of the run
+                                stopped = true;
+                                s++;
+                                break;
+                            }
                         }
-                        srcRefs[si] = null; // taken: the collector may reclaim it while the slot waits for reuse
-                        Object result;
-                        try {
-                            result = fn.apply(item);
-                        } catch (Exception e) {
-                            failure = e;
-                            result = FAILED;
-                        }
-                        control.clearTaskInterrupt();
-                        if (result == FAILED) {
-                            int n = (int) (s + 1 - from); // a fractional budget is judged by every item taken
-                            from = s + 1;
-                            budget -= n;
-                            untimed += n;
-                            stats.onItemsIn(taken + n);
-                            taken = 0;
-                            result = failed(item);
-                        }
-                        if (result != null) {
-                            dstRefs[ItemSlots.refIndex(++o, dstMask)] = result;
-                        }
-                        if (!running.isRunning()) { // a close need not wait for the rest of the run
-                            stopped = true;
-                            s++;
-                            break;
-                        }
+                    } finally {
+                        int n = (int) (upTo - from);
+                        budget -= n;
+                        untimed += n;
+                        taken += n;
                     }
-                    int n = (int) (s - from);
-                    budget -= n;
-                    untimed += n;
-                    taken += n;
                     if (stopped) {
                         return STOPPED; // written, unpublished results and untaken items stay for close's sweep
                     }

@@ -125,48 +125,50 @@ final class SourceWorker extends StageWorker {
                     // The common stretch: untimed calls into slots claimed already. Per item only the call, the
                     // interrupt check and the store; the budget and the count once per stretch.
                     int stretch = (int) Math.min(Math.min(budget, limit - o), batchMax - taken);
-                    int done = 0;
-                    int outcome = RUN_DONE;
-                    for (; done < stretch; done++) {
-                        Object item;
-                        try {
-                            item = source.next(); // a call that throws is no task, as on the per-item path
-                        } catch (Exception e) {
-                            taken += done;
-                            budget -= done;
-                            untimed += done;
-                            stats.onItemsIn(taken - counted); // counted in before they count out
-                            counted = taken;
-                            publishWritten(out, published, o);
-                            published = o;
-                            return failed(e) ? ENDED : STOPPED;
+                    int done = 0; // calls that returned an item (an Error escaping a call still counts these)
+                    boolean ended = false;
+                    Exception thrown = null;
+                    try {
+                        for (; done < stretch; done++) {
+                            Object item;
+                            try {
+                                item = source.next();
+                            } catch (Exception e) {
+                                thrown = e; // a call that throws is no task, as on the per-item path
+                                break;
+                            }
+                            control.clearTaskInterrupt();
+                            if (item == null) {
+                                ended = true;
+                                break;
+                            }
+                            long epoch = source.epoch();
+                            if (epoch == 0) {
+                                dstRefs[ItemSlots.refIndex(++o, dstMask)] = item;
+                            } else {
+                                refsOnly = false; // an epoch from now on (a continuous source's epochs only grow)
+                                dst.set(++o, item, epoch);
+                            }
                         }
-                        control.clearTaskInterrupt();
-                        if (item == null) {
-                            outcome = ENDED;
-                            break;
-                        }
-                        long epoch = source.epoch();
-                        if (epoch == 0) {
-                            dstRefs[ItemSlots.refIndex(++o, dstMask)] = item;
-                        } else {
-                            refsOnly = false; // an epoch from now on (a continuous source's epochs only grow)
-                            dst.set(++o, item, epoch);
-                        }
+                    } finally {
+                        int calls = ended ? done + 1 : done; // the call that ended the source was one too
+                        taken += done;
+                        budget -= calls;
+                        untimed += calls;
                     }
-                    int calls = outcome == ENDED ? done + 1 : done; // the call that ended the source was one too
-                    taken += done;
-                    budget -= calls;
-                    untimed += calls;
-                    if (outcome == ENDED) {
-                        stats.onItemsIn(taken - counted);
+                    if (thrown != null || ended) {
+                        stats.onItemsIn(taken - counted); // counted in before they count out
                         counted = taken;
                         publishWritten(out, published, o);
                         published = o;
-                        return ENDED;
+                        if (ended) {
+                            return ENDED;
+                        }
+                        return failed(thrown) ? ENDED : STOPPED;
                     }
-                    if (taken == batchMax) {
-                        break;
+                    if (taken == batchMax
+                            || budget == 0 && timer.lastTimedNanos() >= EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
+                        break; // full, or the last timed call was slow: what was written goes out now
                     }
                     continue;
                 }
