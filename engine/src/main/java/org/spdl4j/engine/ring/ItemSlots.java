@@ -223,8 +223,9 @@ public final class ItemSlots {
     }
 
     /**
-     * Takes the item with a compare-and-set, for a slot another thread may take at the same time (the consumer's
-     * end during close). One atomic per item: used at the consumer's end only, not between stages.
+     * Takes the item with a compare-and-set, for a slot another thread may take at the same time: close's sweep of
+     * leftovers ({@link ItemLink#drainUntaken}), which may race the consumer's {@link #swapOut}. It leaves the end
+     * marker in place; never used between stages.
      *
      * @param sequence the sequence
      * @return the item, or {@code null} if the slot is empty, holds the end marker, or the other thread took it

@@ -18,7 +18,7 @@ import org.spdl4j.engine.WaitPolicy;
  *
  * <pre>
  * taskset -c 1 bin/spdl4j-java -cp perf/target/benchmarks.jar org.spdl4j.perf.engine.ThreadCpuPerItem \
- *     spdl4j|jctools|abq [ITEMS [ROUNDS]]
+ *     spdl4j|jctools|abq|records [ITEMS [ROUNDS]]
  * </pre>
  *
  * <p>Each round builds the pipeline (spdl4j: {@code YIELDING}, publish batching, as the benchmark's headline
@@ -38,12 +38,12 @@ public final class ThreadCpuPerItem {
     /**
      * Runs the measurement.
      *
-     * @param args variant ({@code spdl4j}, {@code jctools}, {@code abq}), items (default 20,000,000), rounds (3)
+     * @param args variant ({@code spdl4j}, {@code jctools}, {@code abq}, {@code records}), items (default 20,000,000), rounds (3)
      * @throws Exception when the pipeline fails
      */
     public static void main(String[] args) throws Exception {
         if (args.length < 1 || args.length > 3) {
-            System.err.println("usage: ThreadCpuPerItem spdl4j|jctools|abq [ITEMS [ROUNDS]]");
+            System.err.println("usage: ThreadCpuPerItem spdl4j|jctools|abq|records [ITEMS [ROUNDS]]");
             System.exit(2);
         }
         long items = args.length > 1 ? Long.parseLong(args[1]) : 20_000_000L;
@@ -71,13 +71,16 @@ public final class ThreadCpuPerItem {
     }
 
     static Result measure(String variant, long items) throws Exception {
+        if (variant.equals("records")) {
+            return measureRecords(items);
+        }
         ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         ItemPipeline pipeline = switch (variant) {
             case "spdl4j" -> new EnginePipeline(WaitPolicy.YIELDING, PublishBatching.SHORT_TASKS,
                     StagePlacement.NONE);
             case "jctools" -> new SpscQueuePipeline(StagePlacement.NONE);
             case "abq" -> new BlockingQueuePipeline(StagePlacement.NONE);
-            default -> throw new IllegalArgumentException("variant must be spdl4j, jctools or abq, got " + variant);
+            default -> throw new IllegalArgumentException("variant must be spdl4j, jctools, abq or records, got " + variant);
         };
         try {
             long check = 0;
@@ -91,23 +94,58 @@ public final class ThreadCpuPerItem {
             }
             long wall = System.nanoTime() - start;
             Map<String, Long> after = cpuByName(threads);
-            Map<String, Double> perItem = new TreeMap<>();
-            long other = 0;
-            for (Map.Entry<String, Long> e : after.entrySet()) {
-                long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
-                if (PIPELINE_THREAD.matcher(e.getKey()).matches()) {
-                    perItem.put(e.getKey(), used / (double) items);
-                } else if (used >= 1_000_000) {
-                    other += used;
-                }
-            }
             if (check == Long.MIN_VALUE) { // keeps the consumer's reads live; never true
                 System.out.println(check);
             }
-            return new Result(items * 1e9 / wall, perItem, other / (double) items);
+            return perItem(before, after, items, wall);
         } finally {
             pipeline.stop();
         }
+    }
+
+    /**
+     * The record-ring variant ({@link RecordItemPipeline}, YIELDING, 64-byte slots): its consumer is an engine
+     * thread, so this program's {@code main} only parks until the consumer has counted the records (and is woken
+     * once per {@link PipelineThroughputBenchmark#BATCH}).
+     */
+    private static Result measureRecords(long items) throws Exception {
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        RecordItemPipeline pipeline = new RecordItemPipeline(WaitPolicy.YIELDING, PublishBatching.SHORT_TASKS, 64);
+        try {
+            long check = 0;
+            int batch = PipelineThroughputBenchmark.BATCH;
+            for (long i = 0; i < items / 4; i += batch) {
+                check += pipeline.awaitRecords(batch);
+            }
+            Map<String, Long> before = cpuByName(threads);
+            long start = System.nanoTime();
+            for (long i = 0; i < items; i += batch) {
+                check += pipeline.awaitRecords(batch);
+            }
+            long wall = System.nanoTime() - start;
+            Map<String, Long> after = cpuByName(threads);
+            if (check == Long.MIN_VALUE) { // keeps the results live; never true
+                System.out.println(check);
+            }
+            return perItem(before, after, items, wall);
+        } finally {
+            pipeline.stop();
+        }
+    }
+
+    /** Each pipeline thread's CPU nanoseconds per item between two readings, and every other thread's together. */
+    private static Result perItem(Map<String, Long> before, Map<String, Long> after, long items, long wall) {
+        Map<String, Double> perItem = new TreeMap<>();
+        long other = 0;
+        for (Map.Entry<String, Long> e : after.entrySet()) {
+            long used = e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            if (PIPELINE_THREAD.matcher(e.getKey()).matches()) {
+                perItem.put(e.getKey(), used / (double) items);
+            } else if (used >= 1_000_000) {
+                other += used;
+            }
+        }
+        return new Result(items * 1e9 / wall, perItem, other / (double) items);
     }
 
     /** CPU time of every live thread by name (a name shared by several threads sums them). */

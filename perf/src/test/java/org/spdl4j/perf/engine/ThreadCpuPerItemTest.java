@@ -15,6 +15,8 @@ class ThreadCpuPerItemTest {
         String[][] expected = {
             {"spdl4j", "spdl4j-bench-source-0", "spdl4j-bench-plus-one-0", "spdl4j-bench-times-three-0", "main"},
             {"jctools", "jctools-source", "jctools-map-1", "jctools-map-2", "main"},
+            {"records", "spdl4j-bench-records-source-0", "spdl4j-bench-records-plus-one-0",
+                "spdl4j-bench-records-times-three-0", "spdl4j-bench-records-consumer-0", "main"},
         };
         for (String[] variant : expected) {
             ThreadCpuPerItem.Result r = ThreadCpuPerItem.measure(variant[0], 2_000_000);
@@ -34,6 +36,6 @@ class ThreadCpuPerItemTest {
     @Test
     void shouldRefuseAnUnknownVariant() {
         assertThatThrownBy(() -> ThreadCpuPerItem.measure("disruptor", 10))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spdl4j, jctools or abq");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("spdl4j, jctools, abq or records");
     }
 }
