@@ -112,18 +112,7 @@ class TransferBackPressureTest {
 
         @Override
         public DeviceStream createStream() {
-            DeviceStream real = host.createStream();
-            return new DeviceStream() {
-                @Override
-                public void waitFor(DeviceEvent event) {
-                    real.waitFor(event);
-                }
-
-                @Override
-                public void synchronize() {
-                    real.synchronize();
-                }
-
+            return new ForwardingStream(host.createStream()) {
                 @Override
                 public void close() {
                     if (closedUnderTransfer && gate.getCount() > 0) {
@@ -134,7 +123,7 @@ class TransferBackPressureTest {
                             Thread.currentThread().interrupt();
                         }
                     }
-                    real.close();
+                    super.close();
                 }
             };
         }

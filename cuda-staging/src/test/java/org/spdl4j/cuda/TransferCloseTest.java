@@ -267,19 +267,13 @@ class TransferCloseTest {
 
             @Override
             public DeviceStream createStream() {
-                DeviceStream real = super.createStream();
-                return new DeviceStream() {
-                    @Override
-                    public void waitFor(DeviceEvent event) {
-                        real.waitFor(event);
-                    }
-
+                return new ForwardingStream(super.createStream()) {
                     @Override
                     public void synchronize() {
                         if (closed.get()) {
                             throw new DeviceClosedException("device closed (test)");
                         }
-                        real.synchronize();
+                        super.synchronize();
                     }
 
                     @Override
@@ -287,7 +281,7 @@ class TransferCloseTest {
                         if (streamCloses.getAndIncrement() == 0) {
                             releasedAtFirstStreamClose.set(batches.released.get());
                         }
-                        real.close();
+                        super.close();
                     }
                 };
             }

@@ -34,7 +34,7 @@ class InPlaceRunErrorTest {
         AtomicInteger calls = new AtomicInteger();
         StageOptions batching = StageOptions.defaults().withPublishBatching(PublishBatching.SHORT_TASKS)
                 .withRingCapacity(4096);
-        Pipeline<Integer> p = PipelineBuilder.fromSupplier(upTo(4000)).named("error-in-stretch")
+        Pipeline<Integer> p = PipelineBuilder.fromSupplier(InPlaceRunTest.upTo(4000)).named("error-in-stretch")
                 .sourcePublishBatching(PublishBatching.SHORT_TASKS)
                 .pipe("dies", (Integer i) -> {
                     if (calls.incrementAndGet() == errorAt) {
@@ -44,13 +44,7 @@ class InPlaceRunErrorTest {
                 }, batching)
                 .sink(4096)
                 .build();
-        try (p) {
-            assertThatThrownBy(() -> {
-                while (p.next(Duration.ofSeconds(20)) != null) {
-                    // drain until the failure
-                }
-            }).isInstanceOf(PipelineFailedException.class);
-        }
+        drainToTheFailure(p);
         assertThat(calls.get()).isEqualTo(errorAt);
         SoftAssertions.assertSoftly(soft -> {
             soft.assertThat(p.stats().get(1).itemsIn()).as("items the stage took: every call, the failing one too")
@@ -76,13 +70,7 @@ class InPlaceRunErrorTest {
                 .pipe("same", (Integer i) -> i, StageOptions.defaults().withRingCapacity(4096))
                 .sink(4096)
                 .build();
-        try (p) {
-            assertThatThrownBy(() -> {
-                while (p.next(Duration.ofSeconds(20)) != null) {
-                    // drain until the failure
-                }
-            }).isInstanceOf(PipelineFailedException.class);
-        }
+        drainToTheFailure(p);
         assertThat(calls.get()).isEqualTo(errorAt);
         SoftAssertions.assertSoftly(soft -> {
             soft.assertThat(p.stats().get(0).itemsIn()).as("items the source returned before the Error")
@@ -92,8 +80,14 @@ class InPlaceRunErrorTest {
         });
     }
 
-    private static Supplier<Integer> upTo(int items) {
-        int[] next = {0};
-        return () -> next[0] < items ? next[0]++ : null;
+    /** Takes items until the pipeline fails (the Error fails it), then closes it. */
+    private static void drainToTheFailure(Pipeline<Integer> p) {
+        try (p) {
+            assertThatThrownBy(() -> {
+                while (p.next(Duration.ofSeconds(20)) != null) {
+                    // drain until the failure
+                }
+            }).isInstanceOf(PipelineFailedException.class);
+        }
     }
 }

@@ -124,7 +124,8 @@ class InPlaceRunTest {
         }
     }
 
-    private static Supplier<Integer> upTo(int items) {
+    /** {@return a source of 0 .. items - 1, then the end} */
+    static Supplier<Integer> upTo(int items) {
         int[] next = {0};
         return () -> next[0] < items ? next[0]++ : null;
     }

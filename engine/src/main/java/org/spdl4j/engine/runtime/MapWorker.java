@@ -158,7 +158,7 @@ final class MapWorker extends StageWorker {
     private static final long STOPPED = -2L;
     /** {@link #batchedRun} used up its run. */
     private static final long RUN_DONE = -1L;
-    /** What {@link #apply} (and a run loop's untimed call) gives for a failed task: never a result. */
+    /** What {@link #apply} and {@link #callUntimed} give for a failed task: never a result. */
     private static final Object FAILED = new Object();
 
     /**
@@ -259,13 +259,7 @@ final class MapWorker extends StageWorker {
                             }
                             srcRefs[si] = null; // taken: the collector may reclaim it while the slot waits for reuse
                             upTo = s + 1;
-                            Object result;
-                            try {
-                                result = fn.apply(item);
-                            } catch (Exception e) {
-                                failure = e;
-                                result = FAILED;
-                            }
+                            Object result = callUntimed(fn, item);
                             control.clearTaskInterrupt();
                             if (result == FAILED) {
                                 int n = (int) (upTo - from); // a fractional budget is judged by every item taken
@@ -314,12 +308,7 @@ final class MapWorker extends StageWorker {
                 if (budget > 0) {
                     budget--;
                     untimed++;
-                    try {
-                        result = fn.apply(item);
-                    } catch (Exception e) {
-                        failure = e;
-                        result = FAILED;
-                    }
+                    result = callUntimed(fn, item);
                     control.clearTaskInterrupt();
                 } else {
                     timer.addUntimed(untimed);
@@ -360,6 +349,21 @@ final class MapWorker extends StageWorker {
         publishWritten(out, published, o);
         in.finishRun();
         return RUN_DONE;
+    }
+
+    /**
+     * A task the sampled timer leaves untimed (never with a timeout guard: such stages time every task). The function
+     * comes in as the caller's local, so a run loop's call reads no field.
+     *
+     * @return the result, or {@link #FAILED} with the cause in {@link #failure}
+     */
+    private Object callUntimed(Function<Object, ?> fn, Object item) {
+        try {
+            return fn.apply(item);
+        } catch (Exception e) {
+            failure = e;
+            return FAILED;
+        }
     }
 
     /**
