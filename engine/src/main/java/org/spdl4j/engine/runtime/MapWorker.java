@@ -213,10 +213,12 @@ final class MapWorker extends StageWorker {
     /**
      * {@link #batchedRun} for a worker that is its output ring's only producer, with the loop's state in locals: the
      * input and output slots, the output claim counter and its cached limit ({@link BoundedPublisher#ownsClaims}),
-     * and the sampled timer's untimed budget, so that per item the loop loads the item and its epoch, calls the
-     * function, checks the interrupt flag and the run flag, and writes the result into the next output slot. The
-     * results are published as one range at the end of the run (or before waiting for room, or at the end marker);
-     * the run's input slots then go back at once.
+     * and the sampled timer's untimed budget. Most of a run is a call-free stretch: while tasks are untimed, items
+     * are of epoch 0 and claimed room is left, per item only the load of the item, the call, the interrupt and
+     * run-flag checks and the store of the result, the counts once per stretch (in a {@code finally}, so an
+     * {@code Error} escaping the function still counts what was taken). A timed task, an epoch, the end marker or a
+     * full claim takes one step of the general loop. The results are published as one range at the end of the run
+     * (or before waiting for room, or at the end marker); the run's input slots then go back at once.
      */
     private long inPlaceRun(RunFlag running) throws AlertException, InterruptedException {
         long first = in.claimRun();

@@ -96,9 +96,11 @@ final class SourceWorker extends StageWorker {
 
     /**
      * One batch, with the loop's state in locals: the slots, the claim counter and its cached limit, and the sampled
-     * timer's untimed budget. Per item: the call (timed once per the timer's period), the interrupt check, the write
-     * into the next claimed slot. The items-in count, the back-pressure clock and the publication (one release store
-     * of the cursor) are per batch.
+     * timer's untimed budget. Most of a batch is a call-free stretch of untimed calls into claimed room: per item the
+     * call, the interrupt check and the write into the next claimed slot, the counts once per stretch (in a
+     * {@code finally}, so an {@code Error} escaping the source still counts what it returned). A timed call or a full
+     * claim takes one step of the general loop. The items-in count, the back-pressure clock and the publication (one
+     * release store of the cursor) are per batch.
      *
      * @return {@link #RUN_DONE}, {@link #ENDED} (the source ended or failed; what it emitted is published) or
      *         {@link #STOPPED}
