@@ -145,12 +145,8 @@ class CloseTest {
         } finally {
             release.set(true);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        while (!(sync.isTerminated() && virtual.isTerminated()) && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(sync.isTerminated()).as("sync pipeline once its function returned").isTrue();
-        assertThat(virtual.isTerminated()).as("virtual-thread pipeline once its task returned").isTrue();
+        Polling.awaitTrue("sync and virtual-thread pipelines terminated once their function and task returned",
+                () -> sync.isTerminated() && virtual.isTerminated(), Duration.ofSeconds(5));
         assertThat(EngineThreads.alive("stubborn-sync")).isEmpty();
     }
 
@@ -244,22 +240,14 @@ class CloseTest {
                 .build();
         try {
             assertThat(p.next(Duration.ofSeconds(10))).isEqualTo(1);
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (!inside.get() && System.nanoTime() < deadline) {
-                Thread.onSpinWait();
-            }
-            assertThat(inside.get()).as("the source thread is inside next()").isTrue();
+            Polling.awaitTrue("the source thread inside next()", inside::get, Duration.ofSeconds(10));
             p.close();
             assertThat(p.isTerminated()).as("its source thread still runs").isFalse();
             assertThat(closes.get()).as("source closed under its own thread").isZero();
         } finally {
             letGo.set(true);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (!p.isTerminated() && System.nanoTime() < deadline) {
-            Thread.sleep(10);
-        }
-        assertThat(p.isTerminated()).as("ends once next() returns").isTrue();
+        Polling.awaitTrue("the pipeline terminated once next() returned", p::isTerminated, Duration.ofSeconds(10));
     }
 
     /**
@@ -293,11 +281,8 @@ class CloseTest {
         assertThat(running.await(10, TimeUnit.SECONDS)).isTrue();
         Thread.sleep(60); // the task timed out: its result, when it comes, is discarded on its own thread
         p.close();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (hookCloseNanos.get() < 0 && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(hookCloseNanos.get()).as("the hook's close() ran").isNotNegative();
+        Polling.awaitTrue("the discard hook's close() returned", () -> hookCloseNanos.get() >= 0,
+                Duration.ofSeconds(10));
         assertThat(Duration.ofNanos(hookCloseNanos.get())).as("close() from the hook on the late task's thread")
                 .isLessThan(Duration.ofMillis(500));
     }

@@ -113,11 +113,7 @@ class InPlaceRunTest {
         self.set(p);
         try (p) {
             p.start();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (!p.isTerminated() && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-            }
-            assertThat(p.isTerminated()).as("closed from its own stage within 20 s").isTrue();
+            Polling.awaitTrue("the pipeline closed from its own stage", p::isTerminated, Duration.ofSeconds(20));
             assertThat(calls.get()).isEqualTo(closeAt);
             assertThat(p.stats().get(1).itemsIn()).as("items the stage took: every call, the closing one too")
                     .isEqualTo(closeAt);

@@ -149,10 +149,8 @@ class StageFaultsTest {
             Lease first = p.next(Duration.ofSeconds(5));
             Lease second = p.next(Duration.ofSeconds(5));
             // the consumer holds both slabs: the next acquires time out and fail their items, the stage goes on
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (p.stats().get(1).failures() < 4 && System.nanoTime() < deadline) {
-                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
-            }
+            Polling.awaitTrue("4 items failed on the exhausted pool", () -> p.stats().get(1).failures() >= 4,
+                    Duration.ofSeconds(10));
             assertThat(p.stats().get(1).failures()).isEqualTo(4);
             assertThat(p.next(Duration.ofSeconds(5))).isNull();
             first.release();

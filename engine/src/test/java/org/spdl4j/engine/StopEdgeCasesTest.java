@@ -123,7 +123,7 @@ class StopEdgeCasesTest {
      * (takeUndelivered), as it does when its flush throws at the end of the stream.
      */
     @Test
-    void shouldDiscardWhatAnAggregatorHoldsWhenItsFlushThrowsAtClose() {
+    void shouldDiscardWhatAnAggregatorHoldsWhenItsFlushThrowsAtClose() throws Exception {
         TrackedResources res = new TrackedResources();
         AtomicInteger made = new AtomicInteger();
         Pipeline<List<TrackedResources.Res>> p = PipelineBuilder
@@ -163,10 +163,8 @@ class StopEdgeCasesTest {
                 }, StageOptions.defaults())
                 .build();
         p.iterator().next().forEach(TrackedResources.Res::release);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (p.stats().get(1).itemsIn() < 6 && System.nanoTime() < deadline) { // two items held, partial
-            LockSupport.parkNanos(100_000);
-        }
+        Polling.awaitTrue("6 items into the aggregator, two of them held as a partial batch",
+                () -> p.stats().get(1).itemsIn() >= 6, Duration.ofSeconds(10));
         assertThat(p.stats().get(1).itemsIn()).isEqualTo(6);
         p.close();
         assertThat(res.outstanding()).as("items delivered or discarded, the partial aggregate's included").isZero();
@@ -246,12 +244,8 @@ class StopEdgeCasesTest {
                 .build();
         self[0] = p;
         p.start();
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!(closeNanos.get() >= 0 && p.isTerminated()) && System.nanoTime() < deadline) {
-            Thread.sleep(5);
-        }
-        assertThat(closeNanos.get()).as("the stage function's close() returned").isNotNegative();
-        assertThat(p.isTerminated()).as("every thread stopped").isTrue();
+        Polling.awaitTrue("the stage function's close() returned and every thread stopped",
+                () -> closeNanos.get() >= 0 && p.isTerminated(), Duration.ofSeconds(20));
         p.close(); // the consumer's close: the first one has finished
         assertThat(EngineThreads.alive(name)).isEmpty();
         assertThat(res.outstanding()).as("items neither delivered nor discarded").isZero();

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import com.sun.net.httpserver.HttpServer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.spdl4j.engine.Polling;
 import org.spdl4j.engine.source.CountingAllocator;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
@@ -324,11 +325,7 @@ class HttpObjectFetcherTest {
             assertThatThrownBy(() -> timedOut.get(20, TimeUnit.SECONDS)).hasCauseInstanceOf(
                     java.util.concurrent.TimeoutException.class);
             answer.countDown(); // both objects now arrive, to nobody
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-            while (fetcher.permits().inFlight() != 0 && System.nanoTime() < deadline) {
-                Thread.sleep(10);
-            }
-            assertThat(fetcher.permits().inFlight()).as("both exchanges done").isZero();
+            Polling.awaitTrue("both exchanges done", () -> fetcher.permits().inFlight() == 0, Duration.ofSeconds(20));
             fetcher.close(); // waits for the exchanges' handlers, which dispose of what they collected
             assertThat(alloc.allocations()).isEqualTo(2);
             assertThat(alloc.outstanding()).as("bodies of objects whose stages were given up on").isZero();
