@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.spdl4j.offheap.batch.SampleSeeds;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.Objects;

@@ -1,5 +1,7 @@
 package org.spdl4j.media;
 
+import org.spdl4j.offheap.batch.SampleSeeds;
+
 /**
  * Immutable description of the training transform torchvision calls {@code RandomResizedCrop(size, scale, ratio)}
  * followed by {@code RandomHorizontalFlip(p)}: each image gets a random source rectangle, resized to the output

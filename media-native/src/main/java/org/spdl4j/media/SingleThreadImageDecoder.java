@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.spdl4j.offheap.batch.SampleSeeds;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.bytedeco.ffmpeg.avcodec.AVCodecContext;

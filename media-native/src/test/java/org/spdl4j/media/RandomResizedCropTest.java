@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.spdl4j.offheap.batch.SampleSeeds;
 import org.junit.jupiter.api.Test;
 
 import java.util.HashSet;

@@ -95,9 +95,11 @@ final class MapWorker extends StageWorker {
             guard.bind(Thread.currentThread());
         }
         RunFlag running = control.running();
+        ReportedFailures.bind(failures, stats); // once per worker thread: failures a task reports without throwing
         try {
             loop(running);
         } finally {
+            ReportedFailures.unbind();
             timer.settle(); // closed or failed mid-run: still count every task that ran
             if (batch != null) {
                 batch.discardStaged(discarder::discard); // stopped mid-run: results nobody will publish

@@ -4,7 +4,7 @@ import java.util.Iterator;
 import org.spdl4j.engine.Source;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.LargeBufferTurns;
-import org.spdl4j.media.SampleSeeds;
+import org.spdl4j.offheap.batch.SampleSeeds;
 
 /**
  * The loader's source: each file becomes a pooled {@link ImageItem} on the source thread, stamped with its

@@ -26,7 +26,7 @@ import org.spdl4j.engine.source.SampledSource;
 import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.RandomResizedCrop;
-import org.spdl4j.media.SampleSeeds;
+import org.spdl4j.offheap.batch.SampleSeeds;
 import org.spdl4j.media.SingleThreadImageDecoder;
 import org.spdl4j.offheap.batch.Batch;
 

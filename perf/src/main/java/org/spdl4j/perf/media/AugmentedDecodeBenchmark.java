@@ -18,7 +18,7 @@ import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PixelFormat;
 import org.spdl4j.media.RandomResizedCrop;
-import org.spdl4j.media.SampleSeeds;
+import org.spdl4j.offheap.batch.SampleSeeds;
 import org.spdl4j.media.SingleThreadImageDecoder;
 
 import java.nio.ByteBuffer;

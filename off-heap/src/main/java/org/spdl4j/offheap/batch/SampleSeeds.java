@@ -1,7 +1,7 @@
-package org.spdl4j.media;
+package org.spdl4j.offheap.batch;
 
 /**
- * Per-image seeds for random augmentation ({@link RandomResizedCrop}) that depend only on what identifies the sample:
+ * Per-image seeds for random augmentation (a random resized crop) that depend only on what identifies the sample:
  * a run seed, the epoch and the sample's id. The same sample in the same epoch of the same run gets the same seed on
  * any thread, rank, worker count or output order, so a resumed or repeated epoch reproduces its crops; nothing is
  * shared between decoder threads (no {@code java.util.Random}, no contention).
@@ -58,7 +58,7 @@ public final class SampleSeeds {
      * @param z the value to mix
      * @return the mixed value
      */
-    static long mix64(final long z) {
+    public static long mix64(final long z) {
         long x = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
         x = (x ^ (x >>> 27)) * 0x94D049BB133111EBL;
         return x ^ (x >>> 31);
