@@ -11,7 +11,7 @@ import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.examples.AtomicFiles;
-import org.spdl4j.examples.IoMessages;
+import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.media.RandomResizedCrop;
 import picocli.CommandLine.Command;

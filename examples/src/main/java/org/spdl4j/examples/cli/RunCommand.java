@@ -21,7 +21,7 @@ import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
-import org.spdl4j.examples.IoMessages;
+import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.examples.classify.ShardImageLoader;
 import org.spdl4j.examples.http.UrlImageLoader;
 import org.spdl4j.examples.http.UrlList;

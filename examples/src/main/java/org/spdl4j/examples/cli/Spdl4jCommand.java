@@ -1,7 +1,7 @@
 package org.spdl4j.examples.cli;
 
 import java.io.PrintWriter;
-import org.spdl4j.examples.IoMessages;
+import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.offheap.SystemProperties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package org.spdl4j.examples.http;
+package org.spdl4j.loader.internal;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -9,24 +9,17 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.spdl4j.engine.source.Sample;
+import org.spdl4j.loader.SampleEntry;
 
 /**
  * A URL list file: one {@code http://} or {@code https://} URL per line, optionally followed by a tab and an integer
- * label; blank lines and lines starting with {@code #} are skipped, and so is a UTF-8 byte order mark. Reading
- * allocates one entry per line (once, before the run).
+ * label; blank lines and lines starting with {@code #} are skipped, and so is a UTF-8 byte order mark. Each URL is
+ * one {@link SampleEntry} keyed by the URL. Reading allocates one entry per line (once, before the run).
  */
-public final class UrlList {
-    private UrlList() {
+public final class UrlListFile {
+    private UrlListFile() {
     }
 
-    /**
-     * One image to fetch.
-     *
-     * @param uri   where it is
-     * @param label its class label, or {@link Sample#NO_LABEL}
-     */
-    public record Entry(URI uri, int label) {
-    }
 
     /**
      * Tells whether {@code file} is a URL list: a regular file whose first non-empty line starts with {@code http://}
@@ -60,8 +53,8 @@ public final class UrlList {
      * @throws IllegalArgumentException naming the file and line when a line is not a URL or its label not an integer
      * @throws UncheckedIOException     when the file cannot be read
      */
-    public static List<Entry> read(Path file) {
-        List<Entry> entries = new ArrayList<>();
+    public static List<SampleEntry> read(Path file) {
+        List<SampleEntry> entries = new ArrayList<>();
         try (BufferedReader in = Files.newBufferedReader(file)) {
             int n = 0;
             for (String line = withoutBom(in.readLine()); line != null; line = in.readLine()) {
@@ -78,7 +71,7 @@ public final class UrlList {
         return List.copyOf(entries);
     }
 
-    private static Entry parse(Path file, int lineNo, String line) {
+    private static SampleEntry parse(Path file, int lineNo, String line) {
         int tab = line.indexOf('\t');
         String url = (tab < 0 ? line : line.substring(0, tab)).strip();
         if (!isUrl(url)) {
@@ -95,7 +88,7 @@ public final class UrlList {
             }
         }
         try {
-            return new Entry(URI.create(url), label);
+            return SampleEntry.url(URI.create(url), label);
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(file + ":" + lineNo + ": bad URL '" + url + "': " + e.getMessage(), e);
         }

@@ -1,44 +1,44 @@
-package org.spdl4j.examples.image;
+package org.spdl4j.loader.internal;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.LargeBufferTurns;
-import org.spdl4j.examples.IoMessages;
-import org.spdl4j.media.MediaException;
+import org.spdl4j.loader.SampleException;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.Lease;
 
 /**
- * The I/O stage: reads an item's file into a pooled off-heap lease (the one copy from storage), on a virtual thread.
+ * The read stage for local files: reads an item's file into a pooled off-heap lease (the one copy from storage), on a
+ * virtual thread. An item of a decoder that {@link org.spdl4j.offheap.batch.SlotDecoder#readsFiles() reads files
+ * itself} passes through unread.
  *
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
  * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
  * <b>Failure:</b> an unreadable file throws (the engine counts the failure, logs it with the item and drops it)
- * after giving back the lease and retiring the item ({@link ImageItemPool#retire}: it keeps its file, so the engine's
- * log line names it), so nothing leaks: an I/O error as {@link UncheckedIOException} ({@code read FILE: no such file}),
- * an empty file or one larger than the pool's largest buffer as a {@link MediaException} naming the file.
+ * after giving back the lease, retiring the item ({@link LoaderItemPool#retire}: it keeps its key, so the engine's
+ * log line names it) and recording the sample as settled (it would fail again), so nothing leaks: an I/O error as
+ * {@link UncheckedIOException} ({@code read FILE: no such file}), an empty file or one larger than the pool's largest
+ * buffer as a {@link SampleException} naming the file.
  */
-final class ReadStage implements Function<ImageItem, ImageItem> {
-    private static final Logger LOG = LoggerFactory.getLogger(ReadStage.class);
+final class FileReadStage implements Function<LoaderItem, LoaderItem> {
+    private static final Logger LOG = LoggerFactory.getLogger(FileReadStage.class);
     /** A read never gives up its turn: it needs its buffer whatever happens to the others. */
     private static final BooleanSupplier NEVER_STOP = () -> false;
     private final BufferPool bytesPool;
-    private final ImageItemPool items;
+    private final LoaderItemPool items;
     private final LargeBufferTurns turns;
     private final long plentifulBytes;
-
-    /** A read stage whose reads take buffers in any order (COMPLETION order). */
-    ReadStage(BufferPool bytesPool, ImageItemPool items) {
-        this(bytesPool, items, null, Long.MAX_VALUE);
-    }
+    private final boolean decoderReadsFiles;
+    private final Progress progress;
+    private final LoaderControl control;
 
     /**
      * A read stage.
@@ -51,26 +51,47 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
      *                       else {@code null}
      * @param plentifulBytes the largest file whose buffer classes hold a slab for every item in flight: larger ones
      *                       wait for their turn
+     * @param decoderReadsFiles whether the decoder opens files itself (items pass through unread)
+     * @param progress       where a failed sample is recorded as settled
+     * @param control        whether the loader is closing (a read failed by the close is no sample's failure)
      */
-    ReadStage(BufferPool bytesPool, ImageItemPool items, LargeBufferTurns turns, long plentifulBytes) {
+    FileReadStage(BufferPool bytesPool, LoaderItemPool items, LargeBufferTurns turns, long plentifulBytes,
+                  boolean decoderReadsFiles, Progress progress, LoaderControl control) {
         this.bytesPool = bytesPool;
         this.items = items;
         this.turns = turns;
         this.plentifulBytes = plentifulBytes;
+        this.decoderReadsFiles = decoderReadsFiles;
+        this.progress = progress;
+        this.control = control;
     }
 
     @Override
-    public ImageItem apply(ImageItem item) {
-        FileItem file = item.file;
+    public LoaderItem apply(LoaderItem item) {
         long ticket = item.ticket;
+        if (decoderReadsFiles) {
+            if (turns != null) {
+                turns.pass(ticket);
+            }
+            return item;
+        }
+        Path file = item.path;
+        if (file == null) {
+            if (turns != null) {
+                turns.pass(ticket);
+            }
+            failed(item);
+            throw new SampleException(item.key, "has no local file; this loader reads files (give URLs to a loader of "
+                + "URLs)", null);
+        }
         boolean turnPassed = turns == null;
         Lease lease = null;
-        try (FileChannel channel = FileChannel.open(file.path(), StandardOpenOption.READ)) {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
             long size = channel.size();
             if (size == 0 || size > bytesPool.maxSlabBytes()) {
-                throw new MediaException(file.path().toString(), size == 0 ? "empty file (0 bytes)" : "file of "
+                throw new SampleException(item.key, size == 0 ? "empty file (0 bytes)" : "file of "
                     + size + " B is larger than the largest buffer of pool '" + bytesPool.name() + "' ("
-                    + bytesPool.maxSlabBytes() + " B); re-encode or skip this image");
+                    + bytesPool.maxSlabBytes() + " B); re-encode or skip this sample", null);
             }
             turnPassed = true; // acquireInTurn passes it, whatever happens there
             lease = acquireInTurn((int) size, ticket, file);
@@ -80,22 +101,23 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
                     throw new IOException("file shrank while reading: " + dst.position() + " of " + size + " B");
                 }
             }
-            item.bytes = lease;
-            item.length = (int) size;
+            item.lease = lease;
+            item.leaseLength = (int) size;
             return item;
         } catch (IOException | RuntimeException e) {
             if (lease != null) {
                 // Also when the read succeeded and only closing the channel failed: the item must not keep the lease
                 // it no longer owns (retire refuses an item holding bytes, which would hide this error).
-                item.bytes = null;
-                item.length = 0;
+                item.lease = null;
+                item.leaseLength = 0;
                 lease.release();
             }
             // Retired, not given back: the engine logs the failure with this item after we throw, and a pooled item
             // could already carry another image by then. A fresh one takes its place in the pool.
             items.retire(item);
+            failed(item);
             if (e instanceof IOException io) {
-                throw new UncheckedIOException("read " + file.path() + ": " + IoMessages.reason(io), io);
+                throw new UncheckedIOException("read " + file + ": " + IoMessages.reason(io), io);
             }
             throw (RuntimeException) e;
         } finally {
@@ -106,7 +128,7 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
     }
 
     /** Takes the buffer; a large one, with INPUT order, only once every older read has its own (LargeBufferTurns). */
-    private Lease acquireInTurn(int size, long ticket, FileItem file) {
+    private Lease acquireInTurn(int size, long ticket, Path file) {
         if (turns == null) {
             return acquire(size);
         }
@@ -114,8 +136,8 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
             if (size > plentifulBytes) {
                 switch (turns.awaitTurn(ticket, NEVER_STOP)) {
                     case TIMED_OUT -> LOG.warn("read of {}: older reads still hold their turn after the turns' bound "
-                        + "(the pool's acquire timeout); taking a buffer out of input order", file.path());
-                    case INTERRUPTED -> throw new IllegalStateException("read of " + file.path() + " interrupted "
+                        + "(the pool's acquire timeout); taking a buffer out of input order", file);
+                    case INTERRUPTED -> throw new IllegalStateException("read of " + file + " interrupted "
                         + "while waiting for older reads to take their buffers (the interrupt is kept)");
                     case TURN_CAME, STOPPED, CLOSED -> { } // STOPPED cannot happen; CLOSED: no order left to keep
                 }
@@ -123,6 +145,13 @@ final class ReadStage implements Function<ImageItem, ImageItem> {
             return acquire(size);
         } finally {
             turns.pass(ticket);
+        }
+    }
+
+    /** Records a sample that failed as settled, unless the loader is closing (then it is read again on resume). */
+    private void failed(LoaderItem item) {
+        if (!control.isClosing()) {
+            progress.settle(item.epoch, item.position);
         }
     }
 

@@ -1,4 +1,4 @@
-package org.spdl4j.examples;
+package org.spdl4j.loader.internal;
 
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;

@@ -1,18 +1,19 @@
-package org.spdl4j.examples.slots;
+package org.spdl4j.loader.internal;
 
 import java.util.function.Consumer;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.Slot;
 
 /**
- * The items and labels of the samples in flight, one entry per slot of each of the assembler's batch objects: the
- * assign stage puts each item at its slot, the fill stage takes it out, and the consumer reads the label of a sample
- * of a batch it holds. No per-item object, no lock, no search.
+ * The samples in flight, one entry per slot of each of the assembler's batch objects: the assign stage puts each
+ * item at its slot with what names it (key, label, epoch, position), the decode stage takes the item out, and the
+ * stage that completes a batch copies the names of its samples into the batch's record. No per-item object, no lock,
+ * no search.
  *
  * <pre>
  *   entry = batch.ordinal() * batchSize + slot index      batch.ordinal() &lt; batchesInFlight, fixed per object
  *   items[entry]   the item, from assign until fill takes it
- *   labels[entry]  its label, until the batch object is claimed again (after the consumer closed the batch)
+ *   keys, labels, epochs, positions [entry]   what names it, until the batch object is claimed again
  * </pre>
  *
  * <p><b>Why by batch object, not by sequence number:</b> batches complete in any order (one slow sample holds its
@@ -26,11 +27,13 @@ import org.spdl4j.offheap.batch.Slot;
  * before the read, so plain array accesses suffice. Entries of a batch are written again only after the batch object
  * went back to the assembler's free list (a queue: release on offer, acquire on poll) when its batch was closed.
  *
- * @param <I> the item type
  */
-final class InFlightTable<I> {
-    private final Object[] items;
+final class SlotTable {
+    private final LoaderItem[] items;
+    private final String[] keys;
     private final int[] labels;
+    private final long[] epochs;
+    private final long[] positions;
     private final int batchSize;
 
     /**
@@ -39,30 +42,46 @@ final class InFlightTable<I> {
      * @param batchesInFlight the assembler's batch objects (its {@code batchesInFlight()})
      * @param batchSize       slots per batch
      */
-    InFlightTable(int batchesInFlight, int batchSize) {
-        this.items = new Object[Math.multiplyExact(batchesInFlight, batchSize)];
+    SlotTable(int batchesInFlight, int batchSize) {
+        this.items = new LoaderItem[Math.multiplyExact(batchesInFlight, batchSize)];
+        this.keys = new String[items.length];
         this.labels = new int[items.length];
+        this.epochs = new long[items.length];
+        this.positions = new long[items.length];
         this.batchSize = batchSize;
     }
 
-    void put(Slot slot, I item, int label) {
+    void put(Slot slot, LoaderItem item) {
         int i = entry(slot.batch(), slot.index());
         items[i] = item;
-        labels[i] = label;
+        keys[i] = item.key;
+        labels[i] = item.label;
+        epochs[i] = item.epoch;
+        positions[i] = item.position;
     }
 
-    /** Takes the item out (the entry no longer keeps it reachable); the label stays for the consumer. */
-    @SuppressWarnings("unchecked") // only put(Slot, I, int) stores into items
-    I take(Slot slot) {
+    /** Takes the item out (the entry no longer keeps it reachable); what names it stays for the batch's record. */
+    LoaderItem take(Slot slot) {
         int i = entry(slot.batch(), slot.index());
-        I item = (I) items[i];
+        LoaderItem item = items[i];
         items[i] = null;
         return item;
     }
 
-    /** The label of held sample {@code i} of a published batch (valid until the batch is closed). */
-    int label(Batch batch, int i) {
-        return labels[entry(batch, batch.slotIndex(i))];
+    /**
+     * Copies what names each held sample of a completed batch into its record, in held order.
+     *
+     * @param batch  the completed batch
+     * @param record where the names go
+     */
+    void describe(Batch batch, BatchRecord record) {
+        for (int k = 0, n = batch.size(); k < n; k++) {
+            int i = entry(batch, batch.slotIndex(k));
+            record.keys[k] = keys[i];
+            record.labels[k] = labels[i];
+            record.epochs[k] = epochs[i];
+            record.positions[k] = positions[i];
+        }
     }
 
     private int entry(Batch batch, int slotIndex) {
@@ -70,11 +89,10 @@ final class InFlightTable<I> {
     }
 
     /** Items put but never taken (a pipeline closed early); call only once every stage thread has stopped. */
-    @SuppressWarnings("unchecked") // only put(Slot, I, int) stores into items
-    void drain(Consumer<? super I> release) {
+    void drain(Consumer<? super LoaderItem> release) {
         for (int i = 0; i < items.length; i++) {
             if (items[i] != null) {
-                I item = (I) items[i];
+                LoaderItem item = items[i];
                 items[i] = null;
                 release.accept(item);
             }

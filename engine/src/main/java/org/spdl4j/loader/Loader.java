@@ -1,0 +1,128 @@
+package org.spdl4j.loader;
+
+import java.time.Duration;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.TimeoutException;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.loader.internal.BatchRecord;
+import org.spdl4j.loader.internal.LoaderRecipe;
+import org.spdl4j.loader.internal.LoaderRuntime;
+import org.spdl4j.offheap.batch.Batch;
+
+/**
+ * Batches for a training loop from any {@link SampleSource}, decoded straight into their slots of off-heap batches
+ * by a {@link org.spdl4j.offheap.batch.SlotDecoder}, optionally transferred, with each sample's key and label, and
+ * resumable exactly: {@code for (LoadedBatch<T> batch : loader)}. Built by {@link #builder()}.
+ *
+ * <pre>
+ *  source ──> read ──> assign ──> decode x N ──> [transfer] ──> consumer
+ *  (epochs,   (files,  (each sample  (into the slot;   (device copy)   LoadedBatch: data, keys,
+ *   rank,      URLs)    its slot)     the last slot                    labels; its receipt settles
+ *   shuffle)                          publishes)                       its samples in state())
+ * </pre>
+ *
+ * <p><b>Checkpoints:</b> {@link #state()} describes exactly the batches the consumer has received (and the samples
+ * that failed); {@link LoaderBuilder#resume} in a new JVM delivers what this run would have delivered after it.
+ * <b>Bad input:</b> a sample that cannot be read or decoded is counted on its stage, logged naming it and skipped;
+ * the run goes on ({@link #failures()}). <b>Ownership:</b> delivered batches belong to the consumer, which closes
+ * each; {@link #close()} stops every stage, returns what was never delivered to its pools and frees the loader's
+ * pools, decoder and transfer. <b>Threading:</b> iterate from one thread; {@link #state()} and {@link #stats()} from
+ * any.
+ *
+ * @param <T> the type of a delivered batch's data: {@link Batch}, or the transfer's result
+ */
+public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable {
+    /** The read stage's name in the stats (files and URLs; a tar source reads in its own thread). */
+    public static final String READ_STAGE = LoaderRuntime.READ_STAGE;
+    /** The assign stage's name in the stats. */
+    public static final String ASSIGN_STAGE = LoaderRuntime.ASSIGN_STAGE;
+    /** The decode stage's name in the stats. */
+    public static final String DECODE_STAGE = LoaderRuntime.DECODE_STAGE;
+    /** The transfer stage's name in the stats. */
+    public static final String TRANSFER_STAGE = LoaderRuntime.TRANSFER_STAGE;
+
+    private final LoaderRuntime runtime;
+    private final Iterator<LoadedBatch<T>> iterator;
+
+    Loader(LoaderRecipe recipe) {
+        this.runtime = new LoaderRuntime(recipe);
+        Iterator<BatchRecord> records = runtime.pipeline().iterator();
+        this.iterator = new Iterator<>() {
+            @Override
+            public boolean hasNext() {
+                return records.hasNext();
+            }
+
+            @Override
+            public LoadedBatch<T> next() {
+                return delivered(records.next());
+            }
+        };
+    }
+
+    /** {@return a builder of a loader of host {@link Batch}es} */
+    public static LoaderBuilder<Batch> builder() {
+        return new LoaderBuilder<>();
+    }
+
+    @SuppressWarnings("unchecked") // the record's data is a Batch without a transfer, else the transfer's D = T
+    private LoadedBatch<T> delivered(BatchRecord record) {
+        runtime.progress().settle(record.epochsView(), record.positionsView(), record.size());
+        return (LoadedBatch<T>) record;
+    }
+
+    /**
+     * Takes the next batch, waiting at most {@code wait}.
+     *
+     * @param wait how long to wait
+     * @return the batch, or {@code null} at the end
+     * @throws TimeoutException     when none came in time (the loader goes on)
+     * @throws InterruptedException when interrupted
+     */
+    public LoadedBatch<T> next(Duration wait) throws TimeoutException, InterruptedException {
+        BatchRecord record = runtime.pipeline().next(wait);
+        return record == null ? null : delivered(record);
+    }
+
+    /** {@return the one iterator of this loader (every call returns it)} */
+    @Override
+    public Iterator<LoadedBatch<T>> iterator() {
+        return iterator;
+    }
+
+    /**
+     * {@return where the loader stands, exact to the sample: the batches the consumer has received and the samples
+     * that failed; save its {@link LoaderState#encode() text} and {@link LoaderBuilder#resume resume} from it}
+     */
+    public LoaderState state() {
+        return runtime.progress().state();
+    }
+
+    /** {@return samples skipped so far because they could not be read or decoded} */
+    public long failures() {
+        return runtime.failures();
+    }
+
+    /** {@return the first failure of the earliest stage that had one (it names the sample), or {@code null}} */
+    public Throwable firstFailure() {
+        return runtime.firstFailure();
+    }
+
+    /** {@return per-stage statistics, source first, sink last} */
+    public List<StageStats> stats() {
+        return runtime.pipeline().stats();
+    }
+
+    /** {@return the running pipeline: its spec and stats} */
+    public Pipeline<?> pipeline() {
+        return runtime.pipeline();
+    }
+
+    /** Stops every stage, returns what was never delivered and frees the loader's pools, decoder and transfer. */
+    @Override
+    public void close() {
+        runtime.close();
+    }
+}

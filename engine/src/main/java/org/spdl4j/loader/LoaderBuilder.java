@@ -1,0 +1,363 @@
+package org.spdl4j.loader;
+
+import java.time.Duration;
+import java.util.Objects;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.loader.internal.LoaderRecipe;
+import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.offheap.MemoryAllocator;
+import org.spdl4j.offheap.batch.BatchTransfer;
+import org.spdl4j.offheap.batch.SlotDecoder;
+
+/**
+ * Describes a loader: a {@link SampleSource}, a {@link SlotDecoder} (required both), then how it runs. Every option
+ * has a default; {@link #build()} checks the recipe and builds the loader (its threads start at the first batch).
+ *
+ * <pre>{@code
+ * try (Loader<Batch> loader = Loader.builder()
+ *         .source(SampleSource.folder(Path.of("train")))
+ *         .decoder(ImageDecoders.evaluation(256, 224))
+ *         .batchSize(32).epochs(3).seed(7)
+ *         .build()) {
+ *     for (LoadedBatch<Batch> batch : loader) {
+ *         try (batch) { step(batch.data().tensor(), batch.labels()); }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p><b>Ownership:</b> the decoder and the transfer given here belong to the loader from {@link #build()} on (it
+ * closes them, also when the build fails). <b>Threading:</b> not thread-safe; fill it in on one thread.
+ *
+ * @param <T> the type of a delivered batch's data: {@link org.spdl4j.offheap.batch.Batch}, or the transfer's result
+ */
+public final class LoaderBuilder<T> {
+    /** Samples per batch unless {@link #batchSize} sets another. */
+    public static final int DEFAULT_BATCH_SIZE = 32;
+    /** Host batches allocated at once unless {@link #batchesInFlight} sets another. */
+    public static final int DEFAULT_BATCHES_IN_FLIGHT = 4;
+    /** Batches the sink holds for the consumer unless {@link #bufferSize} sets another. */
+    public static final int DEFAULT_BUFFER_SIZE = 4;
+    /** The seed unless {@link #seed} sets another. */
+    public static final long DEFAULT_SEED = 0;
+
+    private String name = "loader";
+    private SampleSource source;
+    private SlotDecoder decoder;
+    private BatchTransfer<?> transfer;
+    private int batchSize = DEFAULT_BATCH_SIZE;
+    private long epochs = 1;
+    private long seed = DEFAULT_SEED;
+    private boolean shuffle = true;
+    private RankInfo rank = RankInfo.SINGLE;
+    private LoaderState resume;
+    private OutputOrder order = OutputOrder.COMPLETION;
+    private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
+    private int decodeConcurrency = Runtime.getRuntime().availableProcessors();
+    private WaitPolicy waitPolicy = WaitPolicy.BACKOFF;
+    private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT + Runtime.getRuntime().availableProcessors() / 4;
+    private int bufferSize = DEFAULT_BUFFER_SIZE;
+    private boolean dropLast;
+    private MemoryAllocator batchMemory = DirectMemoryAllocator.INSTANCE;
+    private FailureBudget failureBudget = FailureBudget.UNLIMITED;
+    private HttpFetchSettings http = HttpFetchSettings.defaults();
+    private Duration decodeTimeout;
+
+    LoaderBuilder() {
+    }
+
+    /**
+     * Names the loader (threads {@code spdl4j-<name>-<stage>-<n>}, stats, pools); default "loader".
+     *
+     * @param loaderName the name
+     * @return this builder
+     */
+    public LoaderBuilder<T> name(String loaderName) {
+        this.name = Objects.requireNonNull(loaderName, "name");
+        return this;
+    }
+
+    /**
+     * Sets where the samples come from. Required.
+     *
+     * @param samples the source
+     * @return this builder
+     */
+    public LoaderBuilder<T> source(SampleSource samples) {
+        this.source = Objects.requireNonNull(samples, "source");
+        return this;
+    }
+
+    /**
+     * Sets what decodes a sample into its batch slot; the batch layout is {@code [batchSize, ...decoder's sample
+     * shape]} of the decoder's type. Required; owned by the loader from {@link #build()} on.
+     *
+     * @param slotDecoder the decoder (images, video or audio from media-native, or a user's own)
+     * @return this builder
+     */
+    public LoaderBuilder<T> decoder(SlotDecoder slotDecoder) {
+        this.decoder = Objects.requireNonNull(slotDecoder, "decoder");
+        return this;
+    }
+
+    /**
+     * Adds a transfer stage: each host batch goes to the transfer (a host-to-device copy), and the delivered batch's
+     * data is what it makes of it. Owned by the loader from {@link #build()} on. For a CUDA copy, give
+     * {@link #batchMemory} the device's pinned allocator too.
+     *
+     * @param batchTransfer the transfer
+     * @param <D>           what a transferred batch becomes
+     * @return this builder, now describing a loader of {@code D}s
+     */
+    @SuppressWarnings("unchecked") // only the data type changes; the recipe holds the transfer itself
+    public <D extends AutoCloseable> LoaderBuilder<D> transfer(BatchTransfer<D> batchTransfer) {
+        this.transfer = Objects.requireNonNull(batchTransfer, "transfer");
+        return (LoaderBuilder<D>) this;
+    }
+
+    /**
+     * Sets samples per batch (default {@value #DEFAULT_BATCH_SIZE}).
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public LoaderBuilder<T> batchSize(int n) {
+        this.batchSize = positive("batchSize", n);
+        return this;
+    }
+
+    /**
+     * Sets the number of epochs to run (default 1); batches run across epoch ends without a gap.
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public LoaderBuilder<T> epochs(long n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("epochs must be >= 1, got " + n);
+        }
+        this.epochs = n;
+        return this;
+    }
+
+    /**
+     * Sets the seed of the per-epoch shuffle and of each sample's transform seed (default 0).
+     *
+     * @param runSeed the seed
+     * @return this builder
+     */
+    public LoaderBuilder<T> seed(long runSeed) {
+        this.seed = runSeed;
+        return this;
+    }
+
+    /**
+     * Shuffles lists per epoch (default true); tar shards shuffle their shard order. A streamed source keeps its order.
+     *
+     * @param on whether to shuffle
+     * @return this builder
+     */
+    public LoaderBuilder<T> shuffle(boolean on) {
+        this.shuffle = on;
+        return this;
+    }
+
+    /**
+     * Sets this process's rank and the world size (default one rank; {@link RankInfo#fromEnvironment()} reads
+     * torchrun's RANK and WORLD_SIZE): each rank loads its own share.
+     *
+     * @param thisRank the rank
+     * @return this builder
+     */
+    public LoaderBuilder<T> rank(RankInfo thisRank) {
+        this.rank = Objects.requireNonNull(thisRank, "rank");
+        return this;
+    }
+
+    /**
+     * Resumes from a saved state: the loader delivers exactly what the run that saved it would have delivered after
+     * that point. The recipe must be the saved run's (same source, seed, rank, epochs); the seed and rank are checked.
+     *
+     * @param state what {@link Loader#state()} returned, or {@code null} to start afresh
+     * @return this builder
+     */
+    public LoaderBuilder<T> resume(LoaderState state) {
+        this.resume = state;
+        return this;
+    }
+
+    /**
+     * Sets the order samples take their batch slots (default {@code COMPLETION}: a slow sample holds nothing back);
+     * {@code INPUT} gives exactly the source's order, batch after batch, run after run.
+     *
+     * @param outputOrder the order
+     * @return this builder
+     */
+    public LoaderBuilder<T> order(OutputOrder outputOrder) {
+        this.order = Objects.requireNonNull(outputOrder, "order");
+        return this;
+    }
+
+    /**
+     * Sets reads in flight (default 4 per core): file reads run on virtual threads, URL fetches asynchronously.
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public LoaderBuilder<T> readConcurrency(int n) {
+        this.readConcurrency = positive("readConcurrency", n);
+        return this;
+    }
+
+    /**
+     * Sets decode workers (default one per core).
+     *
+     * @param n at least 1
+     * @return this builder
+     */
+    public LoaderBuilder<T> decodeConcurrency(int n) {
+        this.decodeConcurrency = positive("decodeConcurrency", n);
+        return this;
+    }
+
+    /**
+     * Sets how every stage and the consumer wait (default {@code BACKOFF}: idle stages cost nothing).
+     *
+     * @param policy the policy
+     * @return this builder
+     */
+    public LoaderBuilder<T> waitPolicy(WaitPolicy policy) {
+        this.waitPolicy = Objects.requireNonNull(policy, "waitPolicy");
+        return this;
+    }
+
+    /**
+     * Sets host batches allocated at once (default 4 plus one per 4 cores): the bound on batch memory.
+     *
+     * @param n at least 2
+     * @return this builder
+     */
+    public LoaderBuilder<T> batchesInFlight(int n) {
+        if (n < 2) {
+            throw new IllegalArgumentException("batchesInFlight must be >= 2, got " + n);
+        }
+        this.batchesInFlight = n;
+        return this;
+    }
+
+    /**
+     * Sets batches ready for the consumer at most (default {@value #DEFAULT_BUFFER_SIZE}).
+     *
+     * @param n a power of two
+     * @return this builder
+     */
+    public LoaderBuilder<T> bufferSize(int n) {
+        if (Integer.bitCount(n) != 1) {
+            throw new IllegalArgumentException("bufferSize must be a power of two, got " + n);
+        }
+        this.bufferSize = n;
+        return this;
+    }
+
+    /**
+     * Drops a partial last batch instead of delivering it (default false).
+     *
+     * @param drop whether to drop it
+     * @return this builder
+     */
+    public LoaderBuilder<T> dropLast(boolean drop) {
+        this.dropLast = drop;
+        return this;
+    }
+
+    /**
+     * Sets where host batch memory comes from (default direct memory; a device's pinned allocator for fast copies).
+     *
+     * @param memory the allocator
+     * @return this builder
+     */
+    public LoaderBuilder<T> batchMemory(MemoryAllocator memory) {
+        this.batchMemory = Objects.requireNonNull(memory, "batchMemory");
+        return this;
+    }
+
+    /**
+     * Sets the failures each stage tolerates before the run fails (default unlimited: bad samples are counted,
+     * logged and skipped).
+     *
+     * @param budget the budget
+     * @return this builder
+     */
+    public LoaderBuilder<T> failureBudget(FailureBudget budget) {
+        this.failureBudget = Objects.requireNonNull(budget, "failureBudget");
+        return this;
+    }
+
+    /**
+     * Sets retries and timeouts of URL fetches (requests in flight are {@link #readConcurrency}).
+     *
+     * @param settings the settings
+     * @return this builder
+     */
+    public LoaderBuilder<T> http(HttpFetchSettings settings) {
+        this.http = Objects.requireNonNull(settings, "http");
+        return this;
+    }
+
+    /**
+     * Fails a decode that takes longer than this (default none).
+     *
+     * @param timeout the longest a decode may take
+     * @return this builder
+     */
+    public LoaderBuilder<T> decodeTimeout(Duration timeout) {
+        this.decodeTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Builds the loader: opens its pools and checks the recipe. Its threads start at the first batch asked for.
+     *
+     * @return the loader
+     * @throws IllegalStateException    when the source or the decoder is missing (the message names them)
+     * @throws IllegalArgumentException when a resumed state is another run's (seed or rank differ)
+     */
+    public Loader<T> build() {
+        String missing = (source == null ? " source(SampleSource)" : "") + (decoder == null ? " decoder(SlotDecoder)"
+            : "");
+        if (!missing.isEmpty()) {
+            closeOwned();
+            throw new IllegalStateException("loader '" + name + "' is missing:" + missing);
+        }
+        LoaderState from = resume != null ? resume : LoaderState.start(seed, rank.rank(), rank.worldSize());
+        if (from.seed() != seed || from.rank() != rank.rank() || from.worldSize() != rank.worldSize()) {
+            closeOwned();
+            throw new IllegalArgumentException("loader '" + name + "': the state to resume (" + from.encode()
+                + ") was saved with seed " + from.seed() + ", rank " + from.rank() + "/" + from.worldSize()
+                + " but this loader has seed " + seed + ", rank " + rank.rank() + "/" + rank.worldSize()
+                + "; build it with the saved run's seed and rank");
+        }
+        return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
+            shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
+            dropLast, batchMemory, failureBudget, http, decodeTimeout));
+    }
+
+    private void closeOwned() {
+        if (decoder != null) {
+            decoder.close();
+        }
+        if (transfer != null) {
+            transfer.close();
+        }
+    }
+
+    private static int positive(String what, int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException(what + " must be >= 1, got " + n);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,211 @@
+package org.spdl4j.loader;
+
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+import org.spdl4j.engine.source.FileItem;
+import org.spdl4j.engine.source.FileListDataset;
+import org.spdl4j.engine.source.FolderDataset;
+import org.spdl4j.loader.internal.EntrySource;
+import org.spdl4j.loader.internal.IndexedEntries;
+import org.spdl4j.loader.internal.ReadKind;
+import org.spdl4j.loader.internal.StreamedEntries;
+import org.spdl4j.loader.internal.TarShardEntries;
+import org.spdl4j.loader.internal.UrlListFile;
+
+/**
+ * Where a loader's samples come from: a folder, a list of paths or URLs, WebDataset tar shards, or any list or
+ * iterable of {@link SampleEntry}s. Lists are sampled per rank and shuffled per epoch (by the loader's seed);
+ * tar shards are dealt to ranks whole (their order shuffled per epoch) and read member by member; an iterable is read
+ * in its own order, sample {@code i} to rank {@code i % worldSize}.
+ *
+ * <p>A value: immutable, reusable for several loaders. Scanning a folder or reading a list file happens in the
+ * factory, once.
+ */
+public final class SampleSource {
+    /** Image file extensions a folder scan takes by default (case-insensitive). */
+    public static final Set<String> IMAGE_EXTENSIONS = Set.of("jpg", "jpeg", "png", "webp", "bmp");
+    /** Video file extensions. */
+    public static final Set<String> VIDEO_EXTENSIONS = Set.of("mp4", "avi", "mkv", "webm", "mov");
+    /** Audio file extensions. */
+    public static final Set<String> AUDIO_EXTENSIONS = Set.of("wav", "flac", "mp3", "ogg", "m4a");
+
+    private final EntrySource entries;
+
+    private SampleSource(EntrySource entries) {
+        this.entries = entries;
+    }
+
+    /**
+     * The images of a folder: its class sub-folders ({@code root/<class>/<file>}, labelled by their sorted names),
+     * or, when no sub-folder holds one, the files directly in it, unlabelled. Keys are paths relative to the root.
+     *
+     * @param root the folder
+     * @return the source
+     * @throws IllegalArgumentException when the folder holds no image
+     */
+    public static SampleSource folder(Path root) {
+        return folder(root, IMAGE_EXTENSIONS);
+    }
+
+    /**
+     * The files of a folder with the given extensions, as {@link #folder(Path)} reads images.
+     *
+     * @param root       the folder
+     * @param extensions file extensions to take, lower case without the dot
+     * @return the source
+     * @throws IllegalArgumentException when the folder holds no such file; {@link UncheckedIOException} when it
+     *                                  cannot be read
+     */
+    public static SampleSource folder(Path root, Set<String> extensions) {
+        FolderDataset classes = FolderDataset.scan(root, extensions);
+        FolderDataset found = classes.size() > 0 ? classes : FolderDataset.scanFlat(root, extensions);
+        if (found.size() == 0) {
+            throw new IllegalArgumentException(root + ": no files (" + String.join(", ",
+                new java.util.TreeSet<>(extensions)) + ") in it or in class sub-folders (" + root + "/<class>/<file>)");
+        }
+        List<SampleEntry> list = new ArrayList<>((int) found.size());
+        for (long i = 0; i < found.size(); i++) {
+            FileItem f = found.get(i);
+            list.add(new SampleEntry(f.key() != null ? f.key() : f.path().toString(), f.label(), f.path(), null));
+        }
+        return new SampleSource(new IndexedEntries(list, "folder " + root));
+    }
+
+    /**
+     * A text file listing samples, one per line, optionally followed by a tab and an integer label: local paths
+     * (relative ones against the list's folder), or http(s) URLs fetched asynchronously (the first non-comment line
+     * decides which).
+     *
+     * @param list the list file
+     * @return the source
+     * @throws IllegalArgumentException naming the file and line of a bad entry, or when it lists nothing
+     */
+    public static SampleSource list(Path list) {
+        if (isUrlList(list)) {
+            List<SampleEntry> urls = UrlListFile.read(list);
+            requireSome(urls.size(), list);
+            return new SampleSource(new IndexedEntries(urls, "URL list " + list));
+        }
+        FileListDataset paths = FileListDataset.read(list);
+        requireSome(paths.size(), list);
+        List<SampleEntry> entries = new ArrayList<>((int) paths.size());
+        for (long i = 0; i < paths.size(); i++) {
+            FileItem f = paths.get(i);
+            entries.add(new SampleEntry(f.key() != null ? f.key() : f.path().toString(), f.label(), f.path(), null));
+        }
+        return new SampleSource(new IndexedEntries(entries, "path list " + list));
+    }
+
+    /**
+     * {@return whether {@code file} is a URL list: a regular file whose first non-empty, non-comment line is an
+     * http(s) URL}
+     *
+     * @param file any path
+     */
+    public static boolean isUrlList(Path file) {
+        return UrlListFile.isUrlList(file);
+    }
+
+    private static void requireSome(long n, Path list) {
+        if (n == 0) {
+            throw new IllegalArgumentException(list + ": lists no sample (one path or http(s) URL per line, "
+                + "optionally followed by a tab and a label)");
+        }
+    }
+
+    /**
+     * WebDataset tar shards: a {@code .tar} file, or a folder's {@code .tar} files in name order.
+     *
+     * @param shardsOrFolder a shard or a folder of shards
+     * @return the source
+     * @throws IllegalArgumentException when there is no shard
+     */
+    public static SampleSource tarShards(Path shardsOrFolder) {
+        List<Path> shards = shardFiles(shardsOrFolder);
+        if (shards.isEmpty()) {
+            throw new IllegalArgumentException(shardsOrFolder + ": no .tar shard");
+        }
+        return tarShards(shards);
+    }
+
+    /**
+     * WebDataset tar shards, in this order (the same on every rank).
+     *
+     * @param shards the shard files
+     * @return the source
+     */
+    public static SampleSource tarShards(List<Path> shards) {
+        return new SampleSource(new TarShardEntries(shards));
+    }
+
+    /**
+     * {@return the {@code .tar} shards {@code path} names: itself when it is one, a folder's (sorted) when it holds
+     * shards and no images, else an empty list}
+     *
+     * @param path a file or folder
+     */
+    public static List<Path> shardFiles(Path path) {
+        if (Files.isRegularFile(path) && path.getFileName().toString().endsWith(".tar")) {
+            return List.of(path);
+        }
+        if (!Files.isDirectory(path)) {
+            return List.of();
+        }
+        try (var files = Files.list(path)) {
+            return files.filter(p -> p.getFileName().toString().endsWith(".tar") && Files.isRegularFile(p))
+                .sorted().toList();
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException("cannot list " + path + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A list of samples (all local files or all URLs), sampled per rank and shuffled per epoch like a folder.
+     *
+     * @param entries the samples
+     * @return the source
+     */
+    public static SampleSource of(List<SampleEntry> entries) {
+        return new SampleSource(new IndexedEntries(entries, "list of " + entries.size() + " samples"));
+    }
+
+    /**
+     * Samples streamed from an iterable, in its order, iterated again for each epoch; no shuffle. All entries must
+     * be of the kind of the first (local files, or URLs). For exact resume the iterable must give the same order each
+     * time.
+     *
+     * @param entries the samples
+     * @return the source
+     * @throws IllegalArgumentException when the iterable is empty
+     */
+    public static SampleSource streamed(Iterable<SampleEntry> entries) {
+        Objects.requireNonNull(entries, "entries");
+        Iterator<SampleEntry> first = entries.iterator();
+        if (!first.hasNext()) {
+            throw new IllegalArgumentException("streamed source: the iterable has no sample");
+        }
+        ReadKind kind = first.next().uri() != null ? ReadKind.HTTP : ReadKind.FILES;
+        return new SampleSource(new StreamedEntries(entries, kind, "streamed samples"));
+    }
+
+    /** {@return what the samples are, for messages} */
+    public String describe() {
+        return entries.describe();
+    }
+
+    /** The internal side, for the loader. */
+    EntrySource entries() {
+        return entries;
+    }
+
+    @Override
+    public String toString() {
+        return describe();
+    }
+}

@@ -1,0 +1,136 @@
+package org.spdl4j.loader.internal;
+
+import org.agrona.concurrent.UnsafeBuffer;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.Lease;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.DType;
+import org.spdl4j.offheap.tensor.Tensor;
+
+/**
+ * A delivered batch's record: the data and what names each sample, copied out of the slot table when the batch
+ * completed (the table's entries go to later batches once the host batch is closed, which a transfer does early).
+ *
+ * <p><b>Allocation:</b> one record and its arrays per batch (a few hundred bytes per batch, never per sample): a
+ * record is never reused, so a reference kept past {@link #close()} fails loudly instead of reading a later batch.
+ * <b>Threading:</b> filled by the decode worker that completed the batch; the rings publish it to the consumer.
+ */
+public final class BatchRecord implements LoadedBatch<Object> {
+    final String[] keys;
+    final int[] labels;
+    final long[] epochs;
+    final long[] positions;
+    private final int size;
+    private Lease labelLease;
+    /** The host batch until a transfer takes it; then null. */
+    Batch host;
+    private AutoCloseable data;
+    private volatile boolean closed;
+
+    BatchRecord(Batch batch, SlotTable table, BufferPool labelPool) {
+        this.size = batch.size();
+        this.keys = new String[size];
+        this.labels = new int[size];
+        this.epochs = new long[size];
+        this.positions = new long[size];
+        table.describe(batch, this);
+        this.labelLease = labelPool.acquire(Math.max(1, size * Integer.BYTES));
+        UnsafeBuffer view = labelLease.buffer();
+        for (int i = 0; i < size; i++) {
+            view.putInt(i * Integer.BYTES, labels[i], java.nio.ByteOrder.nativeOrder());
+        }
+        this.host = batch;
+        this.data = batch;
+    }
+
+    /** What the transfer made of the host batch (the transfer took the host batch). */
+    void transferred(AutoCloseable result) {
+        this.host = null;
+        this.data = result;
+    }
+
+    /** {@return the epochs of the samples (the record's own array: read only), for progress} */
+    public long[] epochsView() {
+        return epochs;
+    }
+
+    /** {@return the positions of the samples (the record's own array: read only), for progress} */
+    public long[] positionsView() {
+        return positions;
+    }
+
+    @Override
+    public Object data() {
+        check();
+        return data;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public String key(int i) {
+        check();
+        return keys[i];
+    }
+
+    @Override
+    public int label(int i) {
+        check();
+        return labels[i];
+    }
+
+    @Override
+    public long epoch(int i) {
+        check();
+        return epochs[i];
+    }
+
+    @Override
+    public long position(int i) {
+        check();
+        return positions[i];
+    }
+
+    @Override
+    public Tensor labels() {
+        check();
+        return Tensor.contiguous(labelLease, 0, DType.I32, size);
+    }
+
+    private void check() {
+        if (closed) {
+            throw new IllegalStateException("batch of " + size + " samples" + (size > 0 ? " from " + keys[0] : "")
+                + " used after close(): its memory belongs to later batches");
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            throw new IllegalStateException("batch of " + size + " samples closed twice");
+        }
+        closed = true;
+        Lease l = labelLease;
+        labelLease = null;
+        try {
+            if (data != null) {
+                data.close();
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("closing the batch's data failed: " + e, e);
+        } finally {
+            l.release();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "batch of " + size + (size > 0 ? " from " + keys[0] : "");
+    }
+}

@@ -1,0 +1,108 @@
+package org.spdl4j.loader.internal;
+
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.StageFailureReport;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.batch.Slot;
+import org.spdl4j.offheap.batch.SlotDecoder;
+
+/**
+ * The decode stage (many workers): takes a slot's item from the {@link SlotTable}, has the {@link SlotDecoder} write
+ * the sample into the slot, releases the item, and completes the slot. When this slot was its batch's last, returns
+ * the batch's {@link BatchRecord}, else {@code null} (the engine passes nothing on).
+ *
+ * <p><b>Bad input:</b> a decoder that throws (an Error included) fails only its slot: counted in this stage's
+ * {@code failed} column ({@link StageFailureReport}) and logged naming the sample, recorded as settled (it would fail
+ * again), and the batch is published without it; a batch whose every sample failed is dropped. The slot is settled
+ * before the item is released, so a release that throws cannot leave a batch unpublished. <b>Allocation:</b> none on
+ * the success path beyond the decoder's own, and one record per batch.
+ */
+final class DecodeStage implements Function<Object, BatchRecord> {
+    private static final Logger LOG = LoggerFactory.getLogger(DecodeStage.class);
+    private final String stage;
+    private final SlotTable table;
+    private final SlotDecoder decoder;
+    private final LoaderItemPool items;
+    private final BufferPool labelPool;
+    private final Progress progress;
+    private final LoaderControl control;
+    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+
+    DecodeStage(String stage, SlotTable table, SlotDecoder decoder, LoaderItemPool items, BufferPool labelPool,
+                Progress progress, LoaderControl control) {
+        this.stage = stage;
+        this.table = table;
+        this.decoder = decoder;
+        this.items = items;
+        this.labelPool = labelPool;
+        this.progress = progress;
+        this.control = control;
+    }
+
+    @Override
+    public BatchRecord apply(Object work) {
+        if (work instanceof Batch flushed) { // the end-of-stream batch the assign stage sealed complete
+            return record(flushed);
+        }
+        Slot slot = (Slot) work;
+        LoaderItem item = table.take(slot);
+        Throwable error = null;
+        try {
+            if (item.sample != null && item.field == null) {
+                throw new IllegalArgumentException("sample " + item.key + " has no media member to decode (one of "
+                    + TarShardEntries.MEDIA_FIELDS + "); its members: " + item.sample.fields().stream()
+                    .map(f -> f.name()).toList());
+            }
+            decoder.decode(item, slot.address(), slot.length());
+        } catch (Throwable e) { // an Error too (a native library missing): the slot must be settled either way
+            error = e;
+        }
+        Batch done;
+        if (error == null) {
+            done = slot.complete();
+        } else {
+            failed(item, error);
+            done = slot.fail(error);
+        }
+        try {
+            items.release(item);
+        } catch (RuntimeException | Error e) { // the batch this slot completed must still go out
+            LOG.error("{}: releasing sample {} failed; what it holds may leak", stage, item, e);
+        }
+        return done == null ? null : record(done);
+    }
+
+    private void failed(LoaderItem item, Throwable error) {
+        if (control.isClosing()) {
+            return; // not a failure of the sample: the loader is closing under it; it runs again on resume
+        }
+        firstFailure.compareAndSet(null, error);
+        progress.settle(item.epoch, item.position);
+        if (!StageFailureReport.report(item, error)) {
+            LOG.warn("{}: dropped sample {}: {}", stage, item, error.toString());
+        }
+    }
+
+    /** The delivered form of a completed batch; a batch left empty by failures is closed and dropped. */
+    private BatchRecord record(Batch batch) {
+        if (batch.size() == 0) {
+            batch.close();
+            return null;
+        }
+        try {
+            return new BatchRecord(batch, table, labelPool);
+        } catch (RuntimeException | Error e) {
+            batch.close();
+            throw e;
+        }
+    }
+
+    /** {@return what the first failed decode threw, or {@code null}} */
+    Throwable firstFailure() {
+        return firstFailure.get();
+    }
+}

@@ -1,0 +1,41 @@
+package org.spdl4j.loader.internal;
+
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.SampleAllocator;
+
+/**
+ * Where a loader's samples come from, per epoch and rank: the internal side of
+ * {@link org.spdl4j.loader.SampleSource}.
+ *
+ * <p><b>Threading:</b> immutable; {@link #open} is called by the loader's source thread.
+ */
+public interface EntrySource {
+    /** A sample count that is known only once an epoch has been read (streamed sources, tar shards). */
+    long UNKNOWN_LENGTH = -1;
+
+    /** {@return how the samples' bytes are read} */
+    ReadKind readKind();
+
+    /**
+     * {@return samples per epoch for this rank, or {@link #UNKNOWN_LENGTH}}
+     *
+     * @param rank this rank
+     */
+    long epochLength(RankInfo rank);
+
+    /**
+     * Opens one epoch for one rank at a position.
+     *
+     * @param epoch   the epoch
+     * @param from    the position of the first sample to return (samples before it are passed over)
+     * @param rank    this rank
+     * @param seed    the shuffle seed
+     * @param shuffle whether to shuffle per epoch
+     * @param bytes   where a source that reads bytes itself puts them (tar members)
+     * @return the cursor
+     */
+    EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes);
+
+    /** {@return what the source is, for messages and saved states: "folder /data/train (1281167 samples)"} */
+    String describe();
+}

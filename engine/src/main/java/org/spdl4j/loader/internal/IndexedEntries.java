@@ -1,0 +1,100 @@
+package org.spdl4j.loader.internal;
+
+import java.util.List;
+import java.util.PrimitiveIterator;
+import org.spdl4j.engine.source.DistributedSampler;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.RemainderPolicy;
+import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.loader.SampleEntry;
+
+/**
+ * A list of samples read in the order a {@link DistributedSampler} gives: this rank's share, shuffled per epoch by
+ * seed, equal counts on every rank (the remainder dropped). Opening at a position costs O(1).
+ *
+ * <p><b>Threading:</b> immutable. <b>Allocation:</b> a cursor per epoch, nothing per sample.
+ */
+public final class IndexedEntries implements EntrySource {
+    private final List<SampleEntry> entries;
+    private final ReadKind kind;
+    private final String description;
+
+    /**
+     * Creates the source.
+     *
+     * @param entries     the samples (copied)
+     * @param description what they are, for messages
+     */
+    public IndexedEntries(List<SampleEntry> entries, String description) {
+        this.entries = List.copyOf(entries);
+        this.kind = kindOf(this.entries, description);
+        this.description = description + " (" + this.entries.size() + " samples)";
+    }
+
+    /** All files, or all URLs: one read stage reads them. */
+    static ReadKind kindOf(List<SampleEntry> entries, String description) {
+        boolean files = false;
+        boolean urls = false;
+        for (SampleEntry e : entries) {
+            files |= e.path() != null;
+            urls |= e.uri() != null;
+        }
+        if (files && urls) {
+            throw new IllegalArgumentException(description + ": mixes local files and URLs; give one loader each");
+        }
+        return urls ? ReadKind.HTTP : ReadKind.FILES;
+    }
+
+    @Override
+    public ReadKind readKind() {
+        return kind;
+    }
+
+    @Override
+    public long epochLength(RankInfo rank) {
+        return sampler(rank, 0, false).samplesPerRank();
+    }
+
+    private DistributedSampler sampler(RankInfo rank, long seed, boolean shuffle) {
+        return new DistributedSampler(entries.size(), rank, seed, shuffle, RemainderPolicy.DROP);
+    }
+
+    @Override
+    public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
+        DistributedSampler sampler = sampler(rank, seed, shuffle);
+        PrimitiveIterator.OfLong indices = sampler.indices(epoch, Math.min(from, sampler.samplesPerRank()));
+        return new EntryCursor() {
+            @Override
+            public boolean next(LoaderItem item) {
+                if (!indices.hasNext()) {
+                    return false;
+                }
+                SampleEntry e = entries.get((int) indices.nextLong());
+                item.key = e.key();
+                item.label = e.label();
+                item.path = e.path();
+                item.uri = e.uri();
+                return true;
+            }
+
+            @Override
+            public boolean skip() {
+                if (!indices.hasNext()) {
+                    return false;
+                }
+                indices.nextLong();
+                return true;
+            }
+
+            @Override
+            public void close() {
+                // nothing open
+            }
+        };
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+}

@@ -1,0 +1,116 @@
+package org.spdl4j.loader.internal;
+
+import org.spdl4j.engine.Source;
+import org.spdl4j.engine.source.LargeBufferTurns;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.loader.LoaderState;
+import org.spdl4j.offheap.batch.SampleSeeds;
+
+/**
+ * The loader's source: walks the epochs from the state it starts at up to the last one, each from its watermark,
+ * passing over the positions the state settled, and turns each sample into a pooled {@link LoaderItem} stamped with
+ * its epoch, position and transform seed (run seed, epoch, key: {@link SampleSeeds}), fixed here, before any
+ * concurrency, so they depend on neither worker count, output order nor which thread decodes.
+ *
+ * <p><b>Threading:</b> the engine's source thread only. <b>Allocation:</b> none of its own per sample (items are
+ * pooled); an epoch's cursor per epoch. <b>Blocking:</b> as the cursor (file and network I/O for tar shards).
+ */
+public final class ItemSource implements Source<LoaderItem> {
+    private final EntrySource source;
+    private final LoaderState from;
+    private final long endEpoch;
+    private final RankInfo rank;
+    private final long seed;
+    private final boolean shuffle;
+    private final SampleAllocator bytes;
+    private final LoaderItemPool items;
+    private final Progress progress;
+    private final LargeBufferTurns turns;
+
+    private long epoch;
+    private EntryCursor cursor;
+    private long position;
+    private long[] skip;
+    private int skipIndex;
+
+    /**
+     * Creates the source.
+     *
+     * @param source   the samples
+     * @param from     where to start (its settled positions are passed over)
+     * @param endEpoch the first epoch not to run
+     * @param seed     the run's seed (shuffle, transforms)
+     * @param shuffle  whether to shuffle per epoch
+     * @param bytes    where a source reading bytes itself puts them
+     * @param items    the item pool
+     * @param progress told each epoch's length when its end is reached
+     * @param turns    opens each item's ticket (INPUT order file reads), or {@code null}
+     */
+    public ItemSource(EntrySource source, LoaderState from, long endEpoch, long seed, boolean shuffle,
+                      SampleAllocator bytes, LoaderItemPool items, Progress progress, LargeBufferTurns turns) {
+        this.source = source;
+        this.from = from;
+        this.endEpoch = endEpoch;
+        this.rank = new RankInfo(from.rank(), from.worldSize());
+        this.seed = seed;
+        this.shuffle = shuffle;
+        this.bytes = bytes;
+        this.items = items;
+        this.progress = progress;
+        this.turns = turns;
+        this.epoch = from.epoch();
+    }
+
+    @Override
+    public LoaderItem next() {
+        for (;;) {
+            if (cursor == null) {
+                if (epoch >= endEpoch) {
+                    return null;
+                }
+                LoaderState.Mark mark = from.mark(epoch);
+                position = mark.watermark();
+                skip = mark.above();
+                skipIndex = 0;
+                cursor = source.open(epoch, position, rank, seed, shuffle, bytes);
+            }
+            boolean more = true;
+            while (more && skipIndex < skip.length && skip[skipIndex] == position) {
+                more = cursor.skip(); // settled before the checkpoint: delivered or failed already
+                position++;
+                skipIndex++;
+            }
+            LoaderItem item = items.take();
+            if (more && cursor.next(item)) {
+                item.epoch = epoch;
+                item.position = position++;
+                item.seed = SampleSeeds.of(seed, epoch, SampleSeeds.keyId(item.key));
+                if (turns != null) {
+                    // Items leave the source in input order and each counts from here: the read stage starts its
+                    // tasks in that order, so a younger large read never waits for an older one not yet started.
+                    item.ticket = turns.ticket();
+                    turns.open(item.ticket);
+                }
+                return item;
+            }
+            items.release(item);
+            cursor.close();
+            cursor = null;
+            long length = position;
+            progress.epochEnded(epoch, length);
+            epoch++;
+            if (length == 0) {
+                return null; // an empty epoch: every later one is empty too
+            }
+        }
+    }
+
+    @Override
+    public void close() {
+        if (cursor != null) {
+            cursor.close();
+            cursor = null;
+        }
+    }
+}

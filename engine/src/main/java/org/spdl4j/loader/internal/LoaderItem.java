@@ -1,0 +1,117 @@
+package org.spdl4j.loader.internal;
+
+import java.net.URI;
+import java.nio.file.Path;
+import org.agrona.BufferUtil;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleField;
+import org.spdl4j.offheap.Lease;
+import org.spdl4j.offheap.batch.EncodedSample;
+
+/**
+ * The carrier of one sample through a loader's stages: the source sets what it is (key, label, where its bytes are,
+ * its epoch and position, its transform seed), the read stage fills its bytes (a pooled lease for a file, a
+ * {@link Sample} for a fetched URL or a tar member), assign parks it at its batch slot, decode reads it as the
+ * {@link EncodedSample} view; then {@link LoaderItemPool#release} gives back its bytes and the item.
+ *
+ * <p><b>Ownership:</b> exactly one stage holds an item at a time; the rings between stages (and the slot table, after
+ * assign) publish its fields, so they are plain. Items are pooled: nothing is allocated per sample by the carrier.
+ */
+public final class LoaderItem implements EncodedSample {
+    /** The sample's key (set by the source). */
+    public String key;
+    /** Its label, or -1 (set by the source). */
+    public int label;
+    /** The local file, or null. */
+    public Path path;
+    /** The URL, or null. */
+    public URI uri;
+    /** Its epoch, from 0. */
+    public long epoch;
+    /** Its position in this rank's order of its epoch, from 0: what the loader's progress records. */
+    public long position;
+    /** The seed of its random transform (per run, epoch and key). */
+    public long seed;
+    /** Its ticket in the read stage's large-buffer turns (INPUT order), else 0. */
+    public long ticket;
+    /** The file's bytes in pooled memory once read, owned by this item until released. */
+    public Lease lease;
+    /** Valid bytes in {@link #lease}. */
+    public int leaseLength;
+    /** A fetched object or tar sample holding the bytes (owned: closed on release), or null. */
+    public Sample sample;
+    /** The field of {@link #sample} to decode. */
+    public SampleField field;
+
+    /** An empty item (the pool's). */
+    public LoaderItem() {
+        label = -1;
+    }
+
+    @Override
+    public long address() {
+        if (lease != null) {
+            return lease.address();
+        }
+        return field != null && field.length() > 0 ? BufferUtil.address(field.bytes()) : 0L;
+    }
+
+    @Override
+    public int length() {
+        if (lease != null) {
+            return leaseLength;
+        }
+        return field != null ? field.length() : 0;
+    }
+
+    @Override
+    public String key() {
+        return key;
+    }
+
+    @Override
+    public long seed() {
+        return seed;
+    }
+
+    @Override
+    public Path path() {
+        return path;
+    }
+
+    /** Gives back the bytes this item holds (lease or sample), once; the item keeps what names it. */
+    public void releaseBytes() {
+        Lease l = lease;
+        Sample s = sample;
+        lease = null;
+        leaseLength = 0;
+        sample = null;
+        field = null;
+        try {
+            if (l != null) {
+                l.release();
+            }
+        } finally {
+            if (s != null) {
+                s.close();
+            }
+        }
+    }
+
+    void clear() {
+        key = null;
+        label = -1;
+        path = null;
+        uri = null;
+        epoch = 0;
+        position = 0;
+        seed = 0;
+        ticket = 0;
+    }
+
+    /** {@return the key, naming the item in a failed sample's log line} */
+    @Override
+    public String toString() {
+        return key == null ? "(no sample)" : key;
+    }
+}

@@ -1,0 +1,44 @@
+package org.spdl4j.loader.internal;
+
+import java.time.Duration;
+import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.loader.LoaderState;
+import org.spdl4j.offheap.MemoryAllocator;
+import org.spdl4j.offheap.batch.BatchTransfer;
+import org.spdl4j.offheap.batch.SlotDecoder;
+
+/**
+ * A loader's recipe as the builder validated it: what {@link LoaderRuntime} is built from. A value.
+ *
+ * @param name              pipeline name (threads, stats, pools)
+ * @param source            the samples
+ * @param decoder           decodes into slots (owned by the loader from build on)
+ * @param transfer          the optional transfer (owned by the loader), or {@code null}
+ * @param batchSize         samples per batch
+ * @param epochs            the first epoch not to run
+ * @param seed              shuffle and transform seed
+ * @param shuffle           whether to shuffle per epoch
+ * @param rank              this rank
+ * @param from              where to start
+ * @param order             output order of the read and decode stages
+ * @param readConcurrency   reads in flight
+ * @param decodeConcurrency decode workers
+ * @param waitPolicy        every stage's wait policy
+ * @param batchesInFlight   host batches allocated at once
+ * @param bufferSize        batches the sink holds (power of two)
+ * @param dropLast          drop a partial last batch
+ * @param batchMemory       where host batch memory comes from
+ * @param failureBudget     failures tolerated per stage
+ * @param http              fetch settings for URL sources
+ * @param taskTimeout       the decode stage's task timeout, or {@code null}
+ */
+public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
+                           int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
+                           OutputOrder order, int readConcurrency, int decodeConcurrency, WaitPolicy waitPolicy,
+                           int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
+                           FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout) {
+}

@@ -1,0 +1,258 @@
+package org.spdl4j.loader.internal;
+
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.Pipeline;
+import org.spdl4j.engine.PipelineBuilder;
+import org.spdl4j.engine.StageOptions;
+import org.spdl4j.engine.source.LargeBufferTurns;
+import org.spdl4j.engine.source.PooledSampleAllocator;
+import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.engine.source.http.HttpObjectFetcher;
+import org.spdl4j.engine.source.http.LargeBodies;
+import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.CleanupFailures;
+import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.batch.BatchAssembler;
+import org.spdl4j.offheap.tensor.BatchDescriptor;
+
+/**
+ * Everything one loader owns, and the pipeline built from its recipe:
+ *
+ * <pre>
+ *  source ──ring──> read ──ring──> assign ──ring──> decode x N ──ring──> [transfer] ──ring──> sink ──> consumer
+ *  (epochs, rank,   (files: virtual  (each item its   (decoder writes the      (async, K in     (records; the
+ *   seed; settled    threads; URLs:   slot, in order;  sample into its slot;    flight)          consumer's receipt
+ *   positions        async; tar:      item parked in   the last slot's task                      settles their
+ *   passed over)     none)            the slot table)  returns the batch)                        samples)
+ * </pre>
+ *
+ * <p><b>Ownership:</b> the pools (encoded bytes, batches, labels), the assembler, slot table, decoder, fetcher and
+ * transfer, freed by {@link #close()} once every stage thread has stopped. <b>Threading:</b> built on one thread;
+ * the stages run on the engine's; {@link #progress()} is thread-safe.
+ */
+public final class LoaderRuntime implements AutoCloseable {
+    /** The read stage's name (files and URLs; tar shards are read by the source). */
+    public static final String READ_STAGE = "read";
+    /** The assign stage's name. */
+    public static final String ASSIGN_STAGE = "assign";
+    /** The decode stage's name. */
+    public static final String DECODE_STAGE = "decode";
+    /** The transfer stage's name. */
+    public static final String TRANSFER_STAGE = "transfer";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LoaderRuntime.class);
+    private static final int RING = 16;
+    /** The largest file whose size classes hold a slab for every item in flight; larger ones are few. */
+    private static final int PLENTIFUL_BYTES = 1024 * 1024;
+    private static final int LARGEST_BYTES = 32 * 1024 * 1024;
+    private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(60);
+    private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(600);
+
+    private final LoaderRecipe recipe;
+    private final LoaderControl control = new LoaderControl();
+    private final Progress progress;
+    private final LoaderItemPool items;
+    private final CloseList owned = new CloseList();
+    private final SlotTable table;
+    private final DecodeStage decode;
+    private final Pipeline<BatchRecord> pipeline;
+
+    /**
+     * Opens the pools, decoder state and stages, and builds (does not start) the pipeline.
+     *
+     * @param r the recipe
+     */
+    public LoaderRuntime(LoaderRecipe r) {
+        this.recipe = r;
+        this.progress = new Progress(r.from(), r.source().epochLength(r.rank()));
+        // Items live from the source until decoded: three rings (source -> read -> assign -> decode; items in the
+        // last wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
+        // assigner's hand, and slack.
+        int itemsInFlight = r.readConcurrency() + r.decodeConcurrency() + 3 * RING + 4;
+        this.items = new LoaderItemPool(2 * itemsInFlight);
+        owned.add(r.decoder());
+        boolean transferOwned = false;
+        try {
+            // Up to 1 MB every item in flight can hold a slab (with INPUT order finished reads wait for the oldest,
+            // and a smaller class could be held entirely by reads waiting behind one that waits for a slab); larger
+            // samples are few: a read finding its class empty takes a larger slab, and with INPUT order large reads
+            // take theirs in input order (LargeBufferTurns). Small members (tar labels) get small slabs. Pages are
+            // touched only as used.
+            BufferPool bytes = owned.add(BufferPool.open(PoolConfig.builder(r.name() + "-encoded")
+                .sizeClass(4 * 1024, 2 * itemsInFlight)
+                .sizeClass(128 * 1024, itemsInFlight)
+                .sizeClass(PLENTIFUL_BYTES, itemsInFlight)
+                .sizeClass(4 * 1024 * 1024, 4)
+                .sizeClass(LARGEST_BYTES, 2)
+                .acquireTimeout(ACQUIRE_TIMEOUT)
+                .build()));
+            BatchDescriptor layout = BatchDescriptor.of(r.batchSize(), r.decoder().dtype(),
+                r.decoder().sampleShape());
+            BufferPool batches = owned.add(BufferPool.open(PoolConfig.builder(r.name() + "-batches")
+                .allocator(r.batchMemory()).dmaAligned().sizeClass(layout.batchBytes(), r.batchesInFlight())
+                .acquireTimeout(BATCH_TIMEOUT).build()));
+            BatchAssembler assembler = owned.add(BatchAssembler.builder(batches, layout).dropLast(r.dropLast())
+                .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).build());
+            // Labels of delivered batches: a record holds one slab from completion until the consumer closes it.
+            // Records alive are bounded by the host batches plus the transfer's and the sink's room; the rest is
+            // room for a consumer that keeps some.
+            int transferRoom = r.transfer() == null ? 0 : r.transfer().maxInFlight();
+            BufferPool labels = owned.add(BufferPool.open(PoolConfig.builder(r.name() + "-labels")
+                .sizeClass(Math.max(64, r.batchSize() * Integer.BYTES),
+                    2 * (r.batchesInFlight() + transferRoom + r.bufferSize()) + 32)
+                .acquireTimeout(BATCH_TIMEOUT).build()));
+            if (r.transfer() != null) {
+                owned.add(r.transfer()); // closed before the assembler: it drains copies, closing their host batches
+            }
+            transferOwned = true;
+            this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
+            owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
+            this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
+                control);
+            ReadKind kind = r.source().readKind();
+            LargeBufferTurns turns = kind == ReadKind.FILES && r.order() == OutputOrder.INPUT
+                && !r.decoder().readsFiles() ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
+            PooledSampleAllocator sampleBytes = new PooledSampleAllocator(bytes);
+            StageOptions base = StageOptions.defaults().withWaitPolicy(r.waitPolicy()).withRingCapacity(RING)
+                .withOrder(r.order()).withFailureBudget(r.failureBudget());
+            AssignStage assign = new AssignStage(assembler, table, items);
+            PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
+                    r.source(), r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
+                .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items));
+            head = switch (kind) {
+                case FILES -> head.pipeVirtual(READ_STAGE, new FileReadStage(bytes, items, turns, PLENTIFUL_BYTES,
+                    r.decoder().readsFiles(), progress, control), base.withConcurrency(r.readConcurrency()));
+                case HTTP -> head.pipeAsync(READ_STAGE, new HttpReadStage(fetcher(r, sampleBytes), items, progress,
+                    control), base.withConcurrency(r.readConcurrency()));
+                case INLINE -> head;
+            };
+            StageOptions decodeOptions = base.withConcurrency(r.decodeConcurrency());
+            if (r.taskTimeout() != null) {
+                decodeOptions = decodeOptions.withTaskTimeout(r.taskTimeout());
+            }
+            PipelineBuilder<BatchRecord> tail = head
+                .aggregate(ASSIGN_STAGE, () -> assign, base.withConcurrency(1))
+                .pipe(DECODE_STAGE, decode, decodeOptions);
+            if (r.transfer() != null) {
+                tail = tail.pipeAsync(TRANSFER_STAGE, new TransferStage(r.transfer()),
+                    base.withConcurrency(r.transfer().maxInFlight()));
+            }
+            this.pipeline = tail.sink(r.bufferSize(), r.waitPolicy()).build();
+        } catch (RuntimeException | Error e) {
+            // Nothing has started: free what was built so far (pools are off-heap memory, the fetcher a thread).
+            if (!transferOwned && r.transfer() != null) {
+                owned.add(r.transfer());
+            }
+            owned.closeQuietly(e);
+            throw e;
+        }
+    }
+
+    private HttpObjectFetcher fetcher(LoaderRecipe r, PooledSampleAllocator bytes) {
+        HttpFetchSettings s = r.http();
+        HttpFetchSettings capped = new HttpFetchSettings(r.readConcurrency(), s.maxAttempts(), s.attemptTimeout(),
+            s.connectTimeout(), s.initialBackoff(), s.maxBackoff(), Math.min(s.maxBodyBytes(), LARGEST_BYTES));
+        // Bodies over 1 MB share the largest slabs; with INPUT order they take them in list order, so none waits
+        // for a slab a younger body holds while it waits, held, behind the older one.
+        return owned.add(new HttpObjectFetcher(capped, bytes,
+            new LargeBodies(PLENTIFUL_BYTES, r.order() == OutputOrder.INPUT)));
+    }
+
+    /** {@return the pipeline (stats, next with a timeout)} */
+    public Pipeline<BatchRecord> pipeline() {
+        return pipeline;
+    }
+
+    /** {@return what the loader has settled} */
+    public Progress progress() {
+        return progress;
+    }
+
+    /** {@return the recipe} */
+    public LoaderRecipe recipe() {
+        return recipe;
+    }
+
+    /** {@return samples dropped so far: unreadable (read stage) or undecodable (decode stage)} */
+    public long failures() {
+        long n = 0;
+        for (StageStats s : pipeline.stats()) {
+            if (s.stage().equals(READ_STAGE) || s.stage().equals(DECODE_STAGE)) {
+                n += s.failures();
+            }
+        }
+        return n;
+    }
+
+    /** {@return the first failure of the earliest stage that had one (it names the sample), or {@code null}} */
+    public Throwable firstFailure() {
+        List<StageStats> stats = pipeline.stats();
+        for (StageStats s : stats) {
+            if (s.firstFailure() != null && !s.stage().equals(ASSIGN_STAGE)) {
+                return s.firstFailure();
+            }
+        }
+        return decode.firstFailure();
+    }
+
+    /**
+     * Stops the pipeline (what it never delivered goes back to its pools through the discard hook), then frees
+     * everything the loader owns, each even when an earlier one fails. When a stage function outlives the pipeline's
+     * close (it ignores interrupts), the memory it may still touch is leaked instead, with an error logged.
+     */
+    @Override
+    public void close() {
+        control.closing();
+        pipeline.close();
+        if (!pipeline.isTerminated()) {
+            LOG.error("loader '{}': a stage is still running after close (it ignores interrupts); its pools, decoder "
+                + "and transfer are leaked rather than freed under it", recipe.name());
+            return;
+        }
+        owned.close();
+    }
+
+    /**
+     * What the runtime owns, closed in reverse order of adding: the fetcher (requests in flight end, their bodies go
+     * back), the slot table's parked items, the transfer (copies drain, host batches close), labels, assembler,
+     * batch and bytes pools, and the decoder last.
+     */
+    private static final class CloseList {
+        private final java.util.ArrayDeque<AutoCloseable> stack = new java.util.ArrayDeque<>();
+
+        <C extends AutoCloseable> C add(C c) {
+            stack.push(c);
+            return c;
+        }
+
+        void close() {
+            CleanupFailures failures = new CleanupFailures();
+            while (!stack.isEmpty()) {
+                AutoCloseable c = stack.pop();
+                failures.run(() -> {
+                    try {
+                        c.close();
+                    } catch (RuntimeException | Error e) {
+                        throw e;
+                    } catch (Exception e) {
+                        throw new IllegalStateException(e);
+                    }
+                });
+            }
+            failures.rethrow();
+        }
+
+        void closeQuietly(Throwable cause) {
+            try {
+                close();
+            } catch (RuntimeException | Error e) {
+                cause.addSuppressed(e);
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+package org.spdl4j.loader.internal;
+
+import java.util.Map;
+import java.util.TreeMap;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.loader.LoaderState;
+
+/**
+ * What a loader has settled, per epoch: positions delivered to the consumer (recorded when it receives their batch)
+ * or failed (recorded when they fail: they would fail again). {@link #state()} turns it into a {@link LoaderState}.
+ *
+ * <p><b>Threading:</b> written by the consumer's thread (deliveries, once per batch), failing stage workers
+ * (failure path only) and the source thread (an epoch's length, once per epoch); guarded by this object's monitor,
+ * taken once per batch, never per sample on the success path. <b>Allocation:</b> the bitmaps of open epochs.
+ */
+public final class Progress {
+    private final long seed;
+    private final RankInfo rank;
+    /** Samples per epoch when the source knows it, else {@link EntrySource#UNKNOWN_LENGTH}. */
+    private final long knownLength;
+    /** Every epoch before it is done. */
+    private long epoch;
+    private final TreeMap<Long, PositionSet> open = new TreeMap<>();
+    /** Lengths of epochs the source has read to their end (sources of unknown length). */
+    private final TreeMap<Long, Long> lengths = new TreeMap<>();
+
+    /**
+     * Starts from a state.
+     *
+     * @param from        the state resumed from, or a start state
+     * @param knownLength samples per epoch for this rank, or {@link EntrySource#UNKNOWN_LENGTH}
+     */
+    public Progress(LoaderState from, long knownLength) {
+        this.seed = from.seed();
+        this.rank = new RankInfo(from.rank(), from.worldSize());
+        this.knownLength = knownLength;
+        this.epoch = from.epoch();
+        for (Map.Entry<Long, LoaderState.Mark> e : from.marks().entrySet()) {
+            PositionSet set = new PositionSet(e.getValue().watermark());
+            for (long p : e.getValue().above()) {
+                set.add(p);
+            }
+            open.put(e.getKey(), set);
+        }
+        advance();
+    }
+
+    /**
+     * Records one settled sample.
+     *
+     * @param e        its epoch
+     * @param position its position
+     */
+    public synchronized void settle(long e, long position) {
+        if (e < epoch) {
+            return;
+        }
+        open.computeIfAbsent(e, k -> new PositionSet(0)).add(position);
+        advance();
+    }
+
+    /**
+     * Records the samples of a delivered batch.
+     *
+     * @param epochs    their epochs
+     * @param positions their positions
+     * @param n         how many
+     */
+    public synchronized void settle(long[] epochs, long[] positions, int n) {
+        for (int i = 0; i < n; i++) {
+            if (epochs[i] >= epoch) {
+                open.computeIfAbsent(epochs[i], k -> new PositionSet(0)).add(positions[i]);
+            }
+        }
+        advance();
+    }
+
+    /**
+     * Records an epoch's length, learned when the source reached its end.
+     *
+     * @param e      the epoch
+     * @param length its samples for this rank
+     */
+    public synchronized void epochEnded(long e, long length) {
+        lengths.put(e, length);
+        advance();
+    }
+
+    /** {@return the settled samples as a state: exact for the batches the consumer has received} */
+    public synchronized LoaderState state() {
+        Map<Long, LoaderState.Mark> marks = new TreeMap<>();
+        for (Map.Entry<Long, PositionSet> e : open.entrySet()) {
+            marks.put(e.getKey(), new LoaderState.Mark(e.getValue().watermark(), e.getValue().above()));
+        }
+        return new LoaderState(seed, rank.rank(), rank.worldSize(), epoch, marks);
+    }
+
+    /** {@return samples settled so far in open epochs plus all of the done ones is not tracked; the first open epoch} */
+    public synchronized long epoch() {
+        return epoch;
+    }
+
+    /** Moves past epochs whose every sample is settled. */
+    private void advance() {
+        for (;;) {
+            long length = knownLength != EntrySource.UNKNOWN_LENGTH ? knownLength : lengths.getOrDefault(epoch, -1L);
+            if (length < 0) {
+                return;
+            }
+            PositionSet set = open.get(epoch);
+            long watermark = set == null ? 0 : set.watermark();
+            if (watermark < length) {
+                return;
+            }
+            open.remove(epoch);
+            lengths.remove(epoch);
+            epoch++;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+package org.spdl4j.loader.internal;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.spdl4j.engine.source.CloseableIterator;
+import org.spdl4j.engine.source.EpochSource;
+import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.RemainderPolicy;
+import org.spdl4j.engine.source.Sample;
+import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.engine.source.SampleField;
+import org.spdl4j.engine.source.tar.ShardOpener;
+import org.spdl4j.engine.source.tar.WebDatasetSource;
+
+/**
+ * WebDataset tar shards: whole shards dealt to ranks per epoch (their order shuffled by seed and epoch when asked),
+ * each streamed member by member on the source thread straight into pooled memory. A sample's key is
+ * {@code shard@member}; its label is its {@code cls} member; the member decoded is the first whose extension is a
+ * media type ({@link #MEDIA_FIELDS}).
+ *
+ * <p><b>Threading:</b> immutable; cursors on the source thread. <b>Resume:</b> opening at a position skips whole
+ * samples by their headers (seeking over data in local files).
+ */
+public final class TarShardEntries implements EntrySource {
+    /** Member extensions taken as the sample's media, in this order of preference. */
+    public static final List<String> MEDIA_FIELDS = List.of("jpg", "jpeg", "png", "webp", "bmp", "mp4", "avi", "mkv",
+        "webm", "mov", "wav", "flac", "mp3", "ogg", "m4a", "bytes");
+    private static final Set<String> MEDIA = Set.copyOf(MEDIA_FIELDS);
+
+    private final List<String> shards;
+    private final String description;
+
+    /**
+     * Creates the source.
+     *
+     * @param shards the shard files, in a fixed order (the same on every rank)
+     */
+    public TarShardEntries(List<Path> shards) {
+        this.shards = shards.stream().map(Path::toString).toList();
+        this.description = "tar shards (" + shards.size() + (shards.isEmpty() ? "" : ", first " + shards.get(0))
+            + ")";
+    }
+
+    @Override
+    public ReadKind readKind() {
+        return ReadKind.INLINE;
+    }
+
+    @Override
+    public long epochLength(RankInfo rank) {
+        return UNKNOWN_LENGTH;
+    }
+
+    @Override
+    public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
+        WebDatasetSource source = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, rank, seed, shuffle,
+            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH);
+        CloseableIterator<Sample> it = source.open(epoch, from);
+        return new EntryCursor() {
+            @Override
+            public boolean next(LoaderItem item) {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                Sample s = it.next();
+                String origin = s.origin();
+                int at = origin.lastIndexOf('@');
+                item.key = (at < 0 ? origin : origin.substring(0, at)) + "@" + s.key();
+                item.label = s.label();
+                item.sample = s;
+                item.field = mediaField(s);
+                return true;
+            }
+
+            @Override
+            public boolean skip() {
+                if (!it.hasNext()) {
+                    return false;
+                }
+                it.next().close();
+                return true;
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
+    }
+
+    /** The member to decode, or null when there is none (the decode then fails naming the sample's members). */
+    private static SampleField mediaField(Sample s) {
+        SampleField best = null;
+        int bestRank = Integer.MAX_VALUE;
+        for (SampleField f : s.fields()) {
+            String name = f.name();
+            int dot = name.lastIndexOf('.');
+            String ext = dot < 0 ? name : name.substring(dot + 1);
+            if (MEDIA.contains(ext)) {
+                int r = MEDIA_FIELDS.indexOf(ext);
+                if (r < bestRank) {
+                    best = f;
+                    bestRank = r;
+                }
+            }
+        }
+        return best;
+    }
+
+    @Override
+    public String describe() {
+        return description;
+    }
+}
