@@ -14,8 +14,8 @@ import java.nio.file.Path;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * Decodes the best audio stream of a file (WAV, FLAC, MP3, Vorbis, Opus, AAC, ... as the FFmpeg build provides) and
- * resamples it (swresample) to float32 at the requested rate and channel count, written straight to a destination.
+ * Decodes the best audio stream of a file, or of a file's bytes in native memory (WAV, FLAC, MP3, Vorbis, Opus, AAC,
+ * ... as the FFmpeg build provides) and resamples it (swresample) to float32 at the requested rate and channel count, written straight to a destination.
  *
  * <p><b>Threading:</b> thread safe: each call opens, uses and frees its own demuxer, decoder and resampler (an audio
  * file needs its own contexts anyway), so any number of threads may call at once.
@@ -55,12 +55,64 @@ public final class AudioDecoder {
      */
     public static int decodeFile(final Path path, final AudioSpec spec, final MediaLimits limits,
                                  final long dstAddress, final long dstCapacity) {
-        final String label = path.toString();
+        return decodeFile(path, path.toString(), spec, limits, dstAddress, dstCapacity);
+    }
+
+    /**
+     * Decodes and resamples a file as {@link #decodeFile(Path, AudioSpec, MediaLimits, long, long)} does, naming it
+     * {@code label} in errors (e.g. a loader's sample key).
+     *
+     * @param path the audio (or video with audio) file
+     * @param label names the input in errors
+     * @param spec output rate, channels, layout and capacity
+     * @param limits checked against the header
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available; at least {@code spec.bytes()}
+     * @return samples written per channel
+     */
+    static int decodeFile(final Path path, final String label, final AudioSpec spec, final MediaLimits limits,
+                          final long dstAddress, final long dstCapacity) {
+        checkCapacity(label, spec, dstCapacity);
+        return resample(StreamDecoder.open(path, label, avutil.AVMEDIA_TYPE_AUDIO, limits), spec, dstAddress);
+    }
+
+    /**
+     * Decodes and resamples an audio file's bytes held in native memory (a tar member, a fetched URL), read in place
+     * (no copy, no temporary file), into the destination ({@code spec.bytes()} bytes).
+     *
+     * @param srcAddress first encoded byte; the bytes must stay valid for the call
+     * @param srcLength number of encoded bytes, at least 1
+     * @param label names the input in errors (a key, a URL)
+     * @param spec output rate, channels, layout and capacity
+     * @param limits checked against the header
+     * @param dstAddress first byte of the destination
+     * @param dstCapacity bytes available; at least {@code spec.bytes()}
+     * @return samples written per channel (at most {@code spec.maxSamples()}); the rest of the destination is
+     *         untouched. Values are not clipped: a downmix can exceed +-1.0 (see the class comment)
+     * @throws MediaException when the bytes are empty, not audio FFmpeg can read, or over the limits
+     */
+    public static int decode(final long srcAddress, final long srcLength, final String label, final AudioSpec spec,
+                             final MediaLimits limits, final long dstAddress, final long dstCapacity) {
+        checkCapacity(label, spec, dstCapacity);
+        return resample(StreamDecoder.open(srcAddress, srcLength, label, avutil.AVMEDIA_TYPE_AUDIO, limits), spec,
+                dstAddress);
+    }
+
+    private static void checkCapacity(final String label, final AudioSpec spec, final long dstCapacity) {
         if (dstCapacity < spec.bytes()) {
             throw new MediaException(label, "destination holds " + dstCapacity + " bytes; the spec needs "
                     + spec.bytes());
         }
-        final StreamDecoder decoder = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_AUDIO, limits);
+    }
+
+    /**
+     * Decodes every frame of an opened stream and resamples it into the destination; frees the decoder on every
+     * path.
+     *
+     * @return samples written per channel
+     */
+    private static int resample(final StreamDecoder decoder, final AudioSpec spec, final long dstAddress) {
+        final String label = decoder.label;
         final int planeCount = spec.interleaved() ? 1 : spec.channels();
         AVFrame frame = null;
         LongPointer planes = null;

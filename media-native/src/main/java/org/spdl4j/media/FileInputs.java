@@ -40,8 +40,20 @@ final class FileInputs {
      *         list ({@link #probe})
      */
     static AVFormatContext open(final Path path, final long maxPixels) {
+        return open(path, path.toString(), maxPixels);
+    }
+
+    /**
+     * Opens a file and reads its stream info, naming it {@code label} in errors (e.g. a loader's sample key).
+     *
+     * @param path the file
+     * @param label names the input in errors
+     * @param maxPixels the largest frame stream info may decode ({@link MediaLimits#maxPixels()})
+     * @return the format context, owned by the caller
+     * @throws MediaException as {@link #open(Path, long)}
+     */
+    static AVFormatContext open(final Path path, final String label, final long maxPixels) {
         FFmpeg.init();
-        final String label = path.toString();
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
         final String url = "file:" + path.toAbsolutePath();
@@ -95,8 +107,13 @@ final class FileInputs {
         return format;
     }
 
-    /** avformat_find_stream_info with each stream's decoder held to {@code maxPixels} (one option set per stream). */
-    private static int findStreamInfo(final AVFormatContext format, final long maxPixels, final String label) {
+    /**
+     * avformat_find_stream_info with each stream's decoder held to {@code maxPixels} (one option set per stream); also
+     * used for inputs in memory ({@link StreamDecoder#open(long, long, String, int, MediaLimits)}).
+     *
+     * @return avformat_find_stream_info's result (negative: an AVERROR)
+     */
+    static int findStreamInfo(final AVFormatContext format, final long maxPixels, final String label) {
         final int streams = format.nb_streams();
         final PointerPointer<AVDictionary> options = NativeAllocations.allocate(
                 () -> new PointerPointer<AVDictionary>(Math.max(1, streams)), "stream info options", label);

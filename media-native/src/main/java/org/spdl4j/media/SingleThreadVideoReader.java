@@ -16,7 +16,7 @@ import java.util.Arrays;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * Reads frames of one video file into a {@code [T, H, W, C]} destination: frames at timestamps or indices (seek to
+ * Reads frames of one video (a file, or a file's bytes in native memory) into a {@code [T, H, W, C]} destination: frames at timestamps or indices (seek to
  * the keyframe before, decode forward), or every k-th frame sequentially, in chunks for long files. A seek that lands
  * after the target (MPEG-TS and MPEG-PS land on any packet; MP4 with B-frames on the keyframe after the B-frames shown
  * before it) is noticed from the first frame decoded after it and retried further back. An input that cannot seek
@@ -25,6 +25,11 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  *
  * <p><b>Threading:</b> confined to one thread (not checked per call; FFmpeg contexts must not be shared). Open one
  * reader per file per thread.
+ *
+ * <p><b>Bytes in memory</b> ({@link #open(long, long, String, MediaLimits)}: a tar member, a fetched URL) are read in
+ * place through a custom I/O context that seeks as a file does, so every request works as on the file; where the file
+ * would be reopened (an input that cannot seek), the same bytes are opened again. They are the caller's, and must stay
+ * valid until {@link #close()}.
  *
  * <p><b>Memory:</b> owns the demuxer, decoder, one frame, one scaler until {@link #close()}; each output frame is
  * written by one scaler pass to {@code dst + t * spec.bytes()}. Limits: pixels and duration are checked from the
@@ -43,7 +48,10 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     /** How far before the target the second seek goes when the first landed after it; doubled for each further one. */
     private static final double FIRST_STEP_BACK_SECONDS = 1.0;
 
+    /** The file, or null for bytes in memory ({@link #address}, {@link #length}). */
     private final Path path;
+    private final long address;
+    private final long length;
     private final MediaLimits limits;
     /** Replaced by a fresh one when the file has to be reopened to get back to its first frame. */
     private StreamDecoder decoder;
@@ -112,8 +120,11 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private long ordinal;
     private boolean closed;
 
-    private SingleThreadVideoReader(final Path path, final StreamDecoder decoder, final MediaLimits limits) {
+    private SingleThreadVideoReader(final Path path, final long address, final long length,
+                                    final StreamDecoder decoder, final MediaLimits limits) {
         this.path = path;
+        this.address = address;
+        this.length = length;
         this.decoder = decoder;
         this.limits = limits;
         final AVRational tb = decoder.stream.time_base();
@@ -168,13 +179,52 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * @return the reader, owned by the caller
      */
     public static SingleThreadVideoReader open(final Path path, final MediaLimits limits) {
-        final StreamDecoder decoder = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
+        return open(path, path.toString(), limits);
+    }
+
+    /**
+     * Opens a video file, naming it {@code label} in errors (e.g. a loader's sample key).
+     *
+     * @param path the file
+     * @param label names the input in errors
+     * @param limits checked against the header (pixels, duration) and each request (frames)
+     * @return the reader, owned by the caller
+     */
+    static SingleThreadVideoReader open(final Path path, final String label, final MediaLimits limits) {
+        return create(path, 0, 0, StreamDecoder.open(path, label, avutil.AVMEDIA_TYPE_VIDEO, limits), limits);
+    }
+
+    /**
+     * Opens a video file's bytes held in native memory (a tar member, a fetched URL), read in place: no copy, no
+     * temporary file. Seeks work as on the file.
+     *
+     * @param address first byte; the bytes must stay valid and unchanged until {@link #close()}
+     * @param length number of bytes, at least 1
+     * @param label names the input in errors (a key, a URL)
+     * @param limits checked against the header (pixels, duration) and each request (frames)
+     * @return the reader, owned by the caller
+     * @throws MediaException when the bytes are empty, not a video FFmpeg can read, or over the limits
+     */
+    public static SingleThreadVideoReader open(final long address, final long length, final String label,
+                                               final MediaLimits limits) {
+        return create(null, address, length,
+                StreamDecoder.open(address, length, label, avutil.AVMEDIA_TYPE_VIDEO, limits), limits);
+    }
+
+    private static SingleThreadVideoReader create(final Path path, final long address, final long length,
+                                                  final StreamDecoder decoder, final MediaLimits limits) {
         try {
-            return new SingleThreadVideoReader(path, decoder, limits);
+            return new SingleThreadVideoReader(path, address, length, decoder, limits);
         } catch (final RuntimeException | Error e) { // an allocation's OutOfMemoryError too
             decoder.free();
             throw e;
         }
+    }
+
+    /** {@return the input opened afresh, at its first frame: the file again, or the same bytes} */
+    private StreamDecoder reopen() {
+        return path != null ? StreamDecoder.open(path, decoder.label, avutil.AVMEDIA_TYPE_VIDEO, limits)
+                : StreamDecoder.open(address, length, decoder.label, avutil.AVMEDIA_TYPE_VIDEO, limits);
     }
 
     /** {@return packets sent to the current decoder (for tests: the work a request costs; a reopen starts at 0)} */
@@ -368,13 +418,13 @@ public final class SingleThreadVideoReader implements AutoCloseable {
      * Goes back to the stream's first frame (left pending): by a seek to the start when the first usable frame
      * decoded after it is the stream's first (not so for MPEG-TS, whose seek can land a GOP late, nor for MPEG-4 part
      * 2 with B-frames there, whose first frame after a flush is a stale picture), else, and for inputs that cannot
-     * seek, by reopening the file. The reopened input is seekable again unless its format has no timestamps.
+     * seek, by reopening the file (or the bytes in memory). The reopened input is seekable again unless its format has no timestamps.
      */
     private void restart() {
         if (seekable && seek(0L) && firstUsableFrameAtOrBefore(0) && pendingIsFirst()) {
             return;
         }
-        final StreamDecoder fresh = StreamDecoder.open(path, avutil.AVMEDIA_TYPE_VIDEO, limits);
+        final StreamDecoder fresh = reopen();
         avutil.av_frame_unref(frame); // frames hold references into the old decoder's buffers; drop them first
         avutil.av_frame_unref(next);
         haveFrame = false;

@@ -20,11 +20,13 @@ import java.nio.file.Path;
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
 /**
- * One opened media file and the decoder of its best stream of one type (video or audio): demux, decode, seek.
- * The shared core of {@link SingleThreadVideoReader} and {@link AudioDecoder}.
+ * One opened media input (a file, or bytes in native memory) and the decoder of its best stream of one type (video
+ * or audio): demux, decode, seek. The shared core of {@link SingleThreadVideoReader} and {@link AudioDecoder}.
  *
- * <p>Not thread safe: owned by one reader on one thread. Owns the format context, codec context and packet from
- * {@link #open} until {@link #free()}; the caller owns the frames it passes to {@link #receive}.
+ * <p>Not thread safe: owned by one reader on one thread. Owns the format context, codec context and packet (and, for
+ * bytes in memory, the {@link MemoryAvioInput} they are read through) from {@link #open} until {@link #free()}; the
+ * caller owns the frames it passes to {@link #receive}, and, for bytes in memory, the bytes, which must stay valid
+ * until {@link #free()}.
  */
 final class StreamDecoder {
     private static final Logger LOG = LoggerFactory.getLogger(StreamDecoder.class);
@@ -41,6 +43,8 @@ final class StreamDecoder {
     final int streamIndex;
     final AVCodecContext codec;
     private final AVPacket packet;
+    /** The custom I/O the input is read through when it is bytes in memory; null for a file. */
+    private final MemoryAvioInput memory;
     private boolean inputEnded;
     private boolean decoderDrained;
     /** Packets of the stream sent to the decoder, and those it refused or failed on as invalid data. */
@@ -77,10 +81,12 @@ final class StreamDecoder {
     /** The end of the last frame decoded, from the first frame's start: what the duration limit is checked on. */
     private double decodedSeconds;
 
-    private StreamDecoder(final String label, final AVFormatContext format, final int streamIndex,
-                          final AVCodecContext codec, final AVPacket packet, final long undeclaredDurationLimit) {
+    private StreamDecoder(final String label, final AVFormatContext format, final MemoryAvioInput memory,
+                          final int streamIndex, final AVCodecContext codec, final AVPacket packet,
+                          final long undeclaredDurationLimit) {
         this.label = label;
         this.format = format;
+        this.memory = memory;
         this.streamIndex = streamIndex;
         this.stream = format.streams(streamIndex);
         this.codec = codec;
@@ -111,8 +117,66 @@ final class StreamDecoder {
      * @return the opened decoder; the caller must {@link #free()} it
      */
     static StreamDecoder open(final Path path, final int mediaType, final MediaLimits limits) {
-        final String label = path.toString();
-        final AVFormatContext format = FileInputs.open(path, limits.maxPixels());
+        return open(path, path.toString(), mediaType, limits);
+    }
+
+    /**
+     * Opens a file as {@link #open(Path, int, MediaLimits)} does, naming it {@code label} in errors.
+     *
+     * @param path the file
+     * @param label names the input in errors (e.g. a loader's sample key)
+     * @param mediaType AVMEDIA_TYPE_VIDEO or AVMEDIA_TYPE_AUDIO
+     * @param limits checked against the header, and a duration it does not give on the frames
+     * @return the opened decoder; the caller must {@link #free()} it
+     */
+    static StreamDecoder open(final Path path, final String label, final int mediaType, final MediaLimits limits) {
+        return openStream(label, FileInputs.open(path, label, limits.maxPixels()), null, mediaType, limits);
+    }
+
+    /**
+     * Opens bytes in native memory (a container file's bytes: a tar member, a fetched URL) and the decoder of their
+     * best stream of {@code mediaType}, checking the limits first. FFmpeg reads them in place through a custom I/O
+     * context ({@link MemoryAvioInput}) that seeks too, so everything a file allows works; no protocol may be opened
+     * from them (a playlist in the bytes cannot name other files or URLs).
+     *
+     * @param address first byte (must stay valid until {@link #free()})
+     * @param length number of bytes, at least 1
+     * @param label names the input in errors
+     * @param mediaType AVMEDIA_TYPE_VIDEO or AVMEDIA_TYPE_AUDIO
+     * @param limits checked against the header, and a duration it does not give on the frames
+     * @return the opened decoder; the caller must {@link #free()} it
+     */
+    static StreamDecoder open(final long address, final long length, final String label, final int mediaType,
+                              final MediaLimits limits) {
+        if (length <= 0) {
+            throw new MediaException(label, "empty input (0 bytes)");
+        }
+        if (address == 0) {
+            throw new IllegalArgumentException(label + ": null address for " + length + " bytes");
+        }
+        final MemoryAvioInput memory = new MemoryAvioInput(label);
+        final AVFormatContext format;
+        try {
+            format = memory.open(address, length, label, null);
+            final int info = FileInputs.findStreamInfo(format, limits.maxPixels(), label);
+            if (info < 0) {
+                throw FFmpeg.failure(info, label, "avformat_find_stream_info");
+            }
+        } catch (final RuntimeException | Error e) {
+            memory.free();
+            throw e;
+        }
+        return openStream(label, format, memory, mediaType, limits);
+    }
+
+    /**
+     * Finds the best stream of {@code mediaType} in an opened input, checks the limits and opens its decoder.
+     *
+     * @param memory the custom I/O of an input in memory, or null for a file; on failure the input is closed either way
+     */
+    private static StreamDecoder openStream(final String label, final AVFormatContext format,
+                                            final MemoryAvioInput memory, final int mediaType,
+                                            final MediaLimits limits) {
         AVCodecContext codec = null;
         try {
             final int index = avformat.av_find_best_stream(format, mediaType, -1, -1, (AVCodec) null, 0);
@@ -150,15 +214,24 @@ final class StreamDecoder {
             // On failure the catch frees the codec context and the input.
             final AVPacket packet = NativeAllocations.allocate(avcodec::av_packet_alloc, "av_packet_alloc", label);
             NativeResourceCounter.allocated(Kind.PACKET);
-            return new StreamDecoder(label, format, index, codec, packet,
+            return new StreamDecoder(label, format, memory, index, codec, packet,
                     duration > 0 ? 0 : limits.maxDurationSeconds());
         } catch (final RuntimeException | Error e) {
             if (codec != null) {
                 avcodec.avcodec_free_context(codec);
                 NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
             }
-            FileInputs.close(format);
+            closeInput(format, memory);
             throw e;
+        }
+    }
+
+    /** Closes a file's format context, or an input in memory with its I/O context and descriptor. */
+    private static void closeInput(final AVFormatContext format, final MemoryAvioInput memory) {
+        if (memory != null) {
+            memory.free();
+        } else {
+            FileInputs.close(format);
         }
     }
 
@@ -322,6 +395,6 @@ final class StreamDecoder {
         NativeResourceCounter.freed(Kind.PACKET);
         avcodec.avcodec_free_context(codec);
         NativeResourceCounter.freed(Kind.CODEC_CONTEXT);
-        FileInputs.close(format);
+        closeInput(format, memory);
     }
 }
