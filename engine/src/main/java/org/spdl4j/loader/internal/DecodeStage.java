@@ -5,6 +5,7 @@ import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.StageFailureReport;
+import org.spdl4j.loader.SampleException;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.Slot;
@@ -53,9 +54,12 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         Throwable error = null;
         try {
             if (item.sample != null && item.field == null) {
-                throw new IllegalArgumentException("sample " + item.key + " has no media member to decode (one of "
-                    + TarShardEntries.MEDIA_FIELDS + "); its members: " + item.sample.fields().stream()
+                throw new IllegalArgumentException("sample " + item.key + " has no member to decode (only text members "
+                    + TarShardEntries.TEXT_FIELDS + "); its members: " + item.sample.fields().stream()
                     .map(f -> f.name()).toList());
+            }
+            if (item.length() == 0 && item.path == null) {
+                throw new SampleException(item.key, "empty (0 bytes); nothing to decode", null);
             }
             decoder.decode(item, slot.address(), slot.length());
         } catch (Throwable e) { // an Error too (a native library missing): the slot must be settled either way

@@ -16,8 +16,8 @@ import org.spdl4j.engine.source.tar.WebDatasetSource;
 /**
  * WebDataset tar shards: whole shards dealt to ranks per epoch (their order shuffled by seed and epoch when asked),
  * each streamed member by member on the source thread straight into pooled memory. A sample's key is
- * {@code shard@member}; its label is its {@code cls} member; the member decoded is the first whose extension is a
- * media type ({@link #MEDIA_FIELDS}).
+ * {@code shard@member}; its label is its {@code cls} member; the member decoded is the one whose extension comes first
+ * in {@link #MEDIA_FIELDS}, else the first that is not a text member ({@link #TEXT_FIELDS}).
  *
  * <p><b>Threading:</b> immutable; cursors on the source thread. <b>Resume:</b> opening at a position skips whole
  * samples by their headers (seeking over data in local files).
@@ -27,6 +27,8 @@ public final class TarShardEntries implements EntrySource {
     public static final List<String> MEDIA_FIELDS = List.of("jpg", "jpeg", "png", "webp", "bmp", "mp4", "avi", "mkv",
         "webm", "mov", "wav", "flac", "mp3", "ogg", "m4a", "bytes");
     private static final Set<String> MEDIA = Set.copyOf(MEDIA_FIELDS);
+    /** Members that describe a sample rather than hold it: never decoded. */
+    public static final Set<String> TEXT_FIELDS = Set.of("cls", "txt", "json", "label", "key");
 
     private final List<String> shards;
     private final String description;
@@ -92,6 +94,7 @@ public final class TarShardEntries implements EntrySource {
     /** The member to decode, or null when there is none (the decode then fails naming the sample's members). */
     private static SampleField mediaField(Sample s) {
         SampleField best = null;
+        SampleField other = null;
         int bestRank = Integer.MAX_VALUE;
         for (SampleField f : s.fields()) {
             String name = f.name();
@@ -103,9 +106,11 @@ public final class TarShardEntries implements EntrySource {
                     best = f;
                     bestRank = r;
                 }
+            } else if (other == null && !TEXT_FIELDS.contains(ext)) {
+                other = f;
             }
         }
-        return best;
+        return best != null ? best : other;
     }
 
     @Override

@@ -4,10 +4,11 @@ import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 
 /** Writes minimal ustar archives with any member names (including hostile ones) for tests. */
-final class TestTarWriter {
+public final class TestTarWriter {
     private final ByteArrayOutputStream out = new ByteArrayOutputStream();
 
-    TestTarWriter add(String name, byte[] data) {
+    /** Adds a regular file member. */
+    public TestTarWriter add(String name, byte[] data) {
         return add(name, data, (byte) '0');
     }
 
@@ -43,7 +44,8 @@ final class TestTarWriter {
         System.arraycopy(s.getBytes(StandardCharsets.US_ASCII), 0, h, off, len - 1);
     }
 
-    byte[] finish() {
+    /** {@return the archive, with its end-of-archive blocks} */
+    public byte[] finish() {
         out.writeBytes(new byte[1024]);
         return out.toByteArray();
     }
