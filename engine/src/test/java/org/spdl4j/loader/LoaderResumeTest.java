@@ -1,0 +1,122 @@
+package org.spdl4j.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.testing.ChildJvm;
+
+/**
+ * Checkpoint and resume exact to the sample, for every source kind and both orders, shuffled, two epochs, a third of
+ * the samples bad: a run stopped after k batches (in the first epoch, or in the second), whose state is resumed in a
+ * child JVM, delivers with it exactly what one uninterrupted run delivers: the same sequence of keys in input order,
+ * the same multiset in completion order.
+ */
+class LoaderResumeTest {
+    static final int COUNT = 45;
+    private static final int BATCH = 4;
+    private static final int EPOCHS = 2;
+
+    @TempDir
+    static Path dir;
+    static LoaderData data;
+
+    @BeforeAll
+    static void data() throws Exception {
+        data = new LoaderData(dir.resolve("data"), COUNT);
+    }
+
+    @AfterAll
+    static void stop() {
+        data.close();
+    }
+
+    static LoaderBuilder<Batch> recipe(LoaderData data, LoaderData.Kind kind, OutputOrder order) throws Exception {
+        return Loader.builder().name("resume").source(data.source(kind)).decoder(new BytesDecoder())
+            .batchSize(BATCH).epochs(EPOCHS).seed(11).shuffle(true).order(order).readConcurrency(4)
+            .decodeConcurrency(2);
+    }
+
+    static List<Arguments> cells() {
+        List<Arguments> out = new ArrayList<>();
+        for (LoaderData.Kind kind : LoaderData.Kind.values()) {
+            for (OutputOrder order : OutputOrder.values()) {
+                out.add(Arguments.of(kind, order, 2));  // in the first epoch
+                out.add(Arguments.of(kind, order, 11)); // in the second: 30 good samples per epoch, 4 a batch
+            }
+        }
+        return out;
+    }
+
+    @ParameterizedTest(name = "{0} {1} stop after {2} batches")
+    @MethodSource("cells")
+    void shouldResumeInANewJvmExactlyWhereItStopped(LoaderData.Kind kind, OutputOrder order, int k) throws Exception {
+        List<String> whole = run(kind, order, Integer.MAX_VALUE, null).keys;
+        Run first = run(kind, order, k, null);
+        Path state = dir.resolve("state-" + kind + order + k + ".txt");
+        Path keys = dir.resolve("keys-" + kind + order + k + ".txt");
+        Files.writeString(state, first.state.encode());
+        ChildJvm.Result child = ChildJvm.run(List.of("-Dresume.root=" + data.root, "-Dresume.kind=" + kind,
+            "-Dresume.order=" + order, "-Dresume.state=" + state, "-Dresume.keys=" + keys), ResumeChild.class);
+        assertThat(child.exit()).as(child.output()).isZero();
+        List<String> resumed = new ArrayList<>(first.keys);
+        resumed.addAll(Files.readAllLines(keys));
+        if (order == OutputOrder.INPUT) {
+            assertThat(resumed).as("keys before and after the checkpoint (state %s)", first.state)
+                .containsExactlyElementsOf(whole);
+        } else {
+            assertThat(resumed).as("keys before and after the checkpoint (state %s)", first.state)
+                .containsExactlyInAnyOrderElementsOf(whole);
+        }
+        assertThat(whole).hasSize(EPOCHS * 30);
+    }
+
+    @Test
+    void shouldSayItIsDoneAfterTheLastBatch() throws Exception {
+        Run all = run(LoaderData.Kind.FOLDER, OutputOrder.COMPLETION, Integer.MAX_VALUE, null);
+        assertThat(all.state.epoch()).isEqualTo(EPOCHS);
+        assertThat(all.state.marks()).isEmpty();
+        Run again = run(LoaderData.Kind.FOLDER, OutputOrder.COMPLETION, Integer.MAX_VALUE, all.state);
+        assertThat(again.keys).isEmpty();
+    }
+
+    @Test
+    void shouldRefuseAStateOfAnotherSeed() throws Exception {
+        LoaderState other = LoaderState.start(99, 0, 1);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> recipe(data, LoaderData.Kind.FOLDER,
+                OutputOrder.INPUT).resume(other).build())
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("seed 99");
+    }
+
+    private record Run(List<String> keys, LoaderState state) {
+    }
+
+    private static Run run(LoaderData.Kind kind, OutputOrder order, int batches, LoaderState from) throws Exception {
+        List<String> keys = new ArrayList<>();
+        try (Loader<Batch> loader = recipe(data, kind, order).resume(from).build()) {
+            int n = 0;
+            for (LoadedBatch<Batch> batch : loader) {
+                try (batch) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        keys.add(batch.key(i));
+                    }
+                }
+                if (++n == batches) {
+                    break;
+                }
+            }
+            return new Run(keys, loader.state());
+        }
+    }
+}
