@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.spdl4j.offheap.batch.SampleSeeds;
 import java.awt.Color;
 import java.awt.Graphics2D;
 import java.awt.image.BufferedImage;
