@@ -2,7 +2,7 @@ package org.spdl4j.examples.latency;
 
 import org.HdrHistogram.Histogram;
 import org.agrona.DirectBuffer;
-import org.spdl4j.engine.record.RecordConsumer;
+import org.spdl4j.records.RecordConsumer;
 
 /**
  * The consumer: checks each record (in order, right notional) and records its end-to-end latency in two

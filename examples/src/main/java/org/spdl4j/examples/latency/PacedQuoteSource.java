@@ -1,7 +1,7 @@
 package org.spdl4j.examples.latency;
 
 import org.agrona.MutableDirectBuffer;
-import org.spdl4j.engine.record.RecordSource;
+import org.spdl4j.records.RecordSource;
 
 /**
  * Writes {@code count} quote records at a fixed rate, each stamped with the time it was <em>scheduled</em> to go

@@ -8,10 +8,10 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.WaitPolicy;
-import org.spdl4j.engine.record.RecordConsumer;
-import org.spdl4j.engine.record.RecordPipeline;
-import org.spdl4j.engine.record.RecordPipelineBuilder;
-import org.spdl4j.engine.record.RecordSource;
+import org.spdl4j.records.RecordConsumer;
+import org.spdl4j.records.RecordPipeline;
+import org.spdl4j.records.RecordPipelineBuilder;
+import org.spdl4j.records.RecordSource;
 
 /**
  * The benchmark shape on the engine's record rings: an endless source writing a {@code long} into each slot, two

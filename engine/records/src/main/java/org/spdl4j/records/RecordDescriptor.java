@@ -1,4 +1,4 @@
-package org.spdl4j.engine.record;
+package org.spdl4j.records;
 
 /**
  * Layout of a record ring's off-heap block: {@code capacity} slots of {@link #slotSize(int, int)} bytes each, one

@@ -1,4 +1,4 @@
-package org.spdl4j.engine.record;
+package org.spdl4j.records;
 
 import org.agrona.DirectBuffer;
 

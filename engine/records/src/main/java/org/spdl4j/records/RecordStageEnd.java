@@ -1,4 +1,4 @@
-package org.spdl4j.engine.record;
+package org.spdl4j.records;
 
 import com.lmax.disruptor.Sequence;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,4 +1,4 @@
-package org.spdl4j.engine.record;
+package org.spdl4j.records;
 
 import com.lmax.disruptor.Sequencer;
 import org.agrona.concurrent.IdleStrategy;
