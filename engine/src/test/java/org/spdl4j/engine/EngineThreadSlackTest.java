@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.engine.affinity.ThreadTimerSlack;
 
-/** Every thread the engine starts runs with the configured timer slack (record pipelines: RecordThreadSlackTest, spdl4j-records). */
+/** Every thread the engine starts runs with the configured timer slack (record pipelines: spdl4j-records' test). */
 @Timeout(value = 30, unit = TimeUnit.SECONDS)
 class EngineThreadSlackTest {
 
