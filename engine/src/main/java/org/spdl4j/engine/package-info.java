@@ -10,7 +10,7 @@
  * {@link org.spdl4j.engine.Pipeline#stats()}.
  *
  * <p>Packages: {@code ring} (links, work sharing, reordering, wait strategies), {@code runtime} (workers, life cycle),
- * {@code record} (off-heap record rings for small fixed-size records), {@code stats} (per-stage statistics),
- * {@code affinity} (pinning stage threads to CPUs).
+ * {@code stats} (per-stage statistics), {@code affinity} (pinning stage threads to CPUs). Off-heap record rings for
+ * small fixed-size records are built on these in their own artifact, spdl4j-records ({@code org.spdl4j.records}).
  */
 package org.spdl4j.engine;

@@ -94,39 +94,4 @@ class StrayInterruptTest {
                     .hasMessageContaining("interrupted while the pipeline ran");
         }
     }
-
-    @ParameterizedTest
-    @EnumSource(WaitPolicy.class)
-    void shouldGoOnWhenARecordStageRestoresAnInterruptItCaught(WaitPolicy policy) throws Exception {
-        AtomicInteger made = new AtomicInteger();
-        AtomicInteger seen = new AtomicInteger();
-        try (org.spdl4j.engine.record.RecordPipeline p = org.spdl4j.engine.record.RecordPipelineBuilder
-                .named("record-restores").recordLength(8).ringCapacity(16).waitPolicy(policy)
-                .source(rec -> {
-                    int i = made.getAndIncrement();
-                    if (i >= ITEMS) {
-                        return false;
-                    }
-                    sleepQuietly(1);
-                    rec.putLong(0, i);
-                    return true;
-                })
-                .stage("polite", rec -> {
-                    try {
-                        Thread.sleep(0, 1000); // fails at once on an interrupt left by the record before
-                    } catch (InterruptedException e) {
-                        throw new IllegalStateException("interrupted on record " + rec.getLong(0), e);
-                    }
-                    if (rec.getLong(0) == 3) {
-                        Thread.currentThread().interrupt(); // what `catch (InterruptedException e)` restores
-                    }
-                    return true;
-                }, 1)
-                .consumer(rec -> seen.incrementAndGet())
-                .build().start()) {
-            assertThat(p.awaitCompletion(Duration.ofSeconds(20))).isTrue();
-            assertThat(p.stats().get(1).failures()).isZero();
-        }
-        assertThat(seen.get()).isEqualTo(ITEMS);
-    }
 }

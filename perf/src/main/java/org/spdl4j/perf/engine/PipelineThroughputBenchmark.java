@@ -26,7 +26,7 @@ import org.spdl4j.engine.WaitPolicy;
  *
  * <p>Variants, side by side in one run: {@code blockingQueue} (ExecutorService + ArrayBlockingQueue),
  * {@code jctoolsSpsc} (JCTools SPSC queues + spin/yield), {@code spdl4j} (the engine's item rings, per wait policy
- * and publish batching) and {@code spdl4jRecords} (the engine's record rings, per wait policy). Run with
+ * and publish batching) and {@code spdl4jRecords} (record rings of spdl4j-records, per wait policy). Run with
  * {@code -prof gc} for {@code gc.alloc.rate.norm} (bytes per item).
  */
 @BenchmarkMode(Mode.Throughput)
@@ -153,7 +153,7 @@ public class PipelineThroughputBenchmark {
         }
     }
 
-    /** The engine's record rings for the trial (one off-heap ring, stages in place), per wait policy. */
+    /** Record rings (spdl4j-records) for the trial (one off-heap ring, stages in place), per wait policy. */
     @State(Scope.Benchmark)
     public static class RecordState {
         /** The wait policy of every record stage, the source and the consumer. */
@@ -237,8 +237,8 @@ public class PipelineThroughputBenchmark {
     }
 
     /**
-     * The spdl4j engine's record rings: the same values and functions as {@code long}s in one off-heap ring, stages
-     * transforming each record in place, the consumer an engine thread (see {@link RecordItemPipeline}).
+     * spdl4j's record rings (spdl4j-records): the same values and functions as {@code long}s in one off-heap ring,
+     * stages transforming each record in place, the consumer an engine thread (see {@link RecordItemPipeline}).
      *
      * @param s the running record pipeline
      * @return a checksum

@@ -8,13 +8,13 @@ import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
 import org.spdl4j.engine.PublishBatching;
 import org.spdl4j.engine.WaitPolicy;
-import org.spdl4j.engine.record.RecordConsumer;
-import org.spdl4j.engine.record.RecordPipeline;
-import org.spdl4j.engine.record.RecordPipelineBuilder;
-import org.spdl4j.engine.record.RecordSource;
+import org.spdl4j.records.RecordConsumer;
+import org.spdl4j.records.RecordPipeline;
+import org.spdl4j.records.RecordPipelineBuilder;
+import org.spdl4j.records.RecordSource;
 
 /**
- * The benchmark shape on the engine's record rings: an endless source writing a {@code long} into each slot, two
+ * The benchmark shape on record rings (spdl4j-records): an endless source writing a {@code long} into each slot, two
  * one-worker in-place stages ({@code plus-one}, {@code times-three}) and the consumer, all chained on one off-heap
  * ring of {@link ItemPipeline#CAPACITY} slots (so at most a third of the records the three-link variants may hold are
  * in flight), its slots aligned as asked (16: four records to a cache line). The values never leave the ring: no
