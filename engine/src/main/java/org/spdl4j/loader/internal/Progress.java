@@ -95,7 +95,7 @@ public final class Progress {
         return new LoaderState(seed, rank.rank(), rank.worldSize(), epoch, marks);
     }
 
-    /** {@return samples settled so far in open epochs plus all of the done ones is not tracked; the first open epoch} */
+    /** {@return the first epoch not done} */
     public synchronized long epoch() {
         return epoch;
     }
