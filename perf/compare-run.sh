@@ -8,7 +8,8 @@
 # states over minutes, so the figure to quote is the median of the per-round ratios (new / base), not the ratio
 # of the medians: as perf/alternate.py does for JMH (docs/benchmarks.md). Printed per round and summarised:
 # img/s, first batch after the pipeline's start (s), first batch counting the loader's construction (s), CPU s per
-# 1,000 images and peak RSS (MiB), each as parsed from the run's summary lines.
+# 1,000 images, peak RSS (MiB) and the run's CPU use as a % of all cores, each as parsed from the run's summary
+# lines. A run that used well under 100% of the cores with decode the bottleneck was sharing them with other jobs.
 #
 # Before the rounds, each checkout's launcher is run once with --version, which builds it if its sources are newer
 # than its last build (the build is never inside a measured run), and then, unless WARMUP=0, one unmeasured
@@ -50,14 +51,15 @@ for d in "$base" "$new"; do
     echo "compare-run: building or starting $d failed:" >&2; tail -20 "$logs/build-$(basename "$d").txt" >&2; exit 1; }
 done
 
-# One run: `./spdl4j run ARGS` in $1, output into $2; prints "img/s first first_with_build cpu_per_1000 rss".
+# One run: `./spdl4j run ARGS` in $1, output into $2; prints "img/s first first_with_build cpu_per_1000 rss cores%".
 run_one() {
   local dir="$1" log="$2" rc=0
   (cd "$dir" && ./spdl4j run "${args[@]}") >"$log" 2>&1 || rc=$?
   local figures
   figures="$(sed -n -E \
     -e 's/^throughput: .* ([0-9.]+) img\/s; first batch after ([0-9.]+) s( \(([0-9.]+) s counting the loader.s construction\))?;.*/T \1 \2 \4/p' \
-    -e 's/^cpu: .* ([0-9.]+) cpu-s per 1,000 images; peak RSS ([0-9.]+) MiB.*/C \1 \2/p' "$log")"
+    -e 's/^cpu: .* ([0-9]+)% of [0-9]+ cores; ([0-9.]+) cpu-s per 1,000 images; peak RSS ([0-9.]+) MiB.*/C \2 \3 \1/p' \
+    "$log")"
   local t c
   t="$(grep '^T ' <<<"$figures" | tail -1 || true)"
   c="$(grep '^C ' <<<"$figures" | tail -1 || true)"
@@ -67,8 +69,8 @@ run_one() {
     exit 1
   fi
   read -r _ ips first firstb <<<"$t"
-  read -r _ cpu rss <<<"$c"
-  echo "$ips $first ${firstb:-nan} $cpu $rss"
+  read -r _ cpu rss cores <<<"$c"
+  echo "$ips $first ${firstb:-nan} $cpu $rss $cores"
 }
 
 if [ "${WARMUP:-1}" != 0 ]; then
@@ -77,7 +79,7 @@ fi
 
 results="$logs/figures.txt"
 : >"$results"
-printf '%-6s %-5s %10s %10s %12s %12s %9s\n' round who img/s first_s first+build cpu/1000img rss_MiB
+printf '%-6s %-5s %10s %10s %12s %12s %9s %7s\n' round who img/s first_s first+build cpu/1000img rss_MiB cores%
 for ((r = 1; r <= rounds; r++)); do
   who=(base new)
   if [ "$order" = rotate ] && [ $((r % 2)) -eq 0 ]; then who=(new base); fi
@@ -85,15 +87,15 @@ for ((r = 1; r <= rounds; r++)); do
     if [ "$w" = base ]; then d="$base"; else d="$new"; fi
     f="$(run_one "$d" "$logs/round$r-$w.txt")"
     echo "$r $w $f" >>"$results"
-    read -r ips first firstb cpu rss <<<"$f"
-    printf '%-6s %-5s %10s %10s %12s %12s %9s\n' "$r/$rounds" "$w" "$ips" "$first" "$firstb" "$cpu" "$rss"
+    read -r ips first firstb cpu rss cores <<<"$f"
+    printf '%-6s %-5s %10s %10s %12s %12s %9s %7s\n' "$r/$rounds" "$w" "$ips" "$first" "$firstb" "$cpu" "$rss" "$cores"
   done
 done
 
 python3 - "$results" "${CSV:-}" <<'PY'
 import statistics, sys
 rows = [line.split() for line in open(sys.argv[1])]
-names = ["img/s", "first batch s", "first batch + loader s", "cpu-s/1000 img", "peak RSS MiB"]
+names = ["img/s", "first batch s", "first batch + loader s", "cpu-s/1000 img", "peak RSS MiB", "cpu % of cores"]
 fig = {(int(r[0]), r[1]): [float(x) for x in r[2:]] for r in rows}
 rounds = sorted({k[0] for k in fig})
 print(f"\nmedians over {len(rounds)} rounds; ratio = new / base within each round: median [min-max]")
@@ -105,11 +107,12 @@ for i, name in enumerate(names):
     mb = statistics.median(b) if all(x == x for x in b) else float("nan")
     mn = statistics.median(n) if all(x == x for x in n) else float("nan")
     cell = f"{statistics.median(ratios):.3f}x [{min(ratios):.3f}-{max(ratios):.3f}]" if ratios else "-"
-    fmt = "{:10.1f}" if name in ("img/s", "peak RSS MiB") else "{:10.3f}"
+    fmt = "{:10.1f}" if name in ("img/s", "peak RSS MiB", "cpu % of cores") else "{:10.3f}"
     print(f"  {name:24s} {fmt.format(mb)} {fmt.format(mn)}   {cell}")
 if sys.argv[2]:
     with open(sys.argv[2], "w") as f:
-        f.write("round,variant,img_per_s,first_batch_s,first_batch_with_loader_s,cpu_s_per_1000,peak_rss_mib\n")
+        f.write("round,variant,img_per_s,first_batch_s,first_batch_with_loader_s,cpu_s_per_1000,peak_rss_mib,"
+                "cpu_pct_of_cores\n")
         for (r, who), v in sorted(fig.items()):
             f.write(f"{r},{who}," + ",".join(str(x) for x in v) + "\n")
 PY
