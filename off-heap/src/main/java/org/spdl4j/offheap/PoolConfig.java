@@ -7,9 +7,9 @@ import java.util.Objects;
 
 /**
  * The immutable description of a {@link BufferPool}: its name, allocator, alignment, size classes, acquire timeout,
- * leak detection level and checked mode. Built by {@link #builder(String)}, whose defaults come from
- * {@link OffHeapConfiguration} (and so from {@code spdl4j.*} system properties); {@link BufferPool#open} turns it
- * into a running pool.
+ * leak detection level and checked mode. Built by {@link #builder(String)}, whose defaults are named in
+ * {@link OffHeapConfiguration} (leak detection and checked mode as its system properties set them);
+ * {@link BufferPool#open} turns it into a running pool.
  *
  * <p><b>Thread safety:</b> immutable. {@link Builder} is not thread-safe.
  */
@@ -28,15 +28,11 @@ public final class PoolConfig {
         this.name = b.name;
         this.allocator = b.allocator;
         this.alignment = b.alignment;
-        this.sizeClasses = b.sizeClasses.isEmpty() ? OffHeapConfiguration.SIZE_CLASSES
+        this.sizeClasses = b.sizeClasses.isEmpty() ? OffHeapConfiguration.SIZE_CLASSES_DEFAULT
                 : SizeClassSpec.sortedDistinct(b.sizeClasses, "pool '" + name + "'");
         this.acquireTimeout = b.acquireTimeout;
         this.leakDetection = b.leakDetection;
-        if (b.samplingInterval < 1) { // the builder's setter checks; its default comes from a system property
-            throw new IllegalArgumentException("leak sampling interval must be >= 1, got " + b.samplingInterval
-                    + " (property " + OffHeapConfiguration.LEAK_SAMPLING_INTERVAL_PROP + ")");
-        }
-        this.samplingInterval = b.samplingInterval;
+                this.samplingInterval = b.samplingInterval;
         this.checked = b.checked;
         this.maxChunkBytes = b.maxChunkBytes;
     }
@@ -111,24 +107,25 @@ public final class PoolConfig {
                 + sizeClasses + ", timeout=" + acquireTimeout + ", leaks=" + leakDetection + ", checked=" + checked + "]";
     }
 
-    /** Collects a {@link PoolConfig}; every setter has a default from {@link OffHeapConfiguration}. */
+    /** Collects a {@link PoolConfig}; every setter's default is named in {@link OffHeapConfiguration}. */
     public static final class Builder {
         private final String name;
         private MemoryAllocator allocator = DirectMemoryAllocator.INSTANCE;
-        private int alignment = OffHeapConfiguration.ALIGNMENT;
+        private int alignment = OffHeapConfiguration.ALIGNMENT_DEFAULT;
         private final List<SizeClassSpec> sizeClasses = new ArrayList<>();
-        private Duration acquireTimeout = OffHeapConfiguration.ACQUIRE_TIMEOUT;
+        private Duration acquireTimeout = OffHeapConfiguration.ACQUIRE_TIMEOUT_DEFAULT;
         private LeakDetectionLevel leakDetection = OffHeapConfiguration.LEAK_DETECTION;
         private int samplingInterval = OffHeapConfiguration.LEAK_SAMPLING_INTERVAL;
         private boolean checked = OffHeapConfiguration.CHECKED;
-        private long maxChunkBytes = OffHeapConfiguration.MAX_CHUNK_BYTES;
+        private long maxChunkBytes = OffHeapConfiguration.MAX_CHUNK_BYTES_DEFAULT;
 
         private Builder(String name) {
             this.name = Objects.requireNonNull(name, "name");
         }
 
         /**
-         * Sets where slabs come from (default: {@link DirectMemoryAllocator#INSTANCE}).
+         * Sets where slabs come from (default: {@link DirectMemoryAllocator#INSTANCE}, which does not prefault;
+         * {@code new DirectMemoryAllocator(true)} does).
          *
          * @param allocator the allocator
          * @return this builder
@@ -164,7 +161,7 @@ public final class PoolConfig {
         }
 
         /**
-         * Adds a size class; when none is added, {@value OffHeapConfiguration#SIZE_CLASSES_PROP} is used.
+         * Adds a size class; when none is added, {@link OffHeapConfiguration#SIZE_CLASSES_DEFAULT} are used.
          *
          * @param slabBytes bytes per slab
          * @param count     number of slabs
@@ -176,7 +173,8 @@ public final class PoolConfig {
         }
 
         /**
-         * Sets how long an acquire waits for a free slab before it fails.
+         * Sets how long an acquire waits for a free slab before it fails (default
+         * {@link OffHeapConfiguration#ACQUIRE_TIMEOUT_DEFAULT}, 30 s).
          *
          * @param timeout a non-negative duration (0: fail at once when the class is empty;
          *                {@code ChronoUnit.FOREVER.getDuration()}: wait without a bound)
@@ -194,7 +192,8 @@ public final class PoolConfig {
         }
 
         /**
-         * Sets the leak detection level.
+         * Sets the leak detection level (default {@link OffHeapConfiguration#LEAK_DETECTION}, from
+         * {@value OffHeapConfiguration#LEAK_DETECTION_PROP}).
          *
          * @param level the level
          * @return this builder
@@ -205,7 +204,9 @@ public final class PoolConfig {
         }
 
         /**
-         * Sets the sampling interval of {@link LeakDetectionLevel#SAMPLED}.
+         * Sets the sampling interval of {@link LeakDetectionLevel#SAMPLED} (default
+         * {@link OffHeapConfiguration#LEAK_SAMPLING_INTERVAL}, from
+         * {@value OffHeapConfiguration#LEAK_SAMPLING_INTERVAL_PROP}).
          *
          * @param interval one acquire in this many is tracked, at least 1
          * @return this builder
@@ -219,7 +220,8 @@ public final class PoolConfig {
         }
 
         /**
-         * Turns use-after-release checks on or off.
+         * Turns use-after-release checks on or off (default {@link OffHeapConfiguration#CHECKED}, from
+         * {@value OffHeapConfiguration#CHECKED_PROP}).
          *
          * @param checked whether leases check their reference count on every access
          * @return this builder
@@ -230,7 +232,8 @@ public final class PoolConfig {
         }
 
         /**
-         * Sets the largest single allocation a size class makes.
+         * Sets the largest single allocation a size class makes (default
+         * {@value OffHeapConfiguration#MAX_CHUNK_BYTES_DEFAULT} B).
          *
          * @param bytes positive; a class whose slab is larger than this gets one slab per chunk
          * @return this builder

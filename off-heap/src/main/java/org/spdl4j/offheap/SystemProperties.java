@@ -4,10 +4,11 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * Reads spdl4j's {@code spdl4j.*} system properties strictly. {@link Integer#getInteger} and {@link Long#getLong}
- * return the default for a value that does not parse, so a typo ({@code -Dspdl4j.ringCapacity=4k}) silently leaves
- * the default in effect; here a value that does not parse, or lies outside what the setting accepts, fails with an
- * {@link IllegalArgumentException} that names the property, the value and what is accepted. The configuration
+ * Reads spdl4j's {@code spdl4j.*} system properties strictly (the few there are: docs/configuration.md lists them).
+ * {@link Integer#getInteger} and {@link Long#getLong} return the default for a value that does not parse, so a typo
+ * ({@code -Dspdl4j.leakDetection.samplingInterval=1k}) silently leaves the default in effect; here a value that does
+ * not parse, or lies outside what the setting accepts, fails with an {@link IllegalArgumentException} that names the
+ * property, the value and what is accepted. The configuration
  * classes read their properties once, when they initialise, so the failure reaches the caller as their
  * {@link ExceptionInInitializerError}, with this message as its cause.
  *
@@ -28,24 +29,6 @@ public final class SystemProperties {
      */
     public static int intValue(String name, int defaultValue, int min, int max) {
         return (int) longValue(name, defaultValue, min, max);
-    }
-
-    /**
-     * {@return the property's value as a power of two in {@code [1, max]}, or {@code defaultValue} when it is not
-     * set} For capacities of rings and buffers.
-     *
-     * @param name         the property
-     * @param defaultValue the value when it is not set
-     * @param max          the greatest accepted value
-     * @throws IllegalArgumentException naming the property when the value is not such a power of two
-     */
-    public static int powerOfTwoValue(String name, int defaultValue, int max) {
-        int value = intValue(name, defaultValue, 1, max);
-        if (Integer.bitCount(value) != 1) {
-            throw new IllegalArgumentException("system property " + name + "=" + value + " must be a power of two"
-                    + " (try " + Math.min(max, Integer.highestOneBit(value) << 1) + ")");
-        }
-        return value;
     }
 
     /**
@@ -130,20 +113,6 @@ public final class SystemProperties {
         }
         throw new IllegalArgumentException("system property " + name + "='" + text + "' is neither true nor false"
                 + " (default " + defaultValue + ")");
-    }
-
-    /**
-     * {@return the property's value as a boolean, read as {@link #booleanValue(String, boolean)} does; when it is not
-     * set, the value of its earlier name (a property renamed, whose old name is still accepted); {@code defaultValue}
-     * when neither is set} Where both are set, {@code name} wins and the earlier name is not read.
-     *
-     * @param name         the property
-     * @param earlierName  the property's earlier name
-     * @param defaultValue the value when neither is set
-     * @throws IllegalArgumentException naming the property the value came from when it is neither true nor false
-     */
-    public static boolean booleanValue(String name, String earlierName, boolean defaultValue) {
-        return booleanValue(System.getProperty(name) != null ? name : earlierName, defaultValue);
     }
 
     /**

@@ -30,7 +30,7 @@ public final class ChildJvm {
     /**
      * Runs {@code main} in a child JVM and waits up to 60 s for it (a test failure if it takes longer).
      *
-     * @param option one more JVM option, e.g. {@code -Dspdl4j.ringCapacity=4k}
+     * @param option one more JVM option, e.g. {@code -Dspdl4j.checked=yes}
      * @param main   the class whose {@code main} runs
      * @return its exit status and output
      * @throws IOException          when the child cannot be started
@@ -44,7 +44,7 @@ public final class ChildJvm {
      * Runs {@code main} in a child JVM with several more options (several properties checked in one start, about
      * half a second each) and waits up to 60 s for it (a test failure if it takes longer).
      *
-     * @param options more JVM options, e.g. {@code -Dspdl4j.ringCapacity=64} and {@code -Dspdl4j.maxRun=32}
+     * @param options more JVM options, e.g. {@code -Dspdl4j.leakDetection=off} and {@code -Dspdl4j.checked=true}
      * @param main    the class whose {@code main} runs
      * @return its exit status and output
      * @throws IOException          when the child cannot be started

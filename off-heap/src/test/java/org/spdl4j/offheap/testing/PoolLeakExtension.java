@@ -4,12 +4,11 @@ import java.time.Duration;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
-import org.spdl4j.offheap.OffHeapConfiguration;
 
 /**
  * JUnit 5 extension that fails a test which leaves any {@link org.spdl4j.offheap.BufferPool} short: after each test,
  * every live pool must be back to the number of leases it had out before the test (pools opened by the test: zero),
- * within a grace period ({@value OffHeapConfiguration#LEAK_CHECK_GRACE_PROP}). The failure lists each leaked lease
+ * within a grace period ({@link #DEFAULT_GRACE}, 2 s, unless {@link #withGrace} gives another). The failure lists each leaked lease
  * with the stack that acquired it. Use {@code @ExtendWith(PoolLeakExtension.class)}, or
  * {@code @RegisterExtension static PoolLeakExtension leaks = PoolLeakExtension.withGrace(...)}.
  *
@@ -18,11 +17,14 @@ import org.spdl4j.offheap.OffHeapConfiguration;
  */
 public final class PoolLeakExtension implements BeforeEachCallback, AfterEachCallback {
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(PoolLeakExtension.class);
+    /** How long leases released by background threads may take to come back, unless {@link #withGrace} says. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
     private final Duration grace;
 
-    /** An extension with the configured grace period. */
+    /** An extension with the default grace period, {@link #DEFAULT_GRACE}. */
     public PoolLeakExtension() {
-        this(Duration.ofMillis(OffHeapConfiguration.LEAK_CHECK_GRACE_MS));
+        this(DEFAULT_GRACE);
     }
 
     private PoolLeakExtension(Duration grace) {
