@@ -45,7 +45,7 @@ public record BackoffPolicy(int spins, int yields, long contendedYieldNanos, lon
         }
     }
 
-    /** {@return the engine's configured backoff ({@code spdl4j.backoff.*} properties)} */
+    /** {@return the engine's backoff (the {@code BACKOFF_*} constants of {@link EngineConfiguration})} */
     public static BackoffPolicy configured() {
         return new BackoffPolicy(EngineConfiguration.BACKOFF_SPINS, EngineConfiguration.BACKOFF_YIELDS,
                 EngineConfiguration.BACKOFF_CONTENDED_YIELD_NANOS, EngineConfiguration.BACKOFF_YIELD_PHASE_NANOS,

@@ -22,7 +22,7 @@ public final class EngineThreads {
      */
     public static Runnable prepared(Runnable body) {
         long slack = EngineConfiguration.TIMER_SLACK_NANOS;
-        if (slack <= 0 || !ThreadTimerSlack.isSupported()) {
+        if (!ThreadTimerSlack.isSupported()) {
             return body;
         }
         return () -> {

@@ -47,7 +47,7 @@ public final class PipelineStatsReporter implements AutoCloseable {
     }
 
     /**
-     * Starts logging the table every {@link StatsConfiguration#REPORT_INTERVAL}.
+     * Starts logging the table every {@link StatsConfiguration#REPORT_INTERVAL} (10 s).
      *
      * @param stats the pipeline's stats
      * @return the running reporter; close it when the pipeline ends

@@ -79,9 +79,10 @@ class SampledTaskTimerTest {
 
     /**
      * Workers settle at the end of every input run, and a run may be shorter than the period (at most
-     * {@code spdl4j.maxRun}, 64, items; one when the stage keeps up with its input; never the tiny period's 1024):
-     * settling records the untimed tasks but must not restart the sampling period, or no task would ever be timed
-     * again and a stage whose tasks turned slow would go on batching and recording the first sample's time.
+     * {@link org.spdl4j.engine.EngineConfiguration#MAX_RUN}, 64, items; one when the stage keeps up with its input;
+     * never the tiny period's 1024): settling records the untimed tasks but must not restart the sampling period, or
+     * no task would ever be timed again and a stage whose tasks turned slow would go on batching and recording the
+     * first sample's time.
      */
     @Test
     void shouldKeepTimingOneInThePeriodWhenRunsShorterThanThePeriodSettleInBetween() {

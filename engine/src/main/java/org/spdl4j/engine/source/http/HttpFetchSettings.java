@@ -2,11 +2,11 @@ package org.spdl4j.engine.source.http;
 
 import java.time.Duration;
 
-import org.spdl4j.offheap.SystemProperties;
 import org.spdl4j.offheap.Timeouts;
 
 /**
- * Settings of an {@link HttpObjectFetcher}, with named defaults each overridable by a system property.
+ * Settings of an {@link HttpObjectFetcher}: start from {@link #defaults()} (the {@code DEFAULT_*} constants) and change
+ * what differs with the {@code with*} methods, or give every value to the constructor.
  *
  * @param maxInFlight    the most requests in flight at once (retry backoffs hold their slot), at least 1
  * @param maxAttempts    attempts per object, first one included, at least 1
@@ -19,20 +19,20 @@ import org.spdl4j.offheap.Timeouts;
  */
 public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attemptTimeout, Duration connectTimeout,
         Duration initialBackoff, Duration maxBackoff, int maxBodyBytes) {
-    /** Default requests in flight; property {@code spdl4j.http.maxInFlight}. */
-    public static final int DEFAULT_MAX_IN_FLIGHT = SystemProperties.intValue("spdl4j.http.maxInFlight", 64, 1, Integer.MAX_VALUE);
-    /** Default attempts per object; property {@code spdl4j.http.maxAttempts}. */
-    public static final int DEFAULT_MAX_ATTEMPTS = SystemProperties.intValue("spdl4j.http.maxAttempts", 4, 1, Integer.MAX_VALUE);
-    /** Default attempt timeout in ms; property {@code spdl4j.http.attemptTimeoutMs}. */
-    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = SystemProperties.longValue("spdl4j.http.attemptTimeoutMs", 30_000, 1, Long.MAX_VALUE);
-    /** Default connect timeout in ms; property {@code spdl4j.http.connectTimeoutMs}. */
-    public static final long DEFAULT_CONNECT_TIMEOUT_MS = SystemProperties.longValue("spdl4j.http.connectTimeoutMs", 10_000, 1, Long.MAX_VALUE);
-    /** Default first backoff in ms; property {@code spdl4j.http.initialBackoffMs}. */
-    public static final long DEFAULT_INITIAL_BACKOFF_MS = SystemProperties.longValue("spdl4j.http.initialBackoffMs", 100, 0, Long.MAX_VALUE);
-    /** Default longest backoff in ms; property {@code spdl4j.http.maxBackoffMs}. */
-    public static final long DEFAULT_MAX_BACKOFF_MS = SystemProperties.longValue("spdl4j.http.maxBackoffMs", 5_000, 0, Long.MAX_VALUE);
-    /** Default largest object in bytes; property {@code spdl4j.http.maxBodyBytes}. */
-    public static final int DEFAULT_MAX_BODY_BYTES = SystemProperties.intValue("spdl4j.http.maxBodyBytes", 256 << 20, 0, Integer.MAX_VALUE);
+    /** Default requests in flight: 64. */
+    public static final int DEFAULT_MAX_IN_FLIGHT = 64;
+    /** Default attempts per object, the first included: 4. */
+    public static final int DEFAULT_MAX_ATTEMPTS = 4;
+    /** Default attempt timeout in ms: 30 s. */
+    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 30_000;
+    /** Default connect timeout in ms: 10 s. */
+    public static final long DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+    /** Default first backoff in ms: 100 ms. */
+    public static final long DEFAULT_INITIAL_BACKOFF_MS = 100;
+    /** Default longest backoff in ms: 5 s. */
+    public static final long DEFAULT_MAX_BACKOFF_MS = 5_000;
+    /** Default largest object in bytes: 256 MiB. */
+    public static final int DEFAULT_MAX_BODY_BYTES = 256 << 20;
 
     /**
      * Checks the settings.
@@ -65,7 +65,7 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
         connectTimeout = Duration.ofNanos(Timeouts.nanos(connectTimeout));
     }
 
-    /** {@return the defaults (system properties applied)} */
+    /** {@return the defaults, the {@code DEFAULT_*} constants} */
     public static HttpFetchSettings defaults() {
         return new HttpFetchSettings(DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_ATTEMPTS,
                 Duration.ofMillis(DEFAULT_ATTEMPT_TIMEOUT_MS), Duration.ofMillis(DEFAULT_CONNECT_TIMEOUT_MS),
@@ -81,6 +81,28 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      */
     public HttpFetchSettings withMaxInFlight(int n) {
         return new HttpFetchSettings(n, maxAttempts, attemptTimeout, connectTimeout, initialBackoff, maxBackoff,
+                maxBodyBytes);
+    }
+
+    /**
+     * These settings with another bound on the size of an object.
+     *
+     * @param bytes the largest object accepted, at least 0 (a bigger one fails without retry)
+     * @return the new settings
+     */
+    public HttpFetchSettings withMaxBodyBytes(int bytes) {
+        return new HttpFetchSettings(maxInFlight, maxAttempts, attemptTimeout, connectTimeout, initialBackoff,
+                maxBackoff, bytes);
+    }
+
+    /**
+     * These settings with another connect timeout.
+     *
+     * @param timeout the longest a TCP/TLS connect may take, positive
+     * @return the new settings
+     */
+    public HttpFetchSettings withConnectTimeout(Duration timeout) {
+        return new HttpFetchSettings(maxInFlight, maxAttempts, attemptTimeout, timeout, initialBackoff, maxBackoff,
                 maxBodyBytes);
     }
 

@@ -373,5 +373,25 @@ class HttpObjectFetcherTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeouts must be positive");
         assertThatThrownBy(() -> HttpFetchSettings.defaults().withRetries(3, Duration.ofSeconds(1),
                 Duration.ofMillis(-1))).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("back-offs");
+        assertThatThrownBy(() -> HttpFetchSettings.defaults().withConnectTimeout(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeouts must be positive");
+        assertThatThrownBy(() -> HttpFetchSettings.defaults().withMaxBodyBytes(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxBodyBytes >= 0");
+    }
+
+    /** Each setting has a named default, and each {@code with*} changes its own and keeps the rest. */
+    @Test
+    void shouldStartFromTheNamedDefaultsAndChangeOneSettingAtATime() {
+        HttpFetchSettings d = HttpFetchSettings.defaults();
+        assertThat(d).isEqualTo(new HttpFetchSettings(HttpFetchSettings.DEFAULT_MAX_IN_FLIGHT,
+                HttpFetchSettings.DEFAULT_MAX_ATTEMPTS, Duration.ofMillis(HttpFetchSettings.DEFAULT_ATTEMPT_TIMEOUT_MS),
+                Duration.ofMillis(HttpFetchSettings.DEFAULT_CONNECT_TIMEOUT_MS),
+                Duration.ofMillis(HttpFetchSettings.DEFAULT_INITIAL_BACKOFF_MS),
+                Duration.ofMillis(HttpFetchSettings.DEFAULT_MAX_BACKOFF_MS), HttpFetchSettings.DEFAULT_MAX_BODY_BYTES));
+        assertThat(d.withMaxBodyBytes(1 << 30)).isEqualTo(new HttpFetchSettings(d.maxInFlight(), d.maxAttempts(),
+                d.attemptTimeout(), d.connectTimeout(), d.initialBackoff(), d.maxBackoff(), 1 << 30));
+        assertThat(d.withConnectTimeout(Duration.ofSeconds(3))).isEqualTo(new HttpFetchSettings(d.maxInFlight(),
+                d.maxAttempts(), d.attemptTimeout(), Duration.ofSeconds(3), d.initialBackoff(), d.maxBackoff(),
+                d.maxBodyBytes()));
     }
 }
