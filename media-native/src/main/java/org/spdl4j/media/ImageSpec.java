@@ -68,7 +68,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec exact(final int width, final int height, final PixelFormat format) {
         return new ImageSpec(width, height, format, ResizeMode.EXACT, 0, Interpolation.BILINEAR, 0,
-                MediaConfiguration.LOWRES_ENABLED, null);
+                MediaConfiguration.DEFAULT_LOWRES, null);
     }
 
     /**
@@ -81,7 +81,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec centerCrop(final int shortSide, final int size, final PixelFormat format) {
         return new ImageSpec(size, size, format, ResizeMode.SHORT_SIDE_CENTER_CROP, shortSide,
-                Interpolation.BILINEAR, 0, MediaConfiguration.LOWRES_ENABLED, null);
+                Interpolation.BILINEAR, 0, MediaConfiguration.DEFAULT_LOWRES, null);
     }
 
     /**
@@ -94,7 +94,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public static ImageSpec pad(final int width, final int height, final PixelFormat format) {
         return new ImageSpec(width, height, format, ResizeMode.PAD, 0, Interpolation.BILINEAR, 0,
-                MediaConfiguration.LOWRES_ENABLED, null);
+                MediaConfiguration.DEFAULT_LOWRES, null);
     }
 
     /**
@@ -110,7 +110,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
     public static ImageSpec randomResizedCrop(final int size, final RandomResizedCrop crop,
                                               final PixelFormat format) {
         return new ImageSpec(size, size, format, ResizeMode.RANDOM_RESIZED_CROP, 0, Interpolation.BILINEAR, 0,
-                MediaConfiguration.LOWRES_ENABLED, Objects.requireNonNull(crop, "crop"));
+                MediaConfiguration.DEFAULT_LOWRES, Objects.requireNonNull(crop, "crop"));
     }
 
     /**

@@ -19,9 +19,10 @@ package org.spdl4j.media;
  * @param maxInputBytes largest image file read into memory
  */
 public record MediaLimits(long maxPixels, int maxFrames, long maxDurationSeconds, long maxInputBytes) {
-    /** The defaults from {@link MediaConfiguration} (system properties {@code spdl4j.media.*}). */
-    public static final MediaLimits DEFAULT = new MediaLimits(MediaConfiguration.MAX_PIXELS,
-            MediaConfiguration.MAX_FRAMES, MediaConfiguration.MAX_DURATION_SECONDS, MediaConfiguration.MAX_INPUT_BYTES);
+    /** The defaults, named in {@link MediaConfiguration}: 100 MP, 10,000 frames, 4 hours, 256 MiB. */
+    public static final MediaLimits DEFAULT = new MediaLimits(MediaConfiguration.DEFAULT_MAX_PIXELS,
+            MediaConfiguration.DEFAULT_MAX_FRAMES, MediaConfiguration.DEFAULT_MAX_DURATION_SECONDS,
+            MediaConfiguration.DEFAULT_MAX_INPUT_BYTES);
 
     /**
      * Validates the limits.
@@ -39,6 +40,46 @@ public record MediaLimits(long maxPixels, int maxFrames, long maxDurationSeconds
     }
 
     /**
+     * These limits with another largest frame.
+     *
+     * @param pixels largest frame accepted (width x height), positive
+     * @return the new limits
+     */
+    public MediaLimits withMaxPixels(final long pixels) {
+        return new MediaLimits(pixels, maxFrames, maxDurationSeconds, maxInputBytes);
+    }
+
+    /**
+     * These limits with another number of frames per request.
+     *
+     * @param frames most video frames one request may ask for, positive
+     * @return the new limits
+     */
+    public MediaLimits withMaxFrames(final int frames) {
+        return new MediaLimits(maxPixels, frames, maxDurationSeconds, maxInputBytes);
+    }
+
+    /**
+     * These limits with another longest stream.
+     *
+     * @param seconds longest stream accepted, positive
+     * @return the new limits
+     */
+    public MediaLimits withMaxDurationSeconds(final long seconds) {
+        return new MediaLimits(maxPixels, maxFrames, seconds, maxInputBytes);
+    }
+
+    /**
+     * These limits with another largest input.
+     *
+     * @param bytes largest image file read into memory, positive
+     * @return the new limits
+     */
+    public MediaLimits withMaxInputBytes(final long bytes) {
+        return new MediaLimits(maxPixels, maxFrames, maxDurationSeconds, bytes);
+    }
+
+    /**
      * Throws when a frame of {@code width x height} exceeds {@link #maxPixels()}.
      *
      * @param input the input, for the message
@@ -51,7 +92,7 @@ public record MediaLimits(long maxPixels, int maxFrames, long maxDurationSeconds
         }
         if (width * height > maxPixels) {
             throw new MediaException(input, "declared size " + width + "x" + height + " exceeds the limit of "
-                    + maxPixels + " pixels; raise " + MediaConfiguration.MAX_PIXELS_PROP + " if the input is trusted");
+                    + maxPixels + " pixels; raise MediaLimits.maxPixels if the input is trusted");
         }
     }
 }

@@ -65,7 +65,7 @@ final class ScratchBuffer {
             final long size = channel.size();
             if (size > maxBytes) {
                 throw new MediaException(label, size + " bytes exceeds the limit of " + maxBytes + "; raise "
-                        + MediaConfiguration.MAX_INPUT_BYTES_PROP + " if the input is trusted");
+                        + "MediaLimits.maxInputBytes if the input is trusted");
             }
             ensure(Math.max(1, size), label);
             buffer.clear().limit((int) size);

@@ -72,7 +72,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private final ScalePlan plan = new ScalePlan();
     private final AVPacket packet;
     private final AVFrame frame;
-    /** Null when spdl4j's reduced-scale JPEG decoding is off ({@link MediaConfiguration#REDUCED_JPEG_DECODE}). */
+    /** Null when spdl4j's reduced-scale JPEG decoding is off (the constructor's {@code reducedJpegDecode}). */
     private final ReducedJpegDecoder reducedDecoder;
     private int lastWidth;
     private int lastHeight;
@@ -81,13 +81,14 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private boolean closed;
 
     /**
-     * Creates a decoder owned by the calling thread.
+     * Creates a decoder owned by the calling thread, with spdl4j's reduced-scale JPEG decoder on
+     * ({@link MediaConfiguration#DEFAULT_REDUCED_JPEG_DECODE}).
      *
      * @param limits the limits every input is checked against
      * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
      */
     public SingleThreadImageDecoder(final MediaLimits limits) {
-        this(limits, MediaConfiguration.REDUCED_JPEG_DECODE);
+        this(limits, MediaConfiguration.DEFAULT_REDUCED_JPEG_DECODE);
     }
 
     /**
@@ -99,7 +100,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      *                          them to FFmpeg
      * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
      */
-    SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode) {
+    public SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode) {
         this.limits = limits;
         this.codecs = new CodecContextCache(limits.maxPixels()); // allocates nothing until the first image
         MemoryAvioInput in = null;
@@ -341,7 +342,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         }
         if (srcLength > limits.maxInputBytes()) {
             throw new MediaException(label, srcLength + " bytes exceeds the limit of " + limits.maxInputBytes()
-                    + "; raise " + MediaConfiguration.MAX_INPUT_BYTES_PROP + " if the input is trusted");
+                    + "; raise MediaLimits.maxInputBytes if the input is trusted");
         }
     }
 

@@ -575,7 +575,7 @@ public final class SingleThreadVideoReader implements AutoCloseable {
         }
         if (frames > limits.maxFrames()) {
             throw new MediaException(decoder.label, frames + " frames requested; the limit is " + limits.maxFrames()
-                    + " (" + MediaConfiguration.MAX_FRAMES_PROP + ")");
+                    + " (MediaLimits.maxFrames)");
         }
         if ((long) frames * spec.bytes() > dstCapacity) {
             throw new MediaException(decoder.label, "destination holds " + dstCapacity + " bytes; " + frames

@@ -188,13 +188,13 @@ final class StreamDecoder {
             final double duration = HeaderDurations.streamSeconds(format, format.streams(index));
             if (duration > limits.maxDurationSeconds()) {
                 throw new MediaException(label, "duration " + duration + " s exceeds the limit of "
-                        + limits.maxDurationSeconds() + " s; raise " + MediaConfiguration.MAX_DURATION_PROP);
+                        + limits.maxDurationSeconds() + " s; raise MediaLimits.maxDurationSeconds");
             }
             if (mediaType == avutil.AVMEDIA_TYPE_VIDEO) {
                 if (par.width() <= 0 && par.height() <= 0) { // no size declared, and no frame decoded within the limit
                     throw new MediaException(label, "frame size unknown: the container declares none and no frame"
                             + " decoded within the limit of " + limits.maxPixels() + " pixels; raise "
-                            + MediaConfiguration.MAX_PIXELS_PROP + " if the input is trusted");
+                            + "MediaLimits.maxPixels if the input is trusted");
                 }
                 limits.checkPixels(label, par.width(), par.height());
             }
@@ -325,7 +325,7 @@ final class StreamDecoder {
             throw new MediaException(label, "the input declares no duration and decodes past "
                     + Math.round(decodedSeconds * 1000) / 1000.0
                     + " s, over the limit of " + undeclaredDurationLimit + " s; raise "
-                    + MediaConfiguration.MAX_DURATION_PROP);
+                    + "MediaLimits.maxDurationSeconds");
         }
     }
 

@@ -16,7 +16,6 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.spdl4j.media.ImageSpec;
-import org.spdl4j.media.MediaConfiguration;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PixelFormat;
 import org.spdl4j.media.SingleThreadImageDecoder;
@@ -35,8 +34,8 @@ import java.util.concurrent.TimeUnit;
  * <ul>
  *   <li>{@code spdl4j}: reduced-scale decode when it helps (at 1/8 and 1/4 scale spdl4j's own reduced-scale JPEG
  *       decoder, at 1/2 FFmpeg's lowres) + one swscale pass into an off-heap destination;</li>
- *   <li>{@code spdl4jFfmpegLowres}: the same with spdl4j's decoder off (a JVM forked with
- *       {@code -Dspdl4j.media.reducedJpegDecode=false}), so 1/8 scale is FFmpeg's lowres 3, the previous path;</li>
+ *   <li>{@code spdl4jFfmpegLowres}: the same with spdl4j's decoder off (a decoder built with
+ *       {@code reducedJpegDecode} false), so 1/8 scale is FFmpeg's lowres 3;</li>
  *   <li>{@code spdl4jQuarter}, {@code spdl4jQuarterFfmpegLowres}: the same two for Resize(512) + CenterCrop(448),
  *       which a 12 MP photo (4000x3000) decodes at exactly 1/4 scale (spdl4j's reduced-scale decoder vs FFmpeg's
  *       lowres 2);</li>
@@ -63,6 +62,7 @@ public class ImageDecodeBenchmark {
     private UnsafeBuffer input;
     private UnsafeBuffer output;
     private SingleThreadImageDecoder decoder;
+    private SingleThreadImageDecoder ffmpegLowresDecoder;
     private final ImageSpec spec = ImageSpec.centerCrop(256, 224, PixelFormat.RGB24);
     private final ImageSpec fullScale = spec.withLowres(false);
     private final ImageSpec quarter = ImageSpec.centerCrop(512, 448, PixelFormat.RGB24);
@@ -75,6 +75,7 @@ public class ImageDecodeBenchmark {
         input.putBytes(0, jpeg);
         output = new UnsafeBuffer(ByteBuffer.allocateDirect(Math.max(spec.bytes(), quarter.bytes())));
         decoder = new SingleThreadImageDecoder(MediaLimits.DEFAULT); // created on this benchmark thread
+        ffmpegLowresDecoder = new SingleThreadImageDecoder(MediaLimits.DEFAULT, false);
         // ImageIO.read(InputStream) would otherwise spool every stream through a temporary file: decode only.
         ImageIO.setUseCache(false);
     }
@@ -82,6 +83,7 @@ public class ImageDecodeBenchmark {
     @TearDown(Level.Trial)
     public void tearDown() {
         decoder.close();
+        ffmpegLowresDecoder.close();
     }
 
     @Benchmark
@@ -96,9 +98,8 @@ public class ImageDecodeBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.REDUCED_JPEG_DECODE_PROP + "=false")
     public int spdl4jFfmpegLowres() {
-        return decoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
+        return ffmpegLowresDecoder.decode(input, 0, jpeg.length, photo, spec, output, 0);
     }
 
     @Benchmark
@@ -107,9 +108,8 @@ public class ImageDecodeBenchmark {
     }
 
     @Benchmark
-    @Fork(value = 1, jvmArgsAppend = "-D" + MediaConfiguration.REDUCED_JPEG_DECODE_PROP + "=false")
     public int spdl4jQuarterFfmpegLowres() {
-        return decoder.decode(input, 0, jpeg.length, photo, quarter, output, 0);
+        return ffmpegLowresDecoder.decode(input, 0, jpeg.length, photo, quarter, output, 0);
     }
 
     @Benchmark
