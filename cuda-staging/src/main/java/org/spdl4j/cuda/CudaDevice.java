@@ -59,16 +59,28 @@ public final class CudaDevice implements Device {
     }
 
     /**
-     * Opens a GPU with the configured pool cap and pinned-memory mapping ({@link CudaConfiguration}). The driver
-     * must be initialized ({@link DeviceDiscovery#probe()} does it); prefer {@link DeviceDiscovery#open()}.
+     * Opens a GPU with the default options ({@link DeviceOptions#defaults()}). The driver must be initialized
+     * ({@link DeviceDiscovery#probe()} does it); prefer {@link DeviceDiscovery#open()}.
      *
      * @param ordinal GPU index
      * @return the device, owning a retain of the primary context until closed
      * @throws CudaDriverException when the driver refuses (no such device, ...)
      */
     public static CudaDevice open(int ordinal) {
-        return open(JCudaDriverApi.INSTANCE, ordinal, CudaConfiguration.POOL_MAX_CACHED_BYTES,
-                CudaConfiguration.PINNED_DEVICE_MAP);
+        return open(ordinal, DeviceOptions.defaults());
+    }
+
+    /**
+     * Opens a GPU. The driver must be initialized ({@link DeviceDiscovery#probe()} does it); prefer
+     * {@link DeviceDiscovery#open(String, int, DeviceOptions)}.
+     *
+     * @param ordinal GPU index
+     * @param options the buffer pool's cache bound and whether pinned host memory is mapped into the device
+     * @return the device, owning a retain of the primary context until closed
+     * @throws CudaDriverException when the driver refuses (no such device, ...)
+     */
+    public static CudaDevice open(int ordinal, DeviceOptions options) {
+        return open(JCudaDriverApi.INSTANCE, ordinal, options.maxCachedBytes(), options.pinnedDeviceMap());
     }
 
     /**

@@ -88,12 +88,12 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
      *
      * @param hostAddress an address inside a block from {@link #allocate}
      * @return the device address of the same byte
-     * @throws IllegalStateException when this allocator does not map ({@link CudaConfiguration#PINNED_DEVICE_MAP})
+     * @throws IllegalStateException when this allocator does not map ({@link DeviceOptions#pinnedDeviceMap()})
      */
     public long devicePointer(long hostAddress) {
         if (!deviceMapped) {
-            throw new IllegalStateException(name() + " was created without CU_MEMHOSTALLOC_DEVICEMAP (set -D"
-                    + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=true)");
+            throw new IllegalStateException(name() + " was created without CU_MEMHOSTALLOC_DEVICEMAP (open the device with "
+                    + "DeviceOptions.withPinnedDeviceMap(true))");
         }
         long[] device = new long[1];
         context.makeCurrent();

@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Objects;
 import jcuda.driver.CUdevice;
 import jcuda.driver.CUresult;
 import org.slf4j.Logger;
@@ -67,7 +68,7 @@ public final class DeviceDiscovery {
     }
 
     /**
-     * Opens a device.
+     * Opens a device with the default options ({@link DeviceOptions#defaults()}).
      *
      * @param mode    "auto" (GPU when usable, else host), "cuda" (GPU or fail) or "host"
      * @param ordinal GPU index
@@ -75,9 +76,23 @@ public final class DeviceDiscovery {
      * @throws IllegalStateException in mode "cuda" when no GPU can be used; the message says why
      */
     public static Device open(String mode, int ordinal) {
+        return open(mode, ordinal, DeviceOptions.defaults());
+    }
+
+    /**
+     * Opens a device.
+     *
+     * @param mode    "auto" (GPU when usable, else host), "cuda" (GPU or fail) or "host"
+     * @param ordinal GPU index
+     * @param options the buffer pool's cache bound and whether pinned host memory is mapped into the device
+     * @return the device; the caller owns it and closes it
+     * @throws IllegalStateException in mode "cuda" when no GPU can be used; the message says why
+     */
+    public static Device open(String mode, int ordinal, DeviceOptions options) {
+        Objects.requireNonNull(options, "options");
         String m = mode.toLowerCase(Locale.ROOT);
         if (m.equals("host")) {
-            return host("host memory, as asked (" + CudaConfiguration.MODE_PROP + "=host)");
+            return host("host memory, as asked (" + CudaConfiguration.MODE_PROP + "=host)", options);
         }
         if (!m.equals("auto") && !m.equals("cuda")) {
             throw new IllegalArgumentException(CudaConfiguration.MODE_PROP + " must be auto, cuda or host, got " + mode);
@@ -90,7 +105,7 @@ public final class DeviceDiscovery {
         }
         if (reason.isEmpty()) {
             try {
-                CudaDevice device = CudaDevice.open(ordinal);
+                CudaDevice device = CudaDevice.open(ordinal, options);
                 LOG.info("spdl4j device: {} (CUDA driver {}, GPUs {})", device.name(), version(probe.driverVersion()),
                         probe.gpus());
                 return device;
@@ -102,12 +117,12 @@ public final class DeviceDiscovery {
             throw new IllegalStateException("no usable GPU (" + CudaConfiguration.MODE_PROP + "=cuda): " + reason
                     + ". Install the NVIDIA driver, check nvidia-smi, or use " + CudaConfiguration.MODE_PROP + "=auto");
         }
-        return host("host memory, no GPU: " + reason);
+        return host("host memory, no GPU: " + reason, options);
     }
 
-    private static Device host(String why) {
+    private static Device host(String why, DeviceOptions options) {
         LOG.info("spdl4j device: {}", why);
-        return new HostDevice();
+        return new HostDevice(options.maxCachedBytes());
     }
 
     @SuppressWarnings("restricted") // loads the driver library by name to see if it exists; needs native access

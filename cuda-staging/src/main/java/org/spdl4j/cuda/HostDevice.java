@@ -24,10 +24,10 @@ public final class HostDevice implements Device {
     private final DeviceBufferPool pool;
 
     /**
-     * Creates a host device with the configured pool cap ({@link CudaConfiguration#POOL_MAX_CACHED_BYTES}).
+     * Creates a host device with the default pool cap ({@link CudaConfiguration#POOL_MAX_CACHED_DEFAULT}).
      */
     public HostDevice() {
-        this(CudaConfiguration.POOL_MAX_CACHED_BYTES);
+        this(CudaConfiguration.POOL_MAX_CACHED_DEFAULT);
     }
 
     /**

@@ -103,13 +103,13 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     /**
-     * A transfer with K = {@link CudaConfiguration#IN_FLIGHT}.
+     * A transfer with K = {@link CudaConfiguration#IN_FLIGHT_DEFAULT} (4).
      *
      * @param device the target device
      * @return the running transfer; close it before the device
      */
     public static HostToDeviceTransfer create(Device device) {
-        return create(device, CudaConfiguration.IN_FLIGHT);
+        return create(device, CudaConfiguration.IN_FLIGHT_DEFAULT);
     }
 
     /**
@@ -124,7 +124,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
     }
 
     /**
-     * A transfer with its own submit timeout (tests: the configured one is read once per JVM).
+     * A transfer with its own submit timeout (tests: {@link CudaConfiguration#SUBMIT_TIMEOUT_MS} is 30 s).
      *
      * @param device          the target device
      * @param inFlight        K: copies in flight at most, one stream each, at least 1
@@ -242,8 +242,7 @@ public final class HostToDeviceTransfer implements Function<HostBatch, DeviceBat
         if (!acquired) {
             releaseHost(batch);
             throw new IllegalStateException("no copy slot on " + device.name() + " freed within "
-                    + submitTimeoutMs + " ms (" + inFlight + " copies in flight); is the GPU hung? "
-                    + "Raise " + CudaConfiguration.SUBMIT_TIMEOUT_PROP + " if copies are legitimately this slow");
+                    + submitTimeoutMs + " ms (" + inFlight + " copies in flight); is the GPU hung?");
         }
     }
 

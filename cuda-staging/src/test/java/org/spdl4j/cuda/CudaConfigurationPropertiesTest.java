@@ -8,8 +8,9 @@ import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
- * The CUDA staging's system properties, each read in a fresh JVM: garbage must fail naming the property instead of
- * leaving the default silently in effect ({@code Integer.getInteger}, {@code Boolean.getBoolean} did that).
+ * The CUDA staging's system properties, {@value CudaConfiguration#MODE_PROP} and {@value CudaConfiguration#DEVICE_PROP},
+ * each read in a fresh JVM: garbage must fail naming the property instead of leaving the default silently in effect
+ * ({@code Integer.getInteger} did that).
  */
 @Timeout(120)
 class CudaConfigurationPropertiesTest {
@@ -24,28 +25,19 @@ class CudaConfigurationPropertiesTest {
          * @param args ignored
          */
         public static void main(String[] args) {
-            System.out.println("inFlight=" + CudaConfiguration.IN_FLIGHT + " map=" + CudaConfiguration.PINNED_DEVICE_MAP
-                    + " mode=" + CudaConfiguration.MODE);
+            System.out.println("device=" + CudaConfiguration.DEVICE + " mode=" + CudaConfiguration.MODE);
         }
     }
 
     @Test
-    void shouldFailNamingACopyCountThatIsNotANumberOrBelowOne() throws Exception {
-        ChildJvm.Result garbage = ChildJvm.run("-Dspdl4j.cuda.inFlight=four", Probe.class);
+    void shouldFailNamingADeviceOrdinalThatIsNotANumberOrNegative() throws Exception {
+        ChildJvm.Result garbage = ChildJvm.run("-Dspdl4j.cuda.device=first", Probe.class);
         assertThat(garbage.exit()).as(garbage.output()).isNotZero();
-        assertThat(garbage.output()).contains("spdl4j.cuda.inFlight='four' is not an integer");
+        assertThat(garbage.output()).contains("spdl4j.cuda.device='first' is not an integer");
 
-        ChildJvm.Result zero = ChildJvm.run("-Dspdl4j.cuda.inFlight=0", Probe.class);
-        assertThat(zero.exit()).as(zero.output()).isNotZero();
-        assertThat(zero.output()).contains("spdl4j.cuda.inFlight=0 must be in [1, ");
-    }
-
-    @Test
-    void shouldFailNamingABooleanThatIsNeitherTrueNorFalse() throws Exception {
-        ChildJvm.Result run = ChildJvm.run("-D" + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=yes", Probe.class);
-        assertThat(run.exit()).as(run.output()).isNotZero();
-        assertThat(run.output()).contains(CudaConfiguration.PINNED_DEVICE_MAP_PROP);
-
+        ChildJvm.Result negative = ChildJvm.run("-Dspdl4j.cuda.device=-1", Probe.class);
+        assertThat(negative.exit()).as(negative.output()).isNotZero();
+        assertThat(negative.output()).contains("spdl4j.cuda.device=-1 must be in [0, ");
     }
 
     /**
@@ -62,10 +54,9 @@ class CudaConfigurationPropertiesTest {
 
     @Test
     void shouldTakeValidValues() throws Exception {
-        ChildJvm.Result run = ChildJvm.run(List.of("-D" + CudaConfiguration.PINNED_DEVICE_MAP_PROP + "=TRUE",
-                "-D" + CudaConfiguration.MODE_PROP + "= Host", "-D" + CudaConfiguration.IN_FLIGHT_PROP + "=2"),
-                Probe.class);
+        ChildJvm.Result run = ChildJvm.run(List.of("-D" + CudaConfiguration.MODE_PROP + "= Host",
+                "-D" + CudaConfiguration.DEVICE_PROP + "=2"), Probe.class);
         assertThat(run.exit()).as(run.output()).isZero();
-        assertThat(run.output()).contains("inFlight=2 map=true mode=host");
+        assertThat(run.output()).contains("device=2 mode=host");
     }
 }

@@ -201,7 +201,7 @@ class CudaDeviceTest {
         assertThat(device.counters().hostBlocks()).isZero();
         assertThatThrownBy(() -> pinned.free(0x1000, 16, 64)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> pinned.devicePointer(0x1000)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining(CudaConfiguration.PINNED_DEVICE_MAP_PROP);
+                .hasMessageContaining("DeviceOptions.withPinnedDeviceMap(true)");
     }
 
     @Test

@@ -49,6 +49,28 @@ class DeviceDiscoveryTest {
         }
     }
 
+    /** The options reach the device: a host device that may cache nothing frees a closed buffer's block at once. */
+    @Test
+    void shouldOpenTheDeviceWithTheOptionsGiven() {
+        try (Device device = DeviceDiscovery.open("host", 0, DeviceOptions.defaults().withMaxCachedBytes(0))) {
+            device.allocate(4096).close();
+            assertThat(device.counters().deviceAllocations()).isZero();
+        }
+        try (Device device = DeviceDiscovery.open("host", 0)) {
+            device.allocate(4096).close();
+            assertThat(device.counters().deviceAllocations()).as("kept for reuse by default").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void shouldStartFromTheNamedDefaultOptions() {
+        assertThat(DeviceOptions.defaults()).isEqualTo(new DeviceOptions(CudaConfiguration.POOL_MAX_CACHED_DEFAULT,
+                CudaConfiguration.PINNED_DEVICE_MAP_DEFAULT));
+        assertThat(DeviceOptions.defaults().withPinnedDeviceMap(true).pinnedDeviceMap()).isTrue();
+        assertThatThrownBy(() -> DeviceOptions.defaults().withMaxCachedBytes(-1))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("maxCachedBytes must be >= 0");
+    }
+
     @Test
     void shouldRejectAnUnknownMode() {
         assertThatThrownBy(() -> DeviceDiscovery.open("tpu", 0)).isInstanceOf(IllegalArgumentException.class)
