@@ -12,7 +12,7 @@ usage: perf/alternate.py [--rounds N] [--jmh "JMH ARGS"] [--out FILE.csv] LABEL=
   benchmarks report p50 / p99 / p99.9 / p99.99 / max of the round trip. A variant's @jar=PATH runs another build's
   benchmarks jar (a before/after comparison); the default is perf/target/benchmarks.jar. A variant's @jvm=ARGS
   appends JVM options to its fork (one @jvm per variant; separate several options with spaces), e.g.
-  @jvm=-Dspdl4j.maxRun=256 to compare a tuning knob within one build.
+  @jvm=-XX:-UseCompressedOops to compare a JVM setting within one build.
 
 examples (from the repository root, after mvn -B -q -pl perf -am package -DskipTests):
   perf/alternate.py --rounds 8 abq='PipelineThroughputBenchmark.blockingQueue$' \\
