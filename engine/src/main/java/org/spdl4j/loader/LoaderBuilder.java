@@ -2,6 +2,7 @@ package org.spdl4j.loader;
 
 import java.time.Duration;
 import java.util.Objects;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
@@ -57,7 +58,7 @@ public final class LoaderBuilder<T> {
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
     private int decodeConcurrency = Runtime.getRuntime().availableProcessors();
-    private WaitPolicy waitPolicy = WaitPolicy.BACKOFF;
+    private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
     private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT + Runtime.getRuntime().availableProcessors() / 4;
     private int bufferSize = DEFAULT_BUFFER_SIZE;
     private boolean dropLast;
@@ -224,7 +225,8 @@ public final class LoaderBuilder<T> {
     }
 
     /**
-     * Sets how every stage and the consumer wait (default {@code BACKOFF}: idle stages cost nothing).
+     * Sets how every stage and the consumer wait (default {@link EngineConfiguration#DEFAULT_WAIT_POLICY}: BACKOFF,
+     * idle stages cost nothing, unless {@value EngineConfiguration#WAIT_POLICY_PROP} names another).
      *
      * @param policy the policy
      * @return this builder

@@ -8,6 +8,7 @@ import java.util.concurrent.CompletionStage;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.spdl4j.engine.BatchAggregator;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.StageOptions;
@@ -34,7 +35,7 @@ public final class DataLoaderBuilder<T> {
     private final List<Step> steps;
     private String name = "loader";
     private OutputOrder order = OutputOrder.COMPLETION;
-    private WaitPolicy waitPolicy = WaitPolicy.BACKOFF;
+    private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
     private int bufferSize = DEFAULT_BUFFER;
     private Duration timeout = DEFAULT_TIMEOUT;
     private Consumer<Object> onDiscard = DataLoaderBuilder::closeDiscarded;
@@ -183,7 +184,8 @@ public final class DataLoaderBuilder<T> {
     }
 
     /**
-     * Sets how every stage waits (default backoff).
+     * Sets how every stage waits (default {@link EngineConfiguration#DEFAULT_WAIT_POLICY}: BACKOFF unless
+     * {@value EngineConfiguration#WAIT_POLICY_PROP} names another).
      *
      * @param policy the policy
      * @return this builder
