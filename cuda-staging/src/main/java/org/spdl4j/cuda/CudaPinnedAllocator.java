@@ -92,8 +92,8 @@ public final class CudaPinnedAllocator implements MemoryAllocator {
      */
     public long devicePointer(long hostAddress) {
         if (!deviceMapped) {
-            throw new IllegalStateException(name() + " was created without CU_MEMHOSTALLOC_DEVICEMAP (open the device with "
-                    + "DeviceOptions.withPinnedDeviceMap(true))");
+            throw new IllegalStateException(name() + " was created without CU_MEMHOSTALLOC_DEVICEMAP (open the device"
+                    + " with DeviceOptions.withPinnedDeviceMap(true))");
         }
         long[] device = new long[1];
         context.makeCurrent();

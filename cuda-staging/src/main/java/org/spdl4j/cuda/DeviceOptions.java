@@ -30,7 +30,8 @@ public record DeviceOptions(long maxCachedBytes, boolean pinnedDeviceMap) {
      * mapped ({@link CudaConfiguration#PINNED_DEVICE_MAP_DEFAULT})}
      */
     public static DeviceOptions defaults() {
-        return new DeviceOptions(CudaConfiguration.POOL_MAX_CACHED_DEFAULT, CudaConfiguration.PINNED_DEVICE_MAP_DEFAULT);
+        return new DeviceOptions(CudaConfiguration.POOL_MAX_CACHED_DEFAULT,
+                CudaConfiguration.PINNED_DEVICE_MAP_DEFAULT);
     }
 
     /**

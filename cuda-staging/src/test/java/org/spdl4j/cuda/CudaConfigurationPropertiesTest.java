@@ -8,9 +8,9 @@ import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
- * The CUDA staging's system properties, {@value CudaConfiguration#MODE_PROP} and {@value CudaConfiguration#DEVICE_PROP},
- * each read in a fresh JVM: garbage must fail naming the property instead of leaving the default silently in effect
- * ({@code Integer.getInteger} did that).
+ * The CUDA staging's system properties, {@value CudaConfiguration#MODE_PROP} and
+ * {@value CudaConfiguration#DEVICE_PROP}, each read in a fresh JVM: garbage must fail naming the property instead of
+ * leaving the default silently in effect ({@code Integer.getInteger} did that).
  */
 @Timeout(120)
 class CudaConfigurationPropertiesTest {

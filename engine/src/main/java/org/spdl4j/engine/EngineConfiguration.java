@@ -19,24 +19,26 @@ public final class EngineConfiguration {
     /** Capacity of a stage's input ring unless its options say otherwise ({@link StageOptions#withRingCapacity}). */
     public static final int DEFAULT_RING_CAPACITY = 1024;
 
-    /** Capacity of the ring the consumer reads from unless the builder says otherwise ({@link PipelineBuilder#sink}). */
+    /** Capacity of the ring the consumer reads from, unless {@link PipelineBuilder#sink} says otherwise. */
     public static final int DEFAULT_SINK_BUFFER = 64;
 
     /** Property: the wait policy of stages whose options name none, by name, ignoring case (see {@link WaitPolicy}). */
     public static final String WAIT_POLICY_PROP = "spdl4j.waitPolicy";
 
     /**
-     * Wait policy of a stage, the source and the sink unless their options say otherwise
+     * Wait policy of a stage, the source, the sink and a loader unless their options say otherwise
      * ({@link StageOptions#withWaitPolicy}, {@link PipelineBuilder#sourceWaitPolicy}, {@link PipelineBuilder#sink(int,
-     * WaitPolicy)}): {@value #WAIT_POLICY_PROP} when set, else BACKOFF.
+     * WaitPolicy)}, the loaders' {@code waitPolicy}): {@value #WAIT_POLICY_PROP} when set, else BACKOFF.
      */
-    public static final WaitPolicy DEFAULT_WAIT_POLICY = SystemProperties.enumValue(WAIT_POLICY_PROP, WaitPolicy.BACKOFF);
+    public static final WaitPolicy DEFAULT_WAIT_POLICY =
+            SystemProperties.enumValue(WAIT_POLICY_PROP, WaitPolicy.BACKOFF);
 
     /**
-     * The most input sequences a worker takes per claim (64), further bounded by a quarter of the ring. A single-worker stage takes every published item up to this many without a CAS and releases their
-     * slots once per run; a shared stage claims {@code min(maxRun, published / workers)} with one CAS. Larger runs
-     * cost fewer claims and release stores per item; smaller ones hand slots back to the producer sooner. 1 restores
-     * one claim and one release per item.
+     * The most input sequences a worker takes per claim (64), further bounded by a quarter of the ring. A
+     * single-worker stage takes every published item up to this many without a CAS and releases their slots once per
+     * run; a shared stage claims {@code min(maxRun, published / workers)} with one CAS. Larger runs cost fewer claims
+     * and release stores per item; smaller ones hand slots back to the producer sooner (256 measured slower, 16 and
+     * 32 level: docs/benchmarks.md).
      */
     public static final int MAX_RUN = 64;
 
@@ -54,8 +56,9 @@ public final class EngineConfiguration {
     public static final PublishBatching DEFAULT_SOURCE_PUBLISH_BATCHING = PublishBatching.PER_ITEM;
 
     /**
-     * A task is short enough to batch its result when the worker's last timed task took less than this (2000 ns). With runs of at most {@link #MAX_RUN} items, a result waits
-     * at most about {@code MAX_RUN} times this for the rest of its run (128 µs at the defaults; typically far less).
+     * A task is short enough to batch its result when the worker's last timed task took less than this (2000 ns).
+     * With runs of at most {@link #MAX_RUN} items, a result waits at most about {@code MAX_RUN} times this for the
+     * rest of its run (128 µs; typically far less).
      */
     public static final long PUBLISH_BATCH_BELOW_NANOS = 2_000L;
 

@@ -31,7 +31,8 @@ public enum PublishBatching {
      * under 200 ns one in 1024, see {@link org.spdl4j.engine.stats.SampledTaskTimer}): when tasks turn slow without
      * warning, the results staged before them wait until their run ends; a timed task sees the change within
      * {@link org.spdl4j.engine.stats.StatsConfiguration#TIMING_SAMPLE_PERIOD} (64) tasks
-     * ({@link org.spdl4j.engine.stats.StatsConfiguration#TIMING_TINY_SAMPLE_PERIOD}, 1024, after tiny ones), and the runs that start after it publish per item.
+     * ({@link org.spdl4j.engine.stats.StatsConfiguration#TIMING_TINY_SAMPLE_PERIOD}, 1024, after tiny ones), and the
+     * runs that start after it publish per item.
      *
      * <p>A function or source that <em>waits for the pipeline's consumer</em> (a credit or request/response protocol,
      * a feedback loop) must use {@link #PER_ITEM}: a result held back may be what the consumer needs before it sends

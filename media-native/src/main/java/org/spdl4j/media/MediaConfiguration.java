@@ -4,9 +4,9 @@ import org.spdl4j.offheap.SystemProperties;
 
 /**
  * The defaults of media-native in one place: named constants, each the default of an option ({@link MediaLimits},
- * {@link ImageSpec#withLowres}, the decoder's constructor) where there is one. One is also a system property, read once when this class initialises: FFmpeg's log level
- * ({@value #FFMPEG_LOG_LEVEL_PROP}), which a user raises to see what FFmpeg says about an input, without
- * recompiling.
+ * {@link ImageSpec#withLowres}, the decoder's constructor) where there is one. One is also a system property, read once
+ * when this class initialises: FFmpeg's log level ({@value #FFMPEG_LOG_LEVEL_PROP}), which a user raises to see what
+ * FFmpeg says about an input, without recompiling.
  *
  * <p>A log level that does not parse or is out of range fails this class's initialisation with a message naming the
  * property ({@link SystemProperties}), rather than leaving FFmpeg silently quiet.

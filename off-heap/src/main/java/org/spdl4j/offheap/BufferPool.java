@@ -194,7 +194,8 @@ public final class BufferPool implements AutoCloseable {
             }
         }
         throw new IllegalArgumentException("pool '" + name + "': " + size + " B is larger than its largest slab ("
-                + sizes[sizes.length - 1] + " B); add a larger size class (PoolConfig.Builder.sizeClass) or split the item");
+                + sizes[sizes.length - 1] + " B); add a larger size class (PoolConfig.Builder.sizeClass) or split the"
+                + " item");
     }
 
     /**

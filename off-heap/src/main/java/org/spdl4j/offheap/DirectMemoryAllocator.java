@@ -8,8 +8,9 @@ import org.agrona.UnsafeApi;
  * asked (64 B by default, {@value OffHeapConfiguration#DMA_ALIGNMENT} B for DMA) by over-allocating and rounding up.
  *
  * <p><b>Residency:</b> pages are not touched here unless the allocator prefaults (by default it does not,
- * {@link OffHeapConfiguration#PREFAULT_DEFAULT}), so a block costs resident memory only as it is used: a pool whose large size class is rarely needed stays small in RSS.
- * Memory is not zeroed unless prefaulted (then it is, by the prefault itself).
+ * {@link OffHeapConfiguration#PREFAULT_DEFAULT}), so a block costs resident memory only as it is used: a pool whose
+ * large size class is rarely needed stays small in RSS. Memory is not zeroed unless prefaulted (then it is, by the
+ * prefault itself).
  *
  * <p><b>Thread safety:</b> thread-safe; the address-to-block map is a {@link ConcurrentHashMap}. Not for the hot
  * path: each call allocates a map entry.
@@ -31,7 +32,10 @@ public final class DirectMemoryAllocator implements MemoryAllocator {
     private record Block(long raw, long bytes, int alignment) {
     }
 
-    /** Creates an allocator that does not prefault ({@link OffHeapConfiguration#PREFAULT_DEFAULT}); prefer {@link #INSTANCE}. */
+    /**
+     * Creates an allocator that does not prefault ({@link OffHeapConfiguration#PREFAULT_DEFAULT}); prefer
+     * {@link #INSTANCE}.
+     */
     public DirectMemoryAllocator() {
         this(OffHeapConfiguration.PREFAULT_DEFAULT);
     }

@@ -8,8 +8,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * JUnit 5 extension that fails a test which leaves any {@link org.spdl4j.offheap.BufferPool} short: after each test,
  * every live pool must be back to the number of leases it had out before the test (pools opened by the test: zero),
- * within a grace period ({@link #DEFAULT_GRACE}, 2 s, unless {@link #withGrace} gives another). The failure lists each leaked lease
- * with the stack that acquired it. Use {@code @ExtendWith(PoolLeakExtension.class)}, or
+ * within a grace period ({@link #DEFAULT_GRACE}, 2 s, unless {@link #withGrace} gives another). The failure lists each
+ * leaked lease with the stack that acquired it. Use {@code @ExtendWith(PoolLeakExtension.class)}, or
  * {@code @RegisterExtension static PoolLeakExtension leaks = PoolLeakExtension.withGrace(...)}.
  *
  * <p>Ships in off-heap's test-jar (type {@code test-jar}) for every module's tests. Not thread-safe across tests
