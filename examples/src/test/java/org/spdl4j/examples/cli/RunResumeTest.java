@@ -136,7 +136,7 @@ class RunResumeTest {
             Thread.sleep(20);
         }
         Thread.sleep(1500); // some batches in
-        p.destroy(); // SIGTERM
+        p.toHandle().destroy(); // SIGTERM (Process.destroy would also close the pipe the summary comes through)
         assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output.toString()).isTrue();
         reader.join();
         assertThat(output.toString()).contains("stopped: by a signal", "state: " + state);
