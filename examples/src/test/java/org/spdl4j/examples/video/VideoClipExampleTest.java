@@ -40,7 +40,7 @@ class VideoClipExampleTest {
             for (LoadedBatch<Batch> b : loader) {
                 try (b) {
                     for (int i = 0; i < b.size(); i++) {
-                        int k = Integer.parseInt(b.key(i).replaceAll("\\D", "")); // clip-003.mp4: 3
+                        int k = Integer.parseInt(b.key(i).replaceAll("\\D*(\\d+)\\..*", "$1")); // clip-003.mp4: 3
                         seen.add(k);
                         long[] expected = UniformFrameSampling.indices(SampleClips.framesOf(k, FRAMES), new long[T]);
                         assertThat(VideoClipExample.indicesOf(b.data(), i, frame))
