@@ -24,7 +24,7 @@ import picocli.CommandLine.ParameterException;
  * concurrencies, and {@code soak} runs the default pipeline: neither takes these options.
  */
 @Command(footer = {"%nConfig file keys (--config FILE; one key=value per line):",
-    "  batch.size        whole number, 1-14266 for images (--batch-size)",
+    "  batch.size        whole number, 1-14266     (--batch-size)",
     "  read.concurrency  whole number, 1-" + EngineConfiguration.MAX_CONCURRENCY + "     (--read-concurrency)",
     "  decode.threads    whole number, 1-" + EngineConfiguration.MAX_CONCURRENCY + "     (--decode-threads)",
     "  order             completion or input       (--order)",
