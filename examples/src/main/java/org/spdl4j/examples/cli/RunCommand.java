@@ -206,11 +206,10 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** Runs the loader to its end (or the run's) and prints what happened. */
-    private <T> int consume(Loader<T> built, Consumer<T> ready, RunHeader header, RunMetrics metrics,
+    private <T> int consume(Loader<T> loader, Consumer<T> ready, RunHeader header, RunMetrics metrics,
                             TaskTrace trace, long total, LoaderState resume) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        Loader<T> loader = built;
         KeyLog keys;
         try {
             keys = keysFile != null ? KeyLog.open(keysFile) : null;
