@@ -9,6 +9,7 @@ import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.batch.EncodedSample;
+import org.spdl4j.offheap.batch.SampleSeeds;
 import org.spdl4j.offheap.batch.SlotDecoder;
 import org.spdl4j.offheap.tensor.DType;
 

@@ -4,21 +4,17 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.examples.slots.ExampleCommands;
-import org.spdl4j.examples.slots.SlotBatchLoader;
-import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.examples.slots.StageTable;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.AudioClipDecoder;
 import org.spdl4j.media.AudioSpec;
-import org.spdl4j.media.MediaLimits;
-import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.tensor.BatchDescriptor;
-import org.spdl4j.offheap.tensor.DType;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,8 +22,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Audio loading: each file is decoded and resampled (FFmpeg) to float32 planar {@code [C, N]} at one rate, straight
- * into its slot of an off-heap batch {@code [B, C, N]}; short files are padded with silence. Without {@code --data}
+ * Audio loading on the library's {@link Loader}: an {@link AudioClipDecoder} decodes and resamples each file (FFmpeg)
+ * to float32 planar {@code [C, N]} at one rate, straight into its slot of an off-heap batch {@code [B, C, N]}; short
+ * files are padded with silence. Without {@code --data}
  * it writes its own WAV tones first ({@link SampleTones}: three sample rates, mono and stereo) and prints, per file,
  * the decoded length, loudness and pitch, which match the generated tones.
  *
@@ -74,6 +71,11 @@ public final class AudioExample implements Callable<Integer> {
         System.exit(ExampleCommands.execute(new AudioExample(), args));
     }
 
+    /** {@return where the generated tones go: reused by the next run} */
+    public static Path sampleFolder() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "tones");
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -82,50 +84,38 @@ public final class AudioExample implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "need --rate >= 1000, 1 <= --channels <= 8, --seconds > 0, --batch >= 1, --threads >= 1");
         }
-        List<Path> paths = data != null ? audioIn(data)
-            : SampleTones.ensure(Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "tones"), files);
+        Path dir = data != null ? data : sampleFolder();
+        if (data == null) {
+            SampleTones.ensure(dir, files);
+        } else if (!Files.isDirectory(data)) {
+            throw new IOException("--data " + data + " is not a folder of audio files");
+        }
         AudioSpec audio = new AudioSpec(rate, channels, false, n);
-        BatchDescriptor layout = BatchDescriptor.of(batch, DType.F32, channels, n);
-        out.printf(Locale.ROOT, "%d files -> batches %s%n", paths.size(), layout);
         UnsafeBuffer view = new UnsafeBuffer();
         long start = System.nanoTime();
         int decoded = 0;
-        try (SlotBatchLoader<Path> loader = new SlotBatchLoader<>("audio", paths, layout,
-            new AudioClipWriter(audio, MediaLimits.DEFAULT), p -> 0, p -> { },
-            SlotLoaderOptions.defaults().withFillConcurrency(threads), DirectMemoryAllocator.INSTANCE)) {
-            for (Batch b : loader) {
+        try (Loader<Batch> loader = Loader.builder().name("audio")
+                .source(SampleSource.folder(dir, SampleSource.AUDIO_EXTENSIONS))
+                .decoder(AudioClipDecoder.of(audio))
+                .batchSize(batch).decodeConcurrency(threads).shuffle(false).build()) {
+            for (LoadedBatch<Batch> b : loader) {
                 try (b) {
                     out.printf(Locale.ROOT, "batch [%d, %d, %d] float32%n", b.size(), channels, n);
                     for (int i = 0; i < b.size(); i++) {
-                        view.wrap(b.sampleAddress(i), layout.sampleBytes());
+                        view.wrap(b.data().sampleAddress(i), (int) audio.bytes());
                         ToneStats t = ToneStats.of(view, 0, n, rate); // channel 0
-                        out.printf(Locale.ROOT, "  %-14s %.3f s  rms %.3f  pitch %6.1f Hz%n",
-                            paths.get((int) b.sequence(i)).getFileName(), t.samples() / (double) rate, t.rms(),
-                            t.pitchHz());
+                        out.printf(Locale.ROOT, "  %-14s %.3f s  rms %.3f  pitch %6.1f Hz%n", b.key(i),
+                            t.samples() / (double) rate, t.rms(), t.pitchHz());
                     }
                     decoded += b.size();
                 }
             }
             double secs = (System.nanoTime() - start) / 1e9;
-            out.printf(Locale.ROOT, "%d files (%d failed), %.2f s: %.1f files/s%n", decoded, loader.fillFailures(),
+            out.printf(Locale.ROOT, "%d files (%d failed), %.2f s: %.1f files/s%n", decoded, loader.failures(),
                 secs, decoded / secs);
             StageTable.print(loader.stats(), out);
         }
         out.flush();
         return 0;
-    }
-
-    private static List<Path> audioIn(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException("--data " + dir + " is not a folder of audio files");
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            List<Path> found = s.filter(p -> p.getFileName().toString()
-                .matches("(?i).*\\.(wav|flac|mp3|ogg|opus|m4a|aac)")).sorted().toList();
-            if (found.isEmpty()) {
-                throw new IOException("no .wav/.flac/.mp3/.ogg/.opus/.m4a/.aac files in " + dir);
-            }
-            return found;
-        }
     }
 }

@@ -4,22 +4,18 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.agrona.concurrent.UnsafeBuffer;
-import org.spdl4j.engine.OutputOrder;
-import org.spdl4j.engine.WaitPolicy;
-import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.engine.stats.StageStats;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.slots.ExampleCommands;
 import org.spdl4j.examples.slots.StageTable;
 import org.spdl4j.examples.training.ColorClassImages;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.ImageSlotDecoder;
 import org.spdl4j.offheap.batch.Batch;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -28,9 +24,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Image classification loading, from a folder of class sub-folders ({@link ImageBatchLoader}) or from WebDataset tar
- * shards ({@link ShardImageLoader}): batches of {@code [n, S, S, 3]} uint8 RGB with labels, classified as they
- * arrive by a nearest-colour-centroid model learned online ({@link ColorCentroids}). Without {@code --data} or
+ * Image classification loading on the library's {@link Loader}, from a folder of class sub-folders
+ * ({@link SampleSource#folder}) or from WebDataset tar shards ({@link SampleSource#tarShards}): batches of
+ * {@code [n, S, S, 3]} uint8 RGB with each sample's label, classified as they arrive by a nearest-colour-centroid
+ * model learned online ({@link ColorCentroids}). Without {@code --data} or
  * {@code --shards} it generates four colour classes; {@code --format shards} packs them into tar shards first.
  *
  * <p>Run: {@code bin/spdl4j-java -cp "examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:examples/target/lib/*"
@@ -104,7 +101,8 @@ public final class ClassifyExample implements Callable<Integer> {
         }
         int shortSide = size * 8 / 7;
         if (shards != null) {
-            return runShards(shards, classes, out);
+            out.printf(Locale.ROOT, "%d shards%n", shards.size());
+            return run(SampleSource.tarShards(shards), classes, shortSide, out);
         }
         FolderDataset dataset = folder(shortSide);
         if (format == Format.SHARDS) {
@@ -112,7 +110,7 @@ public final class ClassifyExample implements Callable<Integer> {
             List<Path> packed = TarShardWriter.write(dataset, dir, 64);
             out.printf(Locale.ROOT, "packed %d images into %d shards in %s%n", dataset.size(), packed.size(), dir);
             try {
-                return runShards(packed, dataset.classNames().size(), out);
+                return run(SampleSource.tarShards(packed), dataset.classNames().size(), shortSide, out);
             } finally {
                 for (Path p : packed) {
                     Files.deleteIfExists(p);
@@ -120,46 +118,33 @@ public final class ClassifyExample implements Callable<Integer> {
                 Files.deleteIfExists(dir);
             }
         }
-        List<FileItem> files = new ArrayList<>();
-        for (long i = 0; i < dataset.size(); i++) {
-            files.add(dataset.get(i));
+        out.printf(Locale.ROOT, "folder %s: %d images, classes %s%n", dataset.root(), dataset.size(),
+            dataset.classNames());
+        return run(SampleSource.folder(dataset.root()), dataset.classNames().size(), shortSide, out);
+    }
+
+    private int run(SampleSource source, int labelCount, int shortSide, PrintWriter out) {
+        try (Loader<Batch> loader = Loader.builder().name("classify").source(source)
+                .decoder(ImageSlotDecoder.evaluation(shortSide, size))
+                .batchSize(batch).readConcurrency(8).decodeConcurrency(threads).build()) {
+            consume(loader, labelCount, out);
+            StageTable.print(loader.stats(), out);
         }
-        ImageLoaderOptions options = new ImageLoaderOptions(size, shortSide, batch, false, 8, threads,
-            OutputOrder.COMPLETION, WaitPolicy.BACKOFF, 4, 4);
-        try (ImageBatchLoader loader = ImageBatchLoader.of("classify", files, options)) {
-            out.printf(Locale.ROOT, "folder %s: %d images, classes %s%n", dataset.root(), files.size(), dataset.classNames());
-            consume(loader, loader::label, dataset.classNames().size(), out);
-            finish(loader.stats(), out);
-        }
+        out.flush();
         return 0;
     }
 
-    private int runShards(List<Path> tars, int labelCount, PrintWriter out) {
-        try (ShardImageLoader loader = new ShardImageLoader("classify", tars, size, size * 8 / 7, batch, threads)) {
-            out.printf(Locale.ROOT, "%d shards%n", tars.size());
-            consume(loader, loader::label, labelCount, out);
-            finish(loader.stats(), out);
-        }
-        return 0;
-    }
-
-    /** The label of a sample of a batch: both loaders have one. */
-    @FunctionalInterface
-    private interface BatchLabels {
-        int label(Batch batch, int i);
-    }
-
-    private void consume(Iterable<Batch> batches, BatchLabels labels, int labelCount,
-                         PrintWriter out) {
+    private void consume(Loader<Batch> batches, int labelCount, PrintWriter out) {
         ColorCentroids model = new ColorCentroids(labelCount);
         UnsafeBuffer view = new UnsafeBuffer();
         long start = System.nanoTime();
         long n = 0;
-        for (Batch b : batches) {
+        for (LoadedBatch<Batch> b : batches) {
             try (b) {
-                view.wrap(b.lease().address(), b.size() * b.descriptor().sampleBytes());
+                int sampleBytes = b.data().descriptor().sampleBytes();
+                view.wrap(b.data().sampleAddress(0), b.size() * sampleBytes);
                 for (int i = 0; i < b.size(); i++) {
-                    model.observe(view, i * b.descriptor().sampleBytes(), size * size, labels.label(b, i));
+                    model.observe(view, i * sampleBytes, size * size, b.label(i));
                 }
                 n += b.size();
             }
@@ -175,17 +160,12 @@ public final class ClassifyExample implements Callable<Integer> {
         out.printf(Locale.ROOT, "online nearest-centroid accuracy %.3f (chance %.3f)%n", accuracy, 1.0 / labelCount);
     }
 
-    private static void finish(List<StageStats> stats, PrintWriter out) {
-        StageTable.print(stats, out);
-        out.flush();
-    }
-
     private FolderDataset folder(int shortSide) throws IOException {
         if (data != null) {
             if (!Files.isDirectory(data)) {
                 throw new IOException("--data " + data + " is not a folder of class sub-folders");
             }
-            FolderDataset found = FolderDataset.scan(data, Set.of("jpg", "jpeg", "png", "webp", "bmp"));
+            FolderDataset found = FolderDataset.scan(data, SampleSource.IMAGE_EXTENSIONS);
             if (found.size() == 0) {
                 throw new IOException("--data " + data + " has no .jpg/.jpeg/.png/.webp/.bmp images in class "
                     + "sub-folders; give a folder laid out as DIR/<class>/<image>");
@@ -199,6 +179,6 @@ public final class ClassifyExample implements Callable<Integer> {
             ColorClassImages.generate(root, perClass, shortSide, 3);
             Files.writeString(done, "generated");
         }
-        return FolderDataset.scan(root, Set.of("jpg"));
+        return FolderDataset.scan(root, SampleSource.IMAGE_EXTENSIONS);
     }
 }

@@ -1,60 +1,73 @@
 package org.spdl4j.examples.cli;
 
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
-import org.spdl4j.engine.source.EpochIterable;
+import java.util.TreeSet;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FileListDataset;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.engine.source.RankInfo;
-import org.spdl4j.engine.source.RemainderPolicy;
-import org.spdl4j.engine.source.SampledSource;
-import org.spdl4j.examples.http.UrlList;
-import org.spdl4j.examples.image.EpochFiles;
-import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.loader.SampleSource;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
 /**
- * Turns {@code --data} into this rank's images for some epochs: a folder (class sub-folders become labels; images
- * directly in it, without sub-folders, are one unlabelled class: {@link ImageFolder}), a list
- * file ({@code .txt}: one path per line, optional tab and label), a URL list (one http(s) URL per line, optional tab
- * and label: fetched by {@link org.spdl4j.examples.http.UrlImageLoader}), or nothing: the built-in sample, generated on first
- * use under {@code ~/.cache/spdl4j}. Ranks and world size come from RANK / WORLD_SIZE when set.
+ * Turns {@code --data} into a loader's {@link SampleSource}: a folder ({@link SampleSource#folder}: class sub-folders
+ * become labels; files directly in it, without sub-folders, are one unlabelled class), a {@code .txt} list of paths or
+ * of http(s) URLs ({@link SampleSource#list}: each line optionally followed by a tab and a label), WebDataset
+ * {@code .tar} shards ({@link SampleSource#tarShards}: a file, or a folder of them with no media files), or nothing:
+ * the built-in sample, generated on first use under {@code ~/.cache/spdl4j}. Ranks come from RANK / WORLD_SIZE.
+ *
+ * <p>What is not a source is a bad argument (exit status 2), refused before anything runs.
  */
 final class DataArgs {
-    /** Image file extensions a folder scan picks up. */
-    static final Set<String> EXTENSIONS = ImageFolder.EXTENSIONS;
+    /** What {@code run} reads, for the message when {@code --data} is none of it. */
+    static final String RUN_ACCEPTS = "a folder, a .txt list of paths or http(s) URLs, or WebDataset .tar shards (a"
+        + " file or a folder of them)";
+    /** What {@code tune} and {@code profile} read. */
+    static final String FILES_ACCEPT = "a folder of images or a .txt list of image paths";
 
     private DataArgs() {
     }
 
+    /** What kind of data a run reads. */
+    enum Kind {
+        /** The built-in sample (a folder). */
+        SAMPLE,
+        /** A folder. */
+        FOLDER,
+        /** A list of local paths. */
+        PATH_LIST,
+        /** A list of http(s) URLs. */
+        URL_LIST,
+        /** WebDataset tar shards. */
+        TAR_SHARDS
+    }
+
     /**
-     * The WebDataset shards {@code data} names: a {@code .tar} file, or a folder holding {@code .tar} files and no
-     * images; else an empty list.
+     * What {@code run} reads.
+     *
+     * @param source  the loader's source
+     * @param kind    its kind
+     * @param samples samples in the whole dataset (every rank's), or -1 when unknown before reading (tar shards)
+     * @param shards  tar shards, 0 for other kinds
      */
-    static java.util.List<Path> shards(Path data) {
-        if (data == null) {
-            return java.util.List.of();
+    record RunData(SampleSource source, Kind kind, long samples, int shards) {
+        /**
+         * {@return samples per epoch for a rank (lists drop the remainder so that every rank has as many), or -1}
+         *
+         * @param rank the rank
+         */
+        long perEpoch(RankInfo rank) {
+            return samples < 0 ? -1 : samples / rank.worldSize();
         }
-        if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".tar")) {
-            return java.util.List.of(data);
-        }
-        if (Files.isDirectory(data)) {
-            try (var files = Files.list(data)) {
-                java.util.List<Path> tars = files.filter(p -> p.getFileName().toString().endsWith(".tar")).sorted()
-                    .toList();
-                if (!tars.isEmpty() && ImageFolder.scan(data).size() == 0) {
-                    return tars;
-                }
-            } catch (java.io.IOException e) {
-                return java.util.List.of();
-            }
-        }
-        return java.util.List.of();
     }
 
     /**
@@ -71,79 +84,89 @@ final class DataArgs {
         }
     }
 
-    /**
-     * This rank's URLs of a list when {@code data} is one (first non-empty line an http(s) URL), entry {@code i} to
-     * rank {@code i % worldSize}, in list order; else an empty list.
-     */
-    static java.util.List<UrlList.Entry> urls(CommandSpec spec, Path data, RankInfo rank) {
-        if (data == null || !UrlList.isUrlList(data)) {
-            return java.util.List.of();
-        }
-        final java.util.List<UrlList.Entry> all;
-        try {
-            all = UrlList.read(data);
-        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
-            throw new ParameterException(spec.commandLine(), "--data " + e.getMessage());
-        }
-        if (rank.worldSize() == 1) {
-            return all;
-        }
-        java.util.List<UrlList.Entry> mine = new java.util.ArrayList<>();
-        for (int i = rank.rank(); i < all.size(); i += rank.worldSize()) {
-            mine.add(all.get(i));
-        }
-        return mine;
-    }
-
     /** Where the built-in sample lives. */
     static Path samplePath(int images) {
         return Path.of(System.getProperty("user.home"), ".cache", "spdl4j", "sample-" + images);
     }
 
-    /** What {@code run} reads, for the message when {@code --data} is none of it. */
-    static final String RUN_ACCEPTS = "a folder of images, a .txt list of image paths or http(s) URLs, or WebDataset"
-        + " .tar shards (a file or a folder of them)";
-    /** What {@code tune} and {@code profile} read: image files, through the folder/list loader they measure. */
-    static final String FILES_ACCEPT = "a folder of images or a .txt list of image paths";
-
     /**
-     * The image files {@code tune} and {@code profile} measure: a folder or a list of paths. Tar shards and URL lists
-     * run through other loaders, which these commands do not measure: refused as bad arguments.
+     * The source {@code run} reads.
+     *
+     * @param spec         the command, for errors
+     * @param data         {@code --data}, or {@code null} for the built-in sample
+     * @param media        what a sample is: which files a folder holds
+     * @param sampleImages the built-in sample's size
+     * @param err          where the sample's generation is announced
+     * @return the data
+     * @throws ParameterException when {@code data} is not a source of {@code media}
      */
-    static IndexedDataset<FileItem> imageFiles(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err) {
-        String command = spec.name();
-        if (data != null && !shards(data).isEmpty()) {
-            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
-                + FILES_ACCEPT + ", not WebDataset .tar shards (spdl4j run reads those)");
+    static RunData runData(CommandSpec spec, Path data, MediaOption media, int sampleImages, PrintWriter err) {
+        if (data == null) {
+            if (media != MediaOption.image) {
+                throw new ParameterException(spec.commandLine(), "--media " + media + " needs --data (a folder, list"
+                    + " or tar shards of " + String.join(", ", new TreeSet<>(media.extensions()))
+                    + " files); the built-in sample is images");
+            }
+            Path dir = sample(sampleImages, err);
+            return new RunData(SampleSource.folder(dir), Kind.SAMPLE, files(dir, media.extensions()).size(), 0);
         }
-        if (data != null && UrlList.isUrlList(data)) {
-            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
-                + FILES_ACCEPT + ", not a URL list (spdl4j run fetches those)");
+        try {
+            if (Files.isDirectory(data)) {
+                FolderDataset files = files(data, media.extensions());
+                List<Path> shards = SampleSource.shardFiles(data);
+                if (files.size() == 0 && !shards.isEmpty()) {
+                    return new RunData(SampleSource.tarShards(shards), Kind.TAR_SHARDS, -1, shards.size());
+                }
+                if (files.size() == 0) {
+                    throw new ParameterException(spec.commandLine(), "--data " + data + ": no " + media.unit() + " ("
+                        + String.join(", ", new TreeSet<>(media.extensions())) + ") in it or in class sub-folders ("
+                        + data + "/<class>/<file>), and no .tar shards");
+                }
+                return new RunData(SampleSource.folder(data, media.extensions()), Kind.FOLDER, files.size(), 0);
+            }
+            if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".tar")) {
+                return new RunData(SampleSource.tarShards(data), Kind.TAR_SHARDS, -1, 1);
+            }
+            if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
+                SampleSource list = SampleSource.list(data);
+                return new RunData(list, SampleSource.isUrlList(data) ? Kind.URL_LIST : Kind.PATH_LIST,
+                    listed(data), 0);
+            }
+        } catch (IllegalArgumentException | UncheckedIOException e) { // a bad list line, an unreadable file or folder
+            String why = String.valueOf(e.getMessage());
+            throw new ParameterException(spec.commandLine(), "--data " + (why.startsWith(data.toString()) ? why
+                : data + ": " + why));
         }
-        return dataset(spec, data, sampleImages, err, FILES_ACCEPT);
+        if (!Files.exists(data)) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
+        }
+        throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + RUN_ACCEPTS);
     }
 
     /**
-     * The images of a folder or a list of paths, or the built-in sample.
-     *
-     * @param accepts what the command reads, for the message when {@code data} is something else
+     * The image files {@code tune} and {@code profile} measure: a folder or a list of paths, or the built-in sample.
+     * Tar shards and URL lists are refused as bad arguments: those commands measure reads of local files.
      */
-    static IndexedDataset<FileItem> dataset(CommandSpec spec, Path data, int sampleImages, java.io.PrintWriter err,
-                                            String accepts) {
+    static IndexedDataset<FileItem> imageFiles(CommandSpec spec, Path data, int sampleImages, PrintWriter err) {
+        String command = spec.name();
         if (data == null) {
-            Path dir = samplePath(sampleImages);
-            if (!Files.exists(dir.resolve(".complete"))) {
-                err.println("spdl4j: generating the built-in sample (" + sampleImages + " JPEGs) in " + dir);
-                err.flush();
-            }
-            // in a child JVM: the memory generating takes is not counted in this run's peak RSS
-            return FolderDataset.scan(SampleImages.ensureInChildJvm(dir, sampleImages), EXTENSIONS);
+            return files(sample(sampleImages, err), SampleSource.IMAGE_EXTENSIONS);
+        }
+        if (!SampleSource.shardFiles(data).isEmpty()
+                && (!Files.isDirectory(data) || files(data, SampleSource.IMAGE_EXTENSIONS).size() == 0)) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
+                + FILES_ACCEPT + ", not WebDataset .tar shards (spdl4j run reads those)");
+        }
+        if (Files.isRegularFile(data) && SampleSource.isUrlList(data)) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + command + " reads "
+                + FILES_ACCEPT + ", not a URL list (spdl4j run fetches those)");
         }
         if (Files.isDirectory(data)) {
-            FolderDataset folder = ImageFolder.scan(data);
+            FolderDataset folder = files(data, SampleSource.IMAGE_EXTENSIONS);
             if (folder.size() == 0) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": no images ("
-                    + ImageFolder.extensionList() + ") in it or in class sub-folders (" + data + "/<class>/<image>)");
+                    + String.join(", ", new TreeSet<>(SampleSource.IMAGE_EXTENSIONS))
+                    + ") in it or in class sub-folders (" + data + "/<class>/<image>)");
             }
             return folder;
         }
@@ -151,24 +174,45 @@ final class DataArgs {
             FileListDataset list = FileListDataset.read(data);
             if (list.size() == 0) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": no images in it (a .txt list"
-                    + " has one image path or http(s) URL per line, optionally followed by a tab and a label)");
+                    + " has one image path per line, optionally followed by a tab and a label)");
             }
             return list;
         }
         if (!Files.exists(data)) {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
         }
-        throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + accepts);
+        throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + FILES_ACCEPT);
     }
 
-    /** {@return this rank's items for {@code epochs} epochs, shuffled by {@code seed} and epoch, with their epochs} */
-    static EpochFiles epochs(IndexedDataset<FileItem> dataset, RankInfo rank, long seed, boolean shuffle, int epochs) {
-        SampledSource<FileItem> source = SampledSource.of(dataset, rank, seed, shuffle, RemainderPolicy.DROP);
-        return EpochFiles.continuous(EpochIterable.of(source), epochs);
+    /**
+     * The files of a folder as {@link SampleSource#folder(Path, Set)} finds them: its class sub-folders' files, else
+     * the files directly in it. The source does not tell its size; the run's progress line and header count it here.
+     *
+     * @param root       the folder
+     * @param extensions the extensions to take
+     * @return the files, possibly none
+     */
+    static FolderDataset files(Path root, Set<String> extensions) {
+        FolderDataset classes = FolderDataset.scan(root, extensions);
+        return classes.size() > 0 ? classes : FolderDataset.scanFlat(root, extensions);
     }
 
-    /** {@return how many items this rank gets per epoch} */
-    static long perEpoch(IndexedDataset<FileItem> dataset, RankInfo rank, long seed) {
-        return SampledSource.of(dataset, rank, seed, true, RemainderPolicy.DROP).epochLength();
+    /** The built-in sample, generated first if needed (in a child JVM: its memory is not this run's peak RSS). */
+    private static Path sample(int images, PrintWriter err) {
+        Path dir = samplePath(images);
+        if (!Files.exists(dir.resolve(".complete"))) {
+            err.println("spdl4j: generating the built-in sample (" + images + " JPEGs) in " + dir);
+            err.flush();
+        }
+        return SampleImages.ensureInChildJvm(dir, images);
+    }
+
+    /** {@return the samples a list names: its lines that are neither blank nor a comment} */
+    private static long listed(Path list) {
+        try (var lines = Files.lines(list)) {
+            return lines.map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(list + ": " + e.getMessage(), e);
+        }
     }
 }

@@ -12,15 +12,13 @@ import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.examples.AtomicFiles;
 import org.spdl4j.loader.internal.IoMessages;
-import org.spdl4j.examples.image.ImageLoaderOptions;
-import org.spdl4j.media.RandomResizedCrop;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 
 /**
- * The image pipeline's options shared by {@code run} and {@code tune} (mixed into both), and the pipeline config file
+ * The loader's options shared by {@code run} and {@code tune} (mixed into both), and the pipeline config file
  * ({@code --config}, Java properties, as {@code tune} writes it). Options given on the command line win over the
  * file; the file wins over the machine's defaults. {@code profile} measures each stage alone at its own
  * concurrencies, and {@code soak} runs the default pipeline: neither takes these options.
@@ -33,12 +31,12 @@ import picocli.CommandLine.ParameterException;
     "  wait              backoff, busy-spin, yielding or blocking (--wait)",
     "  augment           true or false             (--augment)"})
 final class PipelineArgs {
-    @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32; at most 14266,"
-        + " a batch is one slab of at most 2 GiB)")
+    @Option(names = "--batch-size", paramLabel = "N", description = "samples per batch (default 32; at most 14266 images,"
+        + " 7133 video clips: a batch is one slab of at most 2 GiB)")
     Integer batchSize;
 
     @Option(names = "--read-concurrency", paramLabel = "N", description = "file reads, or URL fetches, in flight (default"
-        + " 4 x cores; tar shards are read member by member)")
+        + " 4 x cores; tar shards are read member by member, and video and audio files by their decoder)")
     Integer readConcurrency;
 
     @Option(names = "--decode-threads", paramLabel = "N", description = "decode threads (default: cores)")
@@ -69,29 +67,36 @@ final class PipelineArgs {
     /** Every key a config file may hold, in the order {@link #write} writes them. */
     static final List<String> KEYS = List.of(BATCH, READ, DECODE, ORDER, WAIT, AUGMENT);
 
-    ImageLoaderOptions resolve(CommandSpec spec) {
+    /**
+     * {@return the settings: each option given, else the config file's, else the loader's default}
+     *
+     * @param spec  the command, for errors
+     * @param media what a sample is (its size bounds the batch size)
+     * @throws ParameterException naming the option, or the file and key, of a bad value
+     */
+    PipelineSettings resolve(CommandSpec spec, MediaOption media) {
         Properties file = load(spec);
-        ImageLoaderOptions o = ImageLoaderOptions.defaults();
-        o = o.withBatchSize(number(spec, "--batch-size", batchSize, file, BATCH, o.batchSize(), maxBatchSize(o),
-            "a batch of more is over 2 GiB (" + o.imageSpec().bytes() + " B per image)"));
-        o = o.withReadConcurrency(number(spec, "--read-concurrency", readConcurrency, file, READ,
-            o.readConcurrency(), EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once"));
-        o = o.withDecodeConcurrency(number(spec, "--decode-threads", decodeThreads, file, DECODE,
-            o.decodeConcurrency(), EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once"));
+        PipelineSettings d = PipelineSettings.defaults();
+        int batch = number(spec, "--batch-size", batchSize, file, BATCH, d.batchSize(), maxBatchSize(media),
+            "a batch of more is over 2 GiB (" + media.sampleBytes() + " B per " + media.name() + " sample)");
+        int reads = number(spec, "--read-concurrency", readConcurrency, file, READ, d.readConcurrency(),
+            EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once");
+        int decodes = number(spec, "--decode-threads", decodeThreads, file, DECODE, d.decodeConcurrency(),
+            EngineConfiguration.MAX_CONCURRENCY, "the most tasks a stage runs at once");
         String ord = text(order, file, ORDER, "completion");
-        o = o.withOrder(switch (ord.toLowerCase(Locale.ROOT)) {
+        OutputOrder outputOrder = switch (ord.toLowerCase(Locale.ROOT)) {
             case "completion" -> OutputOrder.COMPLETION;
             case "input" -> OutputOrder.INPUT;
             default -> throw bad(spec, "--order", order, ORDER, ord, ": use completion or input");
-        });
+        };
         String wait = text(waitPolicy, file, WAIT, "backoff");
-        o = o.withWaitPolicy(switch (wait.toLowerCase(Locale.ROOT)) {
+        WaitPolicy policy = switch (wait.toLowerCase(Locale.ROOT)) {
             case "backoff" -> WaitPolicy.BACKOFF;
             case "busy-spin" -> WaitPolicy.BUSY_SPIN;
             case "yielding" -> WaitPolicy.YIELDING;
             case "blocking" -> WaitPolicy.BLOCKING;
             default -> throw bad(spec, "--wait", waitPolicy, WAIT, wait, ": use backoff, busy-spin, yielding or blocking");
-        });
+        };
         boolean training;
         if (augment != null) {
             training = augment;
@@ -103,7 +108,7 @@ final class PipelineArgs {
                 default -> throw bad(spec, "--augment", null, AUGMENT, a, ": use true or false");
             };
         }
-        return o.withAugmentation(training ? RandomResizedCrop.imagenet() : null, 0); // the run sets the seed
+        return new PipelineSettings(batch, reads, decodes, outputOrder, policy, training);
     }
 
     /** The config file's settings (none without {@code --config}); a key it does not know is a bad argument. */
@@ -143,41 +148,31 @@ final class PipelineArgs {
     }
 
     /**
-     * {@return the options with the run's seed as the augmentation seed (no change without augmentation)}
-     *
-     * @param o    resolved options
-     * @param seed the run's seed
-     */
-    static ImageLoaderOptions seeded(ImageLoaderOptions o, long seed) {
-        return o.augment() == null ? o : o.withAugmentation(o.augment(), seed);
-    }
-
-    /**
      * Writes options as a config file that {@code --config} reads back: into a temporary file beside it, then moved
      * over it, so a write cut short (full disk, killed process) never leaves a truncated config that would read back
      * as other options (a cut {@code batch.size=32} reads as {@code batch.size=3}).
      *
-     * @param o       the options
+     * @param o       the settings
      * @param file    where
      * @param comment a first line saying where they came from
      * @throws IOException when it cannot be written
      */
-    static void write(ImageLoaderOptions o, Path file, String comment) throws IOException {
+    static void write(PipelineSettings o, Path file, String comment) throws IOException {
         String text = "# spdl4j pipeline config: spdl4j run --config " + file.getFileName() + "\n# " + comment + "\n"
             + BATCH + "=" + o.batchSize() + "\n" + READ + "=" + o.readConcurrency() + "\n" + DECODE + "="
             + o.decodeConcurrency() + "\n" + ORDER + "=" + o.order().name().toLowerCase(Locale.ROOT) + "\n" + WAIT + "="
             + o.waitPolicy().name().toLowerCase(Locale.ROOT).replace('_', '-') + "\n" + AUGMENT + "="
-            + (o.augment() != null) + "\n";
+            + o.augment() + "\n";
         AtomicFiles.write(file, tmp -> Files.writeString(tmp, text));
     }
 
     /**
-     * {@return the largest batch the loaders take: a batch is one slab of at most 2 GiB}
+     * {@return the largest batch the loader takes: a batch is one slab of at most 2 GiB}
      *
-     * @param o options whose image size counts (the batch size does not)
+     * @param media what a sample is
      */
-    static int maxBatchSize(ImageLoaderOptions o) {
-        return Integer.MAX_VALUE / o.imageSpec().bytes();
+    static int maxBatchSize(MediaOption media) {
+        return (int) (Integer.MAX_VALUE / media.sampleBytes());
     }
 
     /**

@@ -2,37 +2,29 @@ package org.spdl4j.examples.cli;
 
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.function.LongSupplier;
-import java.util.function.Supplier;
-import java.util.function.ToIntFunction;
+import java.util.function.Consumer;
 import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
-import org.spdl4j.engine.source.FileItem;
-import org.spdl4j.engine.source.IndexedDataset;
+import org.spdl4j.cuda.DeviceBatch;
+import org.spdl4j.cuda.DeviceTransfer;
 import org.spdl4j.engine.source.RankInfo;
-import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
-import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
-import org.spdl4j.loader.internal.IoMessages;
-import org.spdl4j.examples.classify.ShardImageLoader;
-import org.spdl4j.examples.http.UrlImageLoader;
-import org.spdl4j.examples.http.UrlList;
-import org.spdl4j.examples.image.BatchLoader;
-import org.spdl4j.examples.image.DeviceImageLoader;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.report.TaskTrace;
-import org.spdl4j.examples.slots.SlotLoaderOptions;
-import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.examples.report.TracingSlotDecoder;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.LoaderBuilder;
+import org.spdl4j.loader.LoaderState;
+import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.batch.SlotDecoder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,13 +33,17 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spdl4j run}: the image pipeline (decode, RGB, short side 256, center crop 224, or with {@code --augment} a
- * random resized crop 224 + flip; batches of 32) over the built-in sample or {@code --data}, with a live progress line, a per-stage table at the end, and with {@code --report} an HTML
- * page, PNG plots, {@code .hlog} interval logs and a Perfetto trace. With {@code --device auto|host|gpu} the batches go
- * on to the device through the {@value DeviceImageLoader#H2D_STAGE} stage, and the consumer waits for each copy.
+ * {@code spdl4j run}: the library's {@link Loader} over the built-in sample or {@code --data} (a folder, a list of
+ * paths or URLs, tar shards), decoding images (short side 256, centre crop 224, or with {@code --augment} a random
+ * resized crop 224 + flip), video or audio clips ({@link MediaOption}) into batches, with a live progress line, a
+ * per-stage table at the end, and with {@code --report} an HTML page, PNG plots, {@code .hlog} interval logs and a
+ * Perfetto trace of the decode tasks. {@code --device auto|host|gpu} adds the loader's transfer stage
+ * ({@link DeviceTransfer}, batch memory from the device's host allocator); the consumer waits for each copy.
+ * {@code --state FILE} resumes from and saves the loader's state, {@code --keys FILE} logs each delivered sample,
+ * {@code --max-batches K} stops early; SIGINT and SIGTERM end the run as a normal end does ({@link SignalStop}).
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
-    description = "Run the image pipeline and show where the time goes.")
+    description = "Run the loader over your data and show where the time goes.")
 final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -56,10 +52,15 @@ final class RunCommand implements Callable<Integer> {
     PipelineArgs pipelineArgs;
 
     @Option(names = "--data", paramLabel = "PATH",
-        description = "a folder of images (class sub-folders = labels, or images directly in it), a .txt list of paths or of http(s) URLs (each"
-            + " optionally followed by a tab and a label), or .tar shards (a file or a folder of them); default: built-in"
-            + " sample")
+        description = "a folder (class sub-folders = labels, or files directly in it), a .txt list of paths or of"
+            + " http(s) URLs (each optionally followed by a tab and a label), or .tar shards (a file or a folder of"
+            + " them); default: built-in sample of images")
     Path data;
+
+    @Option(names = "--media", paramLabel = "KIND", defaultValue = "image",
+        description = "image (default: [224, 224, 3] uint8), video (8 frames of 112x112 RGB per clip: [8, 112, 112, 3]"
+            + " uint8) or audio (1 s of 16 kHz mono: [1, 16000] float32); a folder is read for that media's files")
+    MediaOption media;
 
     @Option(names = "--images", paramLabel = "N", defaultValue = "1024",
         description = "size of the built-in sample (default ${DEFAULT-VALUE})")
@@ -68,14 +69,25 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--epochs", paramLabel = "N", defaultValue = "1", description = "epochs (default ${DEFAULT-VALUE})")
     int epochs;
 
-    @Option(names = "--seed", paramLabel = "N", defaultValue = "0",
-        description = "shuffle seed, and with --augment the crops' seed (default ${DEFAULT-VALUE}); not used with tar"
-            + " shards or a URL list, which are read in order")
-    long seed;
+    @Option(names = "--seed", paramLabel = "N",
+        description = "seed of the per-epoch shuffle (tar shards: of the shard order) and of --augment's crops"
+            + " (default 0; a run resumed with --state takes the saved one)")
+    Long seed;
 
-    @Option(names = "--no-shuffle", description = "keep the folder's or path list's order (tar shards and URL lists are"
-        + " always read in order: shard by shard, or the list's)")
+    @Option(names = "--no-shuffle", description = "keep the data's order (a tar folder's shard order)")
     boolean noShuffle;
+
+    @Option(names = "--max-batches", paramLabel = "K", description = "stop after K batches")
+    Long maxBatches;
+
+    @Option(names = "--state", paramLabel = "FILE", description = "resume from the loader state in FILE when it"
+        + " exists (its seed and rank are the run's); write the state there when the run ends (also by --max-batches,"
+        + " SIGINT or SIGTERM)")
+    Path stateFile;
+
+    @Option(names = "--keys", paramLabel = "FILE", description = "write each delivered sample's key and label,"
+        + " tab-separated, one per line, in delivery order")
+    Path keysFile;
 
     @Option(names = "--report", paramLabel = "DIR", description = "write an HTML report with plots, .hlog and trace")
     Path report;
@@ -97,119 +109,196 @@ final class RunCommand implements Callable<Integer> {
         if (epochs < 1 || sampleImages < 1 || intervalMs < 10) {
             throw new ParameterException(spec.commandLine(), "--epochs and --images must be >= 1 and --interval-ms >= 10");
         }
-        ImageLoaderOptions options = PipelineArgs.seeded(pipelineArgs.resolve(spec), seed);
+        if (maxBatches != null && maxBatches < 1) {
+            throw new ParameterException(spec.commandLine(), "--max-batches must be >= 1, got " + maxBatches);
+        }
+        PipelineSettings settings = pipelineArgs.resolve(spec, media);
+        if (settings.augment() && media != MediaOption.image) {
+            throw new ParameterException(spec.commandLine(), "--augment is the image training transform; --media "
+                + media + " takes none");
+        }
         RankInfo rank = DataArgs.rank(spec);
+        long runSeed = seed != null ? seed : LoaderBuilder.DEFAULT_SEED;
+        LoaderState resume = stateFile != null ? StateFile.read(spec, stateFile) : null;
+        if (resume != null) {
+            runSeed = checkedSeed(resume);
+            rank = checkedRank(resume, rank);
+        }
         if (report != null) {
             reportDirectory();
         }
-        List<Path> shards = DataArgs.shards(data);
-        if (!shards.isEmpty() && epochs != 1) {
-            throw new ParameterException(spec.commandLine(), "--epochs " + epochs + " with tar shards: shards are read "
-                + "in one pass; run once per epoch");
+        if (keysFile != null) {
+            OutputPaths.checkFile(spec, "--keys", keysFile);
         }
-        List<UrlList.Entry> urls = shards.isEmpty() ? DataArgs.urls(spec, data, rank) : List.of();
-        if ((!shards.isEmpty() || !urls.isEmpty()) && device != DeviceOption.cpu) {
-            throw new ParameterException(spec.commandLine(), "--device " + device + " with tar shards or a URL list: "
-                + "the copy stage runs on the image-folder loader only; use --device cpu");
+        if (stateFile != null) {
+            OutputPaths.checkFile(spec, "--state", stateFile);
         }
-        if ((!shards.isEmpty() || !urls.isEmpty()) && options.augment() != null) {
-            throw new ParameterException(spec.commandLine(), "--augment with tar shards or a URL list: the training "
-                + "transform runs on the image-folder and list loader only; drop --augment or use a folder or .txt list");
+        DataArgs.RunData runData = DataArgs.runData(spec, data, media, sampleImages, spec.commandLine().getErr());
+        if (resume != null && resume.epoch() >= epochs) {
+            spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all %d"
+                + " epoch(s); nothing left to load (delete the file to start afresh)%n", stateFile, epochs);
+            spec.commandLine().getOut().flush();
+            return 0;
         }
-        try (Device target = device.open()) { // null for cpu: no device, no copy stage
-            return run(options, rank, shards, urls, target);
+        try (Device target = device.open()) { // null for cpu: no device, no transfer stage
+            return run(runData, settings, rank, runSeed, resume, target);
         }
     }
 
-    private int run(ImageLoaderOptions options, RankInfo rank, List<Path> shards, List<UrlList.Entry> urls,
-                    Device target) throws Exception {
+    /** The saved seed, refusing a {@code --seed} that differs: a resumed run is the saved run. */
+    private long checkedSeed(LoaderState resume) {
+        if (seed != null && seed != resume.seed()) {
+            throw new ParameterException(spec.commandLine(), "--seed " + seed + ": --state " + stateFile
+                + " was saved by a run with seed " + resume.seed() + "; resume with that seed (or no --seed), or"
+                + " delete the file to start afresh");
+        }
+        return resume.seed();
+    }
+
+    /** The saved rank, refusing RANK / WORLD_SIZE that name another. */
+    private RankInfo checkedRank(LoaderState resume, RankInfo fromEnvironment) {
+        RankInfo saved = new RankInfo(resume.rank(), resume.worldSize());
+        if (System.getenv(RankInfo.RANK_ENV) != null && !saved.equals(fromEnvironment)) {
+            throw new ParameterException(spec.commandLine(), "RANK=" + fromEnvironment.rank() + " WORLD_SIZE="
+                + fromEnvironment.worldSize() + ": --state " + stateFile + " was saved by rank " + saved.rank()
+                + " of " + saved.worldSize() + "; resume each rank from its own state file");
+        }
+        return saved;
+    }
+
+    private int run(DataArgs.RunData runData, PipelineSettings settings, RankInfo rank, long runSeed,
+                    LoaderState resume, Device target) throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        RunHeader header = new RunHeader(runData, media, settings, rank, epochs, runSeed, !noShuffle);
+        long perEpoch = runData.perEpoch(rank);
+        long total = perEpoch < 0 ? 0
+            : perEpoch * epochs - (resume == null ? 0 : StateFile.settled(resume, perEpoch, epochs));
+        header.printSource(out);
+        if (resume != null) {
+            out.printf(Locale.ROOT, "spdl4j run: resuming from %s (epoch %d)%s%n", stateFile, resume.epoch(),
+                perEpoch < 0 ? "" : ", " + total + " " + media.unit() + " left");
+        }
+        TaskTrace trace = report != null ? new TaskTrace(200_000) : null;
+        RunMetrics metrics = new RunMetrics(media.unit(), media.rateUnit());
+        // The first batch's whole wait and the run's own peak RSS from here: not the sample's generation, but FFmpeg
+        // loading (the decoder's construction), the loader's pools and its threads starting.
+        metrics.building();
+        SlotDecoder decoder = new TracingSlotDecoder(media.decoder(settings.augment()), trace);
+        LoaderBuilder<Batch> builder = Loader.builder().name("run").source(runData.source()).decoder(decoder)
+            .epochs(epochs).seed(runSeed).shuffle(!noShuffle).rank(rank).resume(resume);
+        settings.applyTo(builder);
+        if (target == null) {
+            return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
+        }
+        // K copies in flight, fewer than the host batches: decoding goes on while copies run.
+        int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT, PipelineSettings.batchesInFlight() - 1));
+        DeviceTransfer transfer;
+        try {
+            transfer = DeviceTransfer.to(target, copies);
+        } catch (RuntimeException | Error e) {
+            decoder.close(); // not yet the loader's
+            throw e;
+        }
+        out.println("spdl4j run: device " + target.name() + (target.isGpu() ? "" : " (no GPU: host memory)") + ", "
+            + copies + " copies in flight");
+        Loader<DeviceBatch> loader = builder.batchMemory(target.hostAllocator()).transfer(transfer).build();
+        return consume(loader, DeviceBatch::awaitReady, header, metrics, trace, total, resume);
+    }
+
+    /** Runs the loader to its end (or the run's) and prints what happened. */
+    private <T> int consume(Loader<T> loader, Consumer<T> ready, RunHeader header, RunMetrics metrics,
+                            TaskTrace trace, long total, LoaderState resume) throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        // Only the folder/list loaders record task spans: a URL or shard run's report has no trace.json.
-        TaskTrace trace = report != null && urls.isEmpty() && shards.isEmpty() ? new TaskTrace(200_000) : null;
-        RunMetrics metrics = new RunMetrics();
-        long total;
-        Supplier<Running> build; // what runs is decided first (the built-in sample generated), then built
-        if (!urls.isEmpty()) {
-            total = (long) urls.size() * epochs;
-            build = () -> Running.of(new UrlImageLoader("run", () -> java.util.stream.IntStream.range(0, epochs)
-                .boxed().flatMap(e -> urls.stream()).iterator(), options.cropSize(), options.shortSide(), options.batchSize(),
-                slotOptions(options), options.order(),
-                HttpFetchSettings.defaults().withMaxInFlight(options.readConcurrency())));
-            out.println("spdl4j run: " + urls.size() + " URL(s), fetched " + options.readConcurrency()
-                + " at a time (no per-task trace for URLs)");
-        } else if (shards.isEmpty()) {
-            IndexedDataset<FileItem> dataset = DataArgs.dataset(spec, data, sampleImages, err, DataArgs.RUN_ACCEPTS);
-            total = DataArgs.perEpoch(dataset, rank, seed) * epochs;
-            Iterable<FileItem> files = DataArgs.epochs(dataset, rank, seed, !noShuffle, epochs);
-            if (target == null) {
-                build = () -> Running.of(new ImageBatchLoader("run", files, options, DirectMemoryAllocator.INSTANCE,
-                    trace));
-            } else {
-                int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT, options.batchesInFlight() - 1));
-                build = () -> Running.of(new DeviceImageLoader("run", files, options, target, copies, trace));
-                out.println("spdl4j run: device " + target.name() + (target.isGpu() ? "" : " (no GPU: host memory)")
-                    + ", " + copies + " copies in flight");
-            }
-        } else {
-            total = 0; // unknown until the shards are read: the progress line shows a count and a rate
-            build = () -> Running.of(new ShardImageLoader("run", shards, options.cropSize(), options.shortSide(),
-                options.batchSize(), slotOptions(options), rank));
-            out.println("spdl4j run: " + shards.size() + " tar shard(s), read in order (no per-task trace for shards)");
+        KeyLog keys;
+        try {
+            keys = keysFile != null ? KeyLog.open(keysFile) : null;
+        } catch (RuntimeException | Error e) {
+            loader.close();
+            throw e;
         }
-        // The first batch's whole wait and the run's own peak RSS from here: not the sample's generation, but FFmpeg
-        // loading, the loader's pools and its threads starting.
-        metrics.building();
-        try (Running loader = build.get()) {
+        // The run ends here however it ends: on a signal the hook waits for all of it, the loader closed last.
+        SignalStop stop = SignalStop.install(() -> save(loader, keys), loader::close);
+        try (stop; loader; keys) {
             PipelineStats stats = PipelineStats.of(loader.stats());
             StageHistogramLogWriter hlog = report != null ? StageHistogramLogWriter.open(stats, report.resolve("run.hlog"))
                 : null;
             ProgressLine progress = noProgress ? null
-                : new ProgressLine(err, System.console() != null, total, "img");
+                : new ProgressLine(err, System.console() != null, total, media.rateUnit());
             StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
-            // A tar stream is read member by member, in order: say what runs there, not what was asked.
-            out.printf(Locale.ROOT, "spdl4j run: %s images x %d epoch(s), batch %d, read %s, decode %d threads,"
-                    + " order %s, wait %s, %s%n", total > 0 ? Long.toString(total / epochs) : "?", epochs,
-                options.batchSize(), shards.isEmpty() ? options.readConcurrency() + " in flight" : "shard by shard",
-                options.decodeConcurrency(), shards.isEmpty() ? options.order() : "INPUT (a tar shard reads in order)",
-                options.waitPolicy(), options.augment() == null
-                    ? "eval transform (resize " + options.shortSide() + ", center crop " + options.cropSize() + ")"
-                    : "augmented (random resized crop " + options.cropSize() + " + flip, seed " + seed + ")");
+            header.print(out);
             out.flush();
             metrics.start();
             stats.markStarted();
             sampler.start();
+            RunLoop.End end;
             try {
-                loader.drain().run(metrics);
+                end = RunLoop.drain(loader, ready, maxBatches != null ? maxBatches : Long.MAX_VALUE, keys, stop,
+                    metrics);
             } finally {
                 sampler.close();
                 if (hlog != null) {
                     hlog.close(); // also when the run failed: the log of what ran is kept, the file is closed
                 }
+                stop.save(); // keys flushed, state written: also when the run failed, what was delivered is kept
             }
             PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
                 progress.finish(metrics.images(), metrics.imagesPerSecond());
             }
-            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failedImages().getAsLong());
+            String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failures());
             out.println(summary);
+            printEnd(out, end, keys, loader);
             if (report != null) {
                 RunReport.write(report, stats, last, summary, sampler.throughputSeries(), trace);
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
-            if (metrics.images() == 0) { // the table above shows where it went; the run still failed
-                long failed = loader.failedImages().getAsLong();
+            if (metrics.images() == 0 && end == RunLoop.End.DONE) { // the table above shows where it went
+                long failed = loader.failures();
+                if (failed == 0 && resume != null) {
+                    out.println("spdl4j run: nothing left to load: --state " + stateFile + " settles every sample");
+                    return 0;
+                }
                 throw new IllegalStateException(failed > 0
-                    ? "no image could be read or decoded (" + failed + " failed); first failure: "
-                        + failureText(loader.firstFailure().get())
-                    : "no image was delivered: this process's share of --data held none");
+                    ? "no " + header.sampleWord() + " could be read or decoded (" + failed + " failed); first failure: "
+                        + failureText(loader.firstFailure())
+                    : "no " + header.sampleWord() + " was delivered: this process's share of --data held none");
             }
         }
         return 0;
     }
 
-    /** A task failure's message; the cause of a wrapper a future completed with (the message names the image). */
+    /** Flushes the keys and writes the state: the end of every run, however it ends. */
+    private void save(Loader<?> loader, KeyLog keys) {
+        if (keys != null) {
+            keys.flush();
+        }
+        if (stateFile != null) {
+            try {
+                StateFile.write(stateFile, loader.state());
+            } catch (IOException e) {
+                throw new UncheckedIOException("--state " + stateFile + ": " + IoMessages.describe(e), e);
+            }
+        }
+    }
+
+    /** Says why the run ended when it ended early, and where the keys and the state went. */
+    private void printEnd(PrintWriter out, RunLoop.End end, KeyLog keys, Loader<?> loader) {
+        switch (end) {
+            case MAX_BATCHES -> out.println("stopped: --max-batches " + maxBatches);
+            case SIGNAL -> out.println("stopped: by a signal (SIGINT or SIGTERM)");
+            case DONE -> { }
+        }
+        if (keys != null) {
+            out.println("keys: " + keys.lines() + " line(s) in " + keys.file());
+        }
+        if (stateFile != null) {
+            out.println("state: " + stateFile + " (" + loader.state().encode() + ")");
+        }
+    }
+
+    /** A task failure's message; the cause of a wrapper a future completed with (the message names the sample). */
     private static String failureText(Throwable t) {
         while ((t instanceof java.util.concurrent.CompletionException
                 || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
@@ -231,66 +320,6 @@ final class RunCommand implements Callable<Integer> {
             Files.createDirectories(report);
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), "--report " + report + ": " + IoMessages.describe(e));
-        }
-    }
-
-    /** The slot loaders' options (shards, URL lists) from the image pipeline's: decode threads and wait policy. */
-    private static SlotLoaderOptions slotOptions(ImageLoaderOptions options) {
-        return SlotLoaderOptions.defaults().withFillConcurrency(options.decodeConcurrency())
-            .withWaitPolicy(options.waitPolicy());
-    }
-
-    /** Consumes every batch of a loader, counting images and batches into the metrics. */
-    @FunctionalInterface
-    private interface Drain {
-        void run(RunMetrics metrics);
-    }
-
-    /**
-     * A loader as the run loop sees it, whatever its batches are.
-     *
-     * @param stats        its stages' statistics
-     * @param failedImages images dropped so far
-     * @param firstFailure why the first dropped image was dropped, or null
-     * @param drain        the consumer loop
-     * @param closer       closes the loader
-     */
-    private record Running(List<StageStats> stats, LongSupplier failedImages, Supplier<Throwable> firstFailure,
-                           Drain drain, Runnable closer) implements AutoCloseable {
-        static Running of(BatchLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
-                try (b) {
-                    return b.size();
-                }
-            }, m), loader::close);
-        }
-
-        static Running of(DeviceImageLoader loader) {
-            return new Running(loader.stats(), loader::failedImages, loader::firstFailure, m -> drain(loader, b -> {
-                try (b) {
-                    b.awaitReady(); // a training step would make its stream wait on the ready event instead
-                    return b.spec().dim(0);
-                }
-            }, m), loader::close);
-        }
-
-        /** Runs the loop: {@code consume} uses and closes each batch and returns its sample count. */
-        private static <B> void drain(Iterable<B> loader, ToIntFunction<B> consume, RunMetrics metrics) {
-            long images = 0;
-            long batches = 0;
-            for (B batch : loader) {
-                if (batches == 0) {
-                    metrics.firstBatch();
-                }
-                images += consume.applyAsInt(batch);
-                batches++;
-            }
-            metrics.end(images, batches);
-        }
-
-        @Override
-        public void close() {
-            closer.run();
         }
     }
 }

@@ -8,8 +8,8 @@ import java.util.function.LongSupplier;
 import org.spdl4j.engine.stats.ProcessMetrics;
 
 /**
- * Whole-run figures for the summary: wall time, time to the first batch, images/s, CPU use (percent of one core and
- * of the machine) and peak RSS. Used by one thread.
+ * Whole-run figures for the summary: wall time, time to the first batch, samples/s (images, or clips), CPU use
+ * (percent of one core and of the machine) and peak RSS. Used by one thread.
  *
  * <p>Two clocks start a run: {@link #building()}, when the loader starts being built (FFmpeg loaded, pools
  * allocated, threads started), and {@link #start()}, when the built pipeline starts. Wall time, images/s and CPU are
@@ -26,6 +26,8 @@ final class RunMetrics {
     private static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
 
     private final LongSupplier clock;
+    private final String unit;
+    private final String rateUnit;
     private long buildNanos = -1;
     private boolean peakReset;
     private long startNanos;
@@ -41,12 +43,28 @@ final class RunMetrics {
     }
 
     /**
-     * Metrics read from a given clock (tests).
+     * Metrics of samples with other names than images.
+     *
+     * @param unit     what samples are called in counts ({@code clips})
+     * @param rateUnit what they are called in rates ({@code clips})
+     */
+    RunMetrics(String unit, String rateUnit) {
+        this(System::nanoTime, unit, rateUnit);
+    }
+
+    /**
+     * Metrics of images read from a given clock (tests).
      *
      * @param clock nanoseconds, as {@link System#nanoTime()}
      */
     RunMetrics(LongSupplier clock) {
+        this(clock, "images", "img");
+    }
+
+    private RunMetrics(LongSupplier clock, String unit, String rateUnit) {
         this.clock = clock;
+        this.unit = unit;
+        this.rateUnit = rateUnit;
     }
 
     /** The loader starts being built: the first batch's whole wait starts here, and the peak RSS is reset. */
@@ -104,7 +122,7 @@ final class RunMetrics {
     /**
      * The summary's two lines; a run that delivered no batch says so ({@code no batch}) rather than timing one.
      *
-     * @param decodeFailures images that could not be read or decoded
+     * @param decodeFailures samples that could not be read or decoded
      * @return the lines
      */
     String describe(long decodeFailures) {
@@ -115,12 +133,12 @@ final class RunMetrics {
             : String.format(Locale.ROOT, "first batch after %.3f s", (firstBatchNanos - startNanos) / 1e9)
                 + (buildNanos < 0 ? "" : String.format(Locale.ROOT, " (%.3f s counting the loader's construction)",
                     (firstBatchNanos - buildNanos) / 1e9));
-        String perImage = images == 0 ? "no images"
-            : String.format(Locale.ROOT, "%.2f cpu-s per 1,000 images", cpu / images * 1000);
+        String perImage = images == 0 ? "no " + unit
+            : String.format(Locale.ROOT, "%.2f cpu-s per 1,000 %s", cpu / images * 1000, unit);
         return String.format(Locale.ROOT,
-            "throughput: %d images in %d batches, %.2f s, %.1f img/s; %s; %d failed to read or decode%n"
+            "throughput: %d %s in %d batches, %.2f s, %.1f %s/s; %s; %d failed to read or decode%n"
                 + "cpu: %.2f s = %.0f%% of one core, %.0f%% of %d cores; %s; peak RSS %.0f MiB%s",
-            images, batches, wall, images / wall, firstBatch, decodeFailures, cpu, 100 * cpu / wall,
+            images, unit, batches, wall, images / wall, rateUnit, firstBatch, decodeFailures, cpu, 100 * cpu / wall,
             100 * cpu / wall / cores, cores, perImage, ProcessMetrics.peakRssMiB(),
             peakReset ? "" : " (since the JVM started)");
     }

@@ -3,8 +3,8 @@ package org.spdl4j.examples.cli;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
-import org.spdl4j.examples.image.ImageFolder;
 import org.spdl4j.examples.soak.SoakRunner;
+import org.spdl4j.loader.SampleSource;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -12,11 +12,11 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spdl4j soak --minutes N}: the image pipeline over and over, sampling RSS, heap, native memory and threads
+ * {@code spdl4j soak --minutes N}: the image loader over and over, sampling RSS, heap, native memory and threads
  * every 10 s into {@code soak.csv} and {@code soak.png}; exits 1 when RSS grew 5% or more after warm-up.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
-    description = "Run the image pipeline for N minutes and watch memory and threads.")
+    description = "Run the image loader for N minutes and watch memory and threads.")
 final class SoakCommand implements Callable<Integer> {
     /** The longest soak: its deadline, in nanoseconds from the start, must fit in a {@code long}. */
     static final long MAX_MINUTES = Long.MAX_VALUE / 60_000_000_000L;
@@ -48,10 +48,11 @@ final class SoakCommand implements Callable<Integer> {
             if (!java.nio.file.Files.isDirectory(data)) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": not a folder");
             }
-            if (ImageFolder.scan(data).size() == 0) {
+            if (DataArgs.files(data, SampleSource.IMAGE_EXTENSIONS).size() == 0) {
                 throw new ParameterException(spec.commandLine(), "--data " + data + ": no images ("
-                    + ImageFolder.extensionList() + ") in it or in class sub-folders (" + data + "/<class>/<image>);"
-                    + " omit --data to soak on a generated sample");
+                    + String.join(", ", new java.util.TreeSet<>(SampleSource.IMAGE_EXTENSIONS))
+                    + ") in it or in class sub-folders (" + data + "/<class>/<image>); omit --data to soak on a"
+                    + " generated sample");
             }
         }
         OutputPaths.checkDirectory(spec, "--out", out);

@@ -10,6 +10,7 @@ import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageSnapshot;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StageStatsEvent;
+import org.spdl4j.loader.Loader;
 
 /**
  * A daemon thread ({@code spdl4j-run-sampler}) that every interval takes a stats snapshot (which also feeds the
@@ -143,9 +144,9 @@ final class StatsSampler implements AutoCloseable {
     }
 
     /**
-     * Images into the stage that decodes them into batch slots ({@code decode}, or a slot loader's fill stage): one
-     * item per image there. The stage before the sink (the fallback, for other pipelines) is not it when an
-     * {@code h2d} stage follows, which takes batches.
+     * Images into the stage that decodes them into batch slots (the loader's {@value Loader#DECODE_STAGE}): one item
+     * per image there. The stage before the sink (the fallback, for other pipelines) is not it when a transfer stage
+     * follows, which takes batches.
      */
     static long imagesIn(PipelineSnapshot snap) {
         List<StageSnapshot> stages = snap.stages();
@@ -168,7 +169,7 @@ final class StatsSampler implements AutoCloseable {
     }
 
     private static boolean countsImages(String stage) {
-        return stage.equals("decode") || stage.equals(org.spdl4j.examples.slots.SlotStages.DEFAULT_FILL_STAGE);
+        return stage.equals(Loader.DECODE_STAGE);
     }
 
     /** {@return (seconds since start, images/s) pairs, one per interval, the last one up to {@link #close()}} */

@@ -12,8 +12,10 @@ import java.util.stream.Collectors;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageLoaderOptions;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleEntry;
+import org.spdl4j.loader.SampleSource;
 import org.spdl4j.offheap.batch.Batch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -23,12 +25,13 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code spdl4j tune}: searches per-stage concurrency for the best throughput of the whole image pipeline within a
- * CPU budget (decode threads at most the budget), one stage at a time (decode threads first, they dominate; then
- * reads in flight), and writes the winner as a config file that {@code run --config} reads. Each configuration is
- * measured as the median of three trials ({@link TuneSearch}), after one warm-up trial. It measures the loader of
- * image files (a folder, or a .txt list of paths); tar shards and URL lists are refused as bad arguments. When no image
- * can be read or decoded it fails and writes nothing.
+ * {@code spdl4j tune}: searches per-stage concurrency for the best throughput of the whole loader within a CPU
+ * budget (decode threads at most the budget), one stage at a time (decode threads first, they dominate; then reads in
+ * flight), and writes the winner as a config file that {@code run --config} reads. Each trial builds a
+ * {@link Loader} over the same images with the configuration's concurrencies; each configuration is measured as the
+ * median of three trials ({@link TuneSearch}), after one warm-up trial. It reads image files (a folder, or a .txt list
+ * of paths); tar shards and URL lists are refused as bad arguments. When no image can be read or decoded it fails and
+ * writes nothing.
  */
 @Command(name = "tune", mixinStandardHelpOptions = true,
     description = "Search stage concurrency for the best throughput; write a pipeline config. Each configuration is"
@@ -76,11 +79,12 @@ final class TuneCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         IndexedDataset<FileItem> dataset = DataArgs.imageFiles(spec, data, Math.max(images, 256),
             spec.commandLine().getErr());
-        List<FileItem> items = new ArrayList<>();
+        List<SampleEntry> items = new ArrayList<>();
         for (long i = 0; i < Math.min(images, dataset.size()); i++) {
-            items.add(dataset.get(i));
+            FileItem f = dataset.get(i);
+            items.add(SampleEntry.file(f.path(), f.label()));
         }
-        ImageLoaderOptions best = pipelineArgs.resolve(spec);
+        PipelineSettings best = pipelineArgs.resolve(spec, MediaOption.image);
         Trial warmUp = trial(items, best); // warm-up: JIT, page cache, FFmpeg contexts
         if (warmUp.images() == 0) { // every trial would measure failures: nothing to tune, nothing to write
             throw new IllegalStateException("no image could be read or decoded (" + warmUp.failed() + " of "
@@ -122,15 +126,16 @@ final class TuneCommand implements Callable<Integer> {
     private record Trial(double imagesPerSecond, long images, long failed, Throwable firstFailure) {
     }
 
-    private static Trial trial(List<FileItem> items, ImageLoaderOptions options) {
+    private static Trial trial(List<SampleEntry> items, PipelineSettings settings) {
         long n = 0;
-        try (ImageBatchLoader loader = ImageBatchLoader.of("tune", items, options)) {
-            long t0 = System.nanoTime(); // built, not started: the first read starts the pipeline
-            for (Batch b : loader) {
+        try (Loader<Batch> loader = settings.applyTo(Loader.builder().name("tune").source(SampleSource.of(items))
+                .decoder(MediaOption.image.decoder(settings.augment())).shuffle(false)).build()) {
+            long t0 = System.nanoTime(); // built, not started: the first batch asked for starts the loader
+            for (LoadedBatch<Batch> b : loader) {
                 n += b.size();
                 b.close();
             }
-            return new Trial(n / ((System.nanoTime() - t0) / 1e9), n, loader.failedImages(), loader.firstFailure());
+            return new Trial(n / ((System.nanoTime() - t0) / 1e9), n, loader.failures(), loader.firstFailure());
         }
     }
 

@@ -6,7 +6,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToDoubleFunction;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 
 /**
  * {@code tune}'s search, kept apart from how one configuration is run (a trial function returning images/s) so that
@@ -25,9 +24,9 @@ final class TuneSearch {
     /** How much faster (as a fraction) a level's median must be than the best's to replace it. */
     static final double MARGIN = 0.03;
 
-    private final ToDoubleFunction<ImageLoaderOptions> trial;
+    private final ToDoubleFunction<PipelineSettings> trial;
     private final Listener listener;
-    private final Map<ImageLoaderOptions, Measurement> measured = new HashMap<>();
+    private final Map<PipelineSettings, Measurement> measured = new HashMap<>();
 
     /** What the search tells as it goes (tune prints it). */
     @FunctionalInterface
@@ -58,10 +57,10 @@ final class TuneSearch {
      * @param best            the winning options
      * @param imagesPerSecond their measurement (median)
      */
-    record Result(ImageLoaderOptions best, double imagesPerSecond) {
+    record Result(PipelineSettings best, double imagesPerSecond) {
     }
 
-    private TuneSearch(ToDoubleFunction<ImageLoaderOptions> trial, Listener listener) {
+    private TuneSearch(ToDoubleFunction<PipelineSettings> trial, Listener listener) {
         this.trial = trial;
         this.listener = listener;
     }
@@ -75,7 +74,7 @@ final class TuneSearch {
      * @param listener told of each level
      * @return the winner
      */
-    static Result search(int budget, ImageLoaderOptions base, ToDoubleFunction<ImageLoaderOptions> trial,
+    static Result search(int budget, PipelineSettings base, ToDoubleFunction<PipelineSettings> trial,
                          Listener listener) {
         return new TuneSearch(trial, listener).run(budget, base);
     }
@@ -92,20 +91,20 @@ final class TuneSearch {
         return levels;
     }
 
-    private Result run(int budget, ImageLoaderOptions base) {
-        ImageLoaderOptions best = null;
+    private Result run(int budget, PipelineSettings base) {
+        PipelineSettings best = null;
         double bestRate = 0;
         for (int d : decodeLevels(budget)) {
-            ImageLoaderOptions o = base.withDecodeConcurrency(d);
+            PipelineSettings o = base.withDecodeConcurrency(d);
             double rate = measure("decode threads", d, o);
             if (best == null || rate > bestRate * (1 + MARGIN)) { // fewer threads unless more are clearly faster
                 best = o;
                 bestRate = rate;
             }
         }
-        ImageLoaderOptions decodeWinner = best;
+        PipelineSettings decodeWinner = best;
         for (int r : new int[] {budget, 4 * budget, 16 * budget}) {
-            ImageLoaderOptions o = decodeWinner.withReadConcurrency(r);
+            PipelineSettings o = decodeWinner.withReadConcurrency(r);
             double rate = measure("reads in flight", r, o);
             if (rate > bestRate * (1 + MARGIN)) {
                 best = o;
@@ -115,7 +114,7 @@ final class TuneSearch {
         return new Result(best, bestRate);
     }
 
-    private double measure(String sweep, int level, ImageLoaderOptions o) {
+    private double measure(String sweep, int level, PipelineSettings o) {
         Measurement known = measured.get(o);
         if (known != null) {
             Measurement again = new Measurement(known.imagesPerSecond(), known.trials(), true);

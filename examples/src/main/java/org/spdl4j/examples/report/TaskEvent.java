@@ -9,7 +9,7 @@ import jdk.jfr.StackTrace;
 
 /**
  * A JFR event per stage task: a recording ({@code -XX:StartFlightRecording} or JDK Mission Control) then shows each
- * task of the image pipeline as a span on its thread, beside GC, I/O and allocation.
+ * decode of {@code spdl4j run} ({@link TracingSlotDecoder}) as a span on its thread, beside GC, I/O and allocation.
  */
 @Name("org.spdl4j.Task")
 @Label("spdl4j task")

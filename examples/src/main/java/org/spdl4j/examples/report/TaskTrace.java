@@ -74,7 +74,7 @@ public final class TaskTrace {
      * @return the timed function
      */
     public <I, O> Function<I, O> wrap(String stage, Function<I, O> fn) {
-        int stageId = stageIndex.computeIfAbsent(stage, s -> stageCount.getAndIncrement());
+        int stageId = stage(stage);
         AtomicIntegerArray busy = laneBusy.computeIfAbsent(stageId, id -> new AtomicIntegerArray(MAX_LANES));
         AtomicIntegerArray tracks = laneTrack.computeIfAbsent(stageId, id -> new AtomicIntegerArray(MAX_LANES));
         return in -> {
@@ -96,6 +96,27 @@ public final class TaskTrace {
                 record(stageId, t0, System.nanoTime(), -1);
             }
         };
+    }
+
+    /**
+     * {@return the id under which {@link #record(int, long, long)} records a stage's spans (registered on first use)}
+     *
+     * @param stage the stage name shown on its spans
+     */
+    public int stage(String stage) {
+        return stageIndex.computeIfAbsent(stage, s -> stageCount.getAndIncrement());
+    }
+
+    /**
+     * Records one span of a stage on the calling thread's track: for code that times itself instead of being
+     * {@link #wrap wrapped} (a platform thread's span; a virtual thread gets a track of its own).
+     *
+     * @param stage      the stage's id, from {@link #stage(String)}
+     * @param startNanos when the task started ({@link System#nanoTime()})
+     * @param endNanos   when it ended
+     */
+    public void record(int stage, long startNanos, long endNanos) {
+        record(stage, startNanos, endNanos, -1);
     }
 
     /** The lowest free lane, marked busy; the last lane when all are busy. */

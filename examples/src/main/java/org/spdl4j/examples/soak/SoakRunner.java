@@ -14,18 +14,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageFolder;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.ImageSlotDecoder;
 import org.spdl4j.offheap.SystemProperties;
 import org.spdl4j.offheap.batch.Batch;
 
 /**
- * The soak: runs the image pipeline ({@link ImageBatchLoader}, a new loader per epoch, so pools, threads and FFmpeg
- * contexts go through their whole life cycle each time) over and over for a given time, sampling RSS, heap, direct
+ * The soak: runs the image loader ({@link Loader} with {@link ImageSlotDecoder#evaluation}, a new loader per epoch, so
+ * pools, threads and FFmpeg contexts go through their whole life cycle each time) over and over for a given time, sampling RSS, heap, direct
  * and pooled off-heap memory, FFmpeg objects and threads at a fixed interval; writes {@code soak.csv} and
  * {@code soak.png} and prints the RSS growth after warm-up. The last epoch is cut short at the deadline (an early
  * close, like a training loop that stops).
@@ -45,6 +45,10 @@ public final class SoakRunner {
     public static final double DEFAULT_MAX_GROWTH_PERCENT = 5.0;
     /** Images generated into an empty data folder. */
     public static final int SAMPLE_IMAGES = 512;
+    /** The short side before the centre crop. */
+    private static final int SHORT_SIDE = 256;
+    /** The crop's side. */
+    private static final int CROP = 224;
 
     /** The most seconds an interval or a warm-up may be set to: their nanoseconds, doubled, still fit a long. */
     private static final long MAX_SECONDS = Integer.MAX_VALUE;
@@ -79,8 +83,8 @@ public final class SoakRunner {
     /**
      * Runs a soak with the configured sample interval.
      *
-     * @param data     a folder of images ({@link ImageFolder}: class sub-folders, or images directly in it); the
-     *                 built-in sample is generated there if it has none
+     * @param data     a folder of images (class sub-folders, or images directly in it); the built-in sample is
+     *                 generated there if it has none
      * @param duration how long to run
      * @param outDir   where {@code soak.csv} and {@code soak.png} go
      * @param out      where the summary is printed
@@ -93,8 +97,8 @@ public final class SoakRunner {
     /**
      * Runs a soak.
      *
-     * @param data     a folder of images ({@link ImageFolder}: class sub-folders, or images directly in it); the
-     *                 built-in sample is generated there if it has none
+     * @param data     a folder of images (class sub-folders, or images directly in it); the built-in sample is
+     *                 generated there if it has none
      * @param duration how long to run
      * @param interval time between samples
      * @param outDir   where {@code soak.csv} and {@code soak.png} go
@@ -102,11 +106,12 @@ public final class SoakRunner {
      * @return 0 when RSS grew less than the pass mark after warm-up, 1 when it grew more (or could not be measured)
      */
     public static int run(Path data, Duration duration, Duration interval, Path outDir, PrintWriter out) {
-        List<FileItem> files = images(data);
+        long count = images(data);
+        SampleSource files = SampleSource.folder(data);
         Duration warmUp = duration.compareTo(WARM_UP.multipliedBy(2)) < 0 ? duration.dividedBy(5) : WARM_UP;
-        ImageLoaderOptions options = ImageLoaderOptions.defaults();
-        out.printf(Locale.ROOT, "spdl4j soak: %d images from %s, %s for %s (warm-up %s), a sample every %s%n",
-                files.size(), data, options, duration, warmUp, interval);
+        out.printf(Locale.ROOT, "spdl4j soak: %d images from %s, the loader's defaults (resize %d, center crop %d),"
+                + " for %s (warm-up %s), a sample every %s%n", count, data, SHORT_SIDE, CROP, duration, warmUp,
+                interval);
         out.flush();
 
         AtomicLong images = new AtomicLong();
@@ -125,7 +130,7 @@ public final class SoakRunner {
         try {
             // Elapsed time against the duration, never nanoTime against start + duration: that sum can overflow.
             while (System.nanoTime() - start < durationNanos) {
-                runEpoch(files, options, start, durationNanos, images);
+                runEpoch(files, epochs.get(), start, durationNanos, images);
                 epochs.incrementAndGet();
             }
         } finally {
@@ -137,10 +142,10 @@ public final class SoakRunner {
                 (System.nanoTime() - start) / 1e9);
     }
 
-    private static void runEpoch(List<FileItem> files, ImageLoaderOptions options, long start, long durationNanos,
-                                 AtomicLong images) {
-        try (ImageBatchLoader loader = ImageBatchLoader.of("soak", files, options)) {
-            for (Batch batch : loader) {
+    private static void runEpoch(SampleSource files, long epoch, long start, long durationNanos, AtomicLong images) {
+        try (Loader<Batch> loader = Loader.builder().name("soak").source(files)
+                .decoder(ImageSlotDecoder.evaluation(SHORT_SIDE, CROP)).seed(epoch).build()) {
+            for (LoadedBatch<Batch> batch : loader) {
                 images.addAndGet(batch.size());
                 batch.close();
                 if (System.nanoTime() - start >= durationNanos) {
@@ -189,17 +194,20 @@ public final class SoakRunner {
         return rssGrowthPercent < maxGrowthPercent ? 0 : 1; // NaN compares false: unmeasured fails
     }
 
-    private static List<FileItem> images(Path data) {
-        FolderDataset dataset = Files.isDirectory(data) ? ImageFolder.scan(data) : null;
-        if (dataset == null || dataset.size() == 0) {
+    /** {@return the images in {@code data}, after generating the built-in sample there if it holds none} */
+    private static long images(Path data) {
+        long n = Files.isDirectory(data) ? count(data) : 0;
+        if (n == 0) {
             SampleImages.ensure(data, SAMPLE_IMAGES);
-            dataset = ImageFolder.scan(data);
+            n = count(data);
         }
-        List<FileItem> files = new ArrayList<>((int) dataset.size());
-        for (long i = 0; i < dataset.size(); i++) {
-            files.add(dataset.get(i));
-        }
-        return files;
+        return n;
+    }
+
+    /** {@return the images {@link SampleSource#folder(Path)} finds: in class sub-folders, else directly in it} */
+    private static long count(Path data) {
+        FolderDataset classes = FolderDataset.scan(data, SampleSource.IMAGE_EXTENSIONS);
+        return classes.size() > 0 ? classes.size() : FolderDataset.scanFlat(data, SampleSource.IMAGE_EXTENSIONS).size();
     }
 
     private static void awaitQuietly(ScheduledExecutorService sampler) {

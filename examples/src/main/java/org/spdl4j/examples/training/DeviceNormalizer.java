@@ -4,32 +4,27 @@ import java.nio.ByteBuffer;
 import org.agrona.DirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.cuda.ChannelNormalization;
-import org.spdl4j.offheap.tensor.DType;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.cuda.DeviceBuffer;
 import org.spdl4j.cuda.DeviceStream;
-import org.spdl4j.cuda.HostBatch;
-import org.spdl4j.cuda.HostToDeviceTransfer;
 import org.spdl4j.cuda.NormalizeKernel;
 import org.spdl4j.cuda.TensorSpec;
-import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.tensor.DType;
 
 /**
- * The training loop's device step: copies a uint8 NHWC batch to the device ({@link HostToDeviceTransfer}), runs the
- * normalize kernel there (ImageNet mean and std, to float32 NCHW), and copies the result back for the CPU model.
- * On a machine without a GPU the same calls run on {@link org.spdl4j.cuda.HostDevice}: a memcpy and a Java loop.
+ * The training loop's device step: runs the normalize kernel on a batch the loader has copied to the device (ImageNet
+ * mean and std, uint8 NHWC to float32 NCHW) and copies the result back for the CPU model. On a machine without a GPU
+ * the same calls run on {@link org.spdl4j.cuda.HostDevice}: a Java loop and a memcpy.
  *
  * <pre>
- *  Batch (pinned lease) --H2D copy, stream k--> device u8 --wait ready event--> normalize (stream s) --> device f32
- *      released by the transfer                                                                  --D2H--> host f32
+ *  DeviceBatch (the loader's transfer) --wait ready event--> normalize (stream s) --> device f32 --D2H--> host f32
  * </pre>
  *
  * <p>The copy back exists only because this example's model trains on the CPU; a GPU model would read the device
- * buffer in place. <b>Ownership:</b> {@link #normalize} takes the batch (the transfer closes it once copied); the
- * returned view is valid until the next call. <b>Threading:</b> one training thread. <b>Allocation:</b> the
- * transfer's {@code DeviceBatch} per batch; device buffers come from the device pool, the host result buffer is
- * allocated once.
+ * buffer in place. <b>Ownership:</b> the device batch stays the caller's; the returned view is valid until the next
+ * call. <b>Threading:</b> one training thread. <b>Allocation:</b> device buffers come from the device pool, the host
+ * result buffer is allocated once.
  */
 public final class DeviceNormalizer implements AutoCloseable {
     /** ImageNet RGB statistics of pixel values in [0, 1]. */
@@ -37,7 +32,6 @@ public final class DeviceNormalizer implements AutoCloseable {
         new float[] {0.485f, 0.456f, 0.406f}, new float[] {0.229f, 0.224f, 0.225f});
 
     private final Device device;
-    private final HostToDeviceTransfer transfer;
     private final DeviceStream stream;
     private final NormalizeKernel kernel;
     private final UnsafeBuffer hostResult;
@@ -52,8 +46,7 @@ public final class DeviceNormalizer implements AutoCloseable {
      */
     public DeviceNormalizer(Device device, int maxImages, int height, int width) {
         this.device = device;
-        // Sized first: a result that does not fit one host buffer is refused before a transfer thread or a stream
-        // exists (a failure after them would leave them running).
+        // Sized first: a result that does not fit one host buffer is refused before a stream exists.
         long bytes = NormalizeKernel.outputSpec(TensorSpec.of(DType.U8, maxImages, height, width, 3)).byteSize();
         if (bytes > Integer.MAX_VALUE) {
             throw new IllegalArgumentException("a normalized batch of " + maxImages + " x 3 x " + height + " x "
@@ -62,13 +55,7 @@ public final class DeviceNormalizer implements AutoCloseable {
         }
         this.hostResult = new UnsafeBuffer(ByteBuffer.allocateDirect((int) bytes));
         this.kernel = device.normalizeKernel();
-        this.transfer = HostToDeviceTransfer.create(device, 2);
-        try {
-            this.stream = device.createStream();
-        } catch (RuntimeException | Error e) {
-            transfer.close(); // its completion thread and streams
-            throw e;
-        }
+        this.stream = device.createStream();
     }
 
     /** {@return the device this step runs on} */
@@ -79,27 +66,24 @@ public final class DeviceNormalizer implements AutoCloseable {
     /**
      * Normalizes one batch on the device and brings the float32 NCHW result back.
      *
-     * @param batch uint8 {@code [n, H, W, 3]}; ownership passes here (it is closed once the device has its copy)
+     * @param onDevice uint8 {@code [n, H, W, 3]} on the device (its copy may still be running: the kernel waits for it)
      * @return the host view of float32 {@code [n, 3, H, W]}, valid until the next call
      */
-    public DirectBuffer normalize(Batch batch) {
-        long[] shape = batch.descriptor().sampleShape(); // H, W, C: a 3-element copy per batch
-        TensorSpec u8 = TensorSpec.of(DType.U8, batch.size(), (int) shape[0], (int) shape[1], (int) shape[2]);
+    public DirectBuffer normalize(DeviceBatch onDevice) {
+        TensorSpec u8 = onDevice.spec();
         TensorSpec f32 = NormalizeKernel.outputSpec(u8);
-        try (DeviceBatch onDevice = transfer.apply(HostBatch.of(batch.sampleAddress(0), u8, batch::close));
-             DeviceBuffer out = device.allocate(f32.byteSize())) {
+        try (DeviceBuffer out = device.allocate(f32.byteSize())) {
             stream.waitFor(onDevice.readyEvent()); // the kernel starts after the copy, without blocking this thread
             kernel.launch(onDevice.buffer(), u8, out, IMAGENET, stream);
             device.copyToHost(out, hostResult.addressOffset(), f32.byteSize(), stream);
-            stream.synchronize(); // the CPU step reads the result next; buffers go back to the pool after this
+            stream.synchronize(); // the CPU step reads the result next; the buffer goes back to the pool after this
         }
         return hostResult;
     }
 
-    /** Stops the transfer and frees the stream (the device stays open). */
+    /** Frees the stream (the device stays open). */
     @Override
     public void close() {
-        transfer.close();
         stream.close();
     }
 }

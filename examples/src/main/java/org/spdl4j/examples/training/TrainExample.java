@@ -5,21 +5,20 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
-import java.util.Random;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.spdl4j.cuda.Device;
+import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.cuda.DeviceDiscovery;
-import org.spdl4j.engine.OutputOrder;
-import org.spdl4j.engine.WaitPolicy;
+import org.spdl4j.cuda.DeviceTransfer;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleEntry;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.ImageSlotDecoder;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -27,11 +26,12 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * An in-JVM training loop fed by the image pipeline: each epoch a loader decodes a shuffled pass over the training
- * folder into pinned {@code [B, S, S, 3]} batches (pinned when a GPU is present), the batch goes to the device and is
- * normalized there, and a softmax-regression model on pooled colour features takes a step on the CPU. Prints the
- * loss falling and the accuracy rising, then the accuracy on held-out images. Without {@code --data} it generates a
- * learnable dataset first ({@link ColorClassImages}: four colour classes).
+ * An in-JVM training loop fed by the library's {@link Loader}: each epoch a loader decodes a shuffled pass over the
+ * training folder into {@code [B, S, S, 3]} batches in the device's host memory (pinned when a GPU is present), its
+ * transfer stage ({@link DeviceTransfer}) copies each batch to the device, where it is normalized, and a
+ * softmax-regression model on pooled colour features takes a step on the CPU. Prints the loss falling and the accuracy
+ * rising, then the accuracy on held-out images. Without {@code --data} it generates a learnable dataset first
+ * ({@link ColorClassImages}: four colour classes).
  *
  * <p>Run: {@code bin/spdl4j-java -cp "examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:examples/target/lib/*"
  * org.spdl4j.examples.training.TrainExample [--epochs 5] [--size 224]}; {@code -Dspdl4j.cuda.mode=host} forces the
@@ -66,6 +66,9 @@ public final class TrainExample implements Callable<Integer> {
 
     @Option(names = "--lr", defaultValue = "0.5", description = "learning rate")
     private float learningRate;
+
+    /** The seed of the first epoch's shuffle; epoch {@code e} has its own loader, shuffled by this plus {@code e}. */
+    private static final long SHUFFLE_SEED = 7;
 
     private List<EpochResult> history = List.of();
     private EpochResult heldOut;
@@ -103,9 +106,7 @@ public final class TrainExample implements Callable<Integer> {
         Path root = Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "colors-" + size);
         FolderDataset train = dataset(data, root.resolve("train-" + perClass), perClass, 1);
         FolderDataset test = dataset(testData, root.resolve("test-" + perClass), Math.max(4, perClass / 4), 2);
-        List<FileItem> heldOutFiles = heldOut(train, test, shuffled(test, 0));
-        ImageLoaderOptions options = new ImageLoaderOptions(size, size * 8 / 7, batch, false, 8, threads,
-            OutputOrder.COMPLETION, WaitPolicy.BACKOFF, 4, 4);
+        SampleSource heldOutFiles = SampleSource.of(heldOut(train, test));
         List<EpochResult> epochsRun = new ArrayList<>();
         try (Device device = DeviceDiscovery.open();
              DeviceNormalizer normalizer = new DeviceNormalizer(device, batch, size, size)) {
@@ -114,17 +115,16 @@ public final class TrainExample implements Callable<Integer> {
             SoftmaxRegression model = new SoftmaxRegression(train.classNames().size(), PooledFeatures.count(3),
                 learningRate);
             TrainingLoop loop = new TrainingLoop(normalizer, model, batch, size, size);
+            SampleSource trainFiles = SampleSource.folder(train.root());
             for (int e = 0; e < epochs; e++) {
-                try (ImageBatchLoader loader = new ImageBatchLoader("train", shuffled(train, e), options,
-                    device.hostAllocator(), null)) {
+                try (Loader<DeviceBatch> loader = loader("train", trainFiles, SHUFFLE_SEED + e, device)) {
                     EpochResult r = loop.train(loader);
                     epochsRun.add(r);
                     out.printf(Locale.ROOT, "epoch %d: loss %.4f  accuracy %.3f  (%d images, %.0f images/s)%n",
                         e + 1, r.meanLoss(), r.accuracy(), r.images(), r.images() / r.seconds());
                 }
             }
-            try (ImageBatchLoader loader = new ImageBatchLoader("eval", heldOutFiles, options,
-                device.hostAllocator(), null)) {
+            try (Loader<DeviceBatch> loader = loader("eval", heldOutFiles, SHUFFLE_SEED, device)) {
                 heldOut = loop.evaluate(loader);
             }
             history = List.copyOf(epochsRun);
@@ -135,12 +135,22 @@ public final class TrainExample implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * One pass's loader: images decoded into the device's host memory and copied to the device by the loader's
+     * transfer stage, two copies in flight.
+     */
+    private Loader<DeviceBatch> loader(String name, SampleSource files, long seed, Device device) {
+        return Loader.builder().name(name).source(files).decoder(ImageSlotDecoder.evaluation(size * 8 / 7, size))
+            .batchSize(batch).readConcurrency(8).decodeConcurrency(threads).seed(seed)
+            .batchMemory(device.hostAllocator()).transfer(DeviceTransfer.to(device, 2)).build();
+    }
+
     private FolderDataset dataset(Path given, Path generated, int count, long seed) throws IOException {
         if (given != null) {
             if (!Files.isDirectory(given)) {
                 throw new IOException(given + " is not a folder of class sub-folders");
             }
-            FolderDataset found = FolderDataset.scan(given, Set.of());
+            FolderDataset found = FolderDataset.scan(given, SampleSource.IMAGE_EXTENSIONS);
             if (found.size() == 0) {
                 throw new IOException(given + " has no files in class sub-folders; give a folder laid out as "
                     + "DIR/<class>/<image>");
@@ -152,7 +162,7 @@ public final class TrainExample implements Callable<Integer> {
             ColorClassImages.generate(generated, count, size * 8 / 7, seed);
             Files.writeString(done, "generated");
         }
-        return FolderDataset.scan(generated, Set.of("jpg"));
+        return FolderDataset.scan(generated, SampleSource.IMAGE_EXTENSIONS);
     }
 
     /**
@@ -160,7 +170,7 @@ public final class TrainExample implements Callable<Integer> {
      * their class among its own class folders, so a held-out folder without one of the classes (or with another)
      * would otherwise be scored against labels that mean other classes.
      */
-    private List<FileItem> heldOut(FolderDataset train, FolderDataset test, List<FileItem> files) {
+    private List<SampleEntry> heldOut(FolderDataset train, FolderDataset test) {
         List<String> trained = train.classNames();
         List<String> held = test.classNames();
         int[] toTrained = new int[held.size()];
@@ -172,19 +182,11 @@ public final class TrainExample implements Callable<Integer> {
                     + "a folder with (some of) the training folder's class sub-folders");
             }
         }
-        List<FileItem> relabelled = new ArrayList<>(files.size());
-        for (FileItem f : files) {
-            relabelled.add(new FileItem(f.path(), f.key(), toTrained[f.label()]));
+        List<SampleEntry> relabelled = new ArrayList<>((int) test.size());
+        for (long i = 0; i < test.size(); i++) {
+            FileItem f = test.get(i);
+            relabelled.add(SampleEntry.file(f.path(), toTrained[f.label()]));
         }
         return relabelled;
-    }
-
-    private static List<FileItem> shuffled(FolderDataset dataset, long epoch) {
-        List<FileItem> files = new ArrayList<>();
-        for (long i = 0; i < dataset.size(); i++) {
-            files.add(dataset.get(i));
-        }
-        Collections.shuffle(files, new Random(7 + epoch));
-        return files;
     }
 }

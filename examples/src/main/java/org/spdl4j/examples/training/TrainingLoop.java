@@ -1,16 +1,17 @@
 package org.spdl4j.examples.training;
 
 import org.agrona.DirectBuffer;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.cuda.DeviceBatch;
+import org.spdl4j.loader.LoadedBatch;
 
 /**
- * The in-JVM training loop: for each batch the loader produces, read its labels, normalize it on the device
- * ({@link DeviceNormalizer}), pool features on the CPU ({@link PooledFeatures}) and take one gradient step of the
- * {@link SoftmaxRegression}. The loader keeps decoding the next batches meanwhile, on its own threads.
+ * The in-JVM training loop: for each batch the loader delivers (already copied to the device by its transfer stage),
+ * read its labels, normalize it on the device ({@link DeviceNormalizer}), pool features on the CPU
+ * ({@link PooledFeatures}) and take one gradient step of the {@link SoftmaxRegression}. The loader keeps decoding and
+ * copying the next batches meanwhile, on its own threads.
  *
  * <p><b>Threading:</b> one thread (the trainer's) calls everything. <b>Allocation:</b> feature and label arrays are
- * sized once for the batch size; per batch only what the transfer allocates.
+ * sized once for the batch size.
  */
 public final class TrainingLoop {
     private final DeviceNormalizer normalizer;
@@ -38,46 +39,48 @@ public final class TrainingLoop {
     }
 
     /**
-     * Trains on every batch of the loader once.
+     * Trains on every batch once.
      *
-     * @param loader the batches (each is consumed and closed here)
+     * @param batches the loader (each batch is consumed and closed here)
      * @return loss and accuracy over the pass
      */
-    public EpochResult train(ImageBatchLoader loader) {
-        return pass(loader, true);
+    public EpochResult train(Iterable<LoadedBatch<DeviceBatch>> batches) {
+        return pass(batches, true);
     }
 
     /**
      * Measures accuracy without updating the model (held-out data).
      *
-     * @param loader the batches (each is consumed and closed here)
+     * @param batches the loader (each batch is consumed and closed here)
      * @return accuracy over the pass (loss reported as NaN)
      */
-    public EpochResult evaluate(ImageBatchLoader loader) {
-        return pass(loader, false);
+    public EpochResult evaluate(Iterable<LoadedBatch<DeviceBatch>> batches) {
+        return pass(batches, false);
     }
 
-    private EpochResult pass(ImageBatchLoader loader, boolean train) {
+    private EpochResult pass(Iterable<LoadedBatch<DeviceBatch>> batches, boolean train) {
         long start = System.nanoTime();
         long images = 0;
         long right = 0;
         double lossSum = 0;
-        for (Batch batch : loader) {
-            int n = batch.size();
-            for (int i = 0; i < n; i++) {
-                labels[i] = loader.label(batch, i); // before normalize: the transfer closes the batch
-            }
-            DirectBuffer nchw = normalizer.normalize(batch);
-            PooledFeatures.pool(nchw, n, 3, pixels, features);
-            if (train) {
-                lossSum += model.step(features, labels, n, correct) * n;
-                right += correct[0];
-            } else {
+        for (LoadedBatch<DeviceBatch> batch : batches) {
+            try (batch) {
+                int n = batch.size();
                 for (int i = 0; i < n; i++) {
-                    right += model.predict(features, i) == labels[i] ? 1 : 0;
+                    labels[i] = batch.label(i);
                 }
+                DirectBuffer nchw = normalizer.normalize(batch.data());
+                PooledFeatures.pool(nchw, n, 3, pixels, features);
+                if (train) {
+                    lossSum += model.step(features, labels, n, correct) * n;
+                    right += correct[0];
+                } else {
+                    for (int i = 0; i < n; i++) {
+                        right += model.predict(features, i) == labels[i] ? 1 : 0;
+                    }
+                }
+                images += n;
             }
-            images += n;
         }
         double seconds = (System.nanoTime() - start) / 1e9;
         return new EpochResult(images, train && images > 0 ? lossSum / images : Double.NaN,

@@ -4,21 +4,18 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
+import java.util.Arrays;
 import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.stream.Stream;
 import org.spdl4j.examples.slots.ExampleCommands;
-import org.spdl4j.examples.slots.SlotBatchLoader;
-import org.spdl4j.examples.slots.SlotLoaderOptions;
 import org.spdl4j.examples.slots.StageTable;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
 import org.spdl4j.media.ImageSpec;
-import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PixelFormat;
-import org.spdl4j.offheap.DirectMemoryAllocator;
+import org.spdl4j.media.VideoClipDecoder;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.tensor.BatchDescriptor;
-import org.spdl4j.offheap.tensor.DType;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -26,10 +23,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Video clip sampling: each clip becomes {@code T} frames spread evenly over it, decoded and resized straight into
- * its {@code [T, H, W, 3]} slot of an off-heap batch {@code [B, T, H, W, 3]} uint8. Without {@code --data} it
- * encodes its own small clips first ({@link SampleClips}), whose frames carry their index, and prints which frames
- * each sampled clip holds.
+ * Video clip sampling on the library's {@link Loader}: a {@link VideoClipDecoder} writes each clip's {@code T} frames,
+ * spread evenly over it, straight into its {@code [T, H, W, 3]} slot of a {@code [B, T, H, W, 3]} uint8 batch. Without
+ * {@code --data} it encodes its own small clips first ({@link SampleClips}), whose frames carry their index, and
+ * prints which frames each batch's first clip holds.
  *
  * <p>Run: {@code bin/spdl4j-java -cp "examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:examples/target/lib/*"
  * org.spdl4j.examples.video.VideoClipExample [--data DIR] [--frames 8] [--batch 4]}
@@ -73,6 +70,11 @@ public final class VideoClipExample implements Callable<Integer> {
         System.exit(ExampleCommands.execute(new VideoClipExample(), args));
     }
 
+    /** {@return where the generated clips go: reused by the next run} */
+    public static Path sampleFolder() {
+        return Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "clips");
+    }
+
     @Override
     public Integer call() throws IOException {
         PrintWriter out = spec.commandLine().getOut();
@@ -80,29 +82,32 @@ public final class VideoClipExample implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                 "need --frames >= 1, --size >= 16, --batch >= 1, --threads >= 1");
         }
-        List<Path> files = data != null ? videosIn(data)
-            : SampleClips.ensure(Path.of(System.getProperty("java.io.tmpdir"), "spdl4j-examples", "clips"),
-                clips, 160, 96, 48, SAMPLE_FPS);
+        Path dir = data != null ? data : sampleFolder();
+        if (data == null) {
+            SampleClips.ensure(dir, clips, 160, 96, 48, SAMPLE_FPS);
+        } else if (!Files.isDirectory(data)) {
+            throw new IOException("--data " + data + " is not a folder of video files");
+        }
         ImageSpec frameSpec = ImageSpec.exact(size, size, PixelFormat.RGB24);
-        ClipFrameWriter writer = new ClipFrameWriter(frames, frameSpec, MediaLimits.DEFAULT);
-        BatchDescriptor layout = BatchDescriptor.of(batch, DType.U8, frames, size, size, 3);
-        out.printf(Locale.ROOT, "%d clips -> batches %s%n", files.size(), layout);
         long start = System.nanoTime();
         int batches = 0;
         int samples = 0;
-        try (SlotBatchLoader<Path> loader = new SlotBatchLoader<>("video", files, layout, writer, p -> 0, p -> { },
-            SlotLoaderOptions.defaults().withFillConcurrency(threads), DirectMemoryAllocator.INSTANCE)) {
-            for (Batch b : loader) {
+        try (Loader<Batch> loader = Loader.builder().name("video")
+                .source(SampleSource.folder(dir, SampleSource.VIDEO_EXTENSIONS))
+                .decoder(VideoClipDecoder.of(frames, frameSpec))
+                .batchSize(batch).decodeConcurrency(threads).shuffle(false).build()) {
+            for (LoadedBatch<Batch> b : loader) {
                 try (b) {
                     batches++;
                     samples += b.size();
-                    out.printf(Locale.ROOT, "batch %d: [%d, %d, %d, %d, 3]  first clip #%d frames %s%n", batches, b.size(), frames,
-                        size, size, b.sequence(0), data == null ? indicesOf(b, 0, frameSpec) : "-");
+                    out.printf(Locale.ROOT, "batch %d: [%d, %d, %d, %d, 3]  first clip %s frames %s%n", batches,
+                        b.size(), frames, size, size, b.key(0), data == null ? indicesOf(b.data(), 0, frameSpec)
+                            : "-");
                 }
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             out.printf(Locale.ROOT, "%d clips (%d failed) in %d batches, %.2f s: %.1f clips/s, %.1f frames/s%n",
-                samples, loader.fillFailures(), batches, seconds, samples / seconds, samples * frames / seconds);
+                samples, loader.failures(), batches, seconds, samples / seconds, samples * frames / seconds);
             StageTable.print(loader.stats(), out);
         }
         out.flush();
@@ -119,20 +124,6 @@ public final class VideoClipExample implements Callable<Integer> {
         for (int k = 0; k < t; k++) {
             idx[k] = SampleClips.frameIndex(pixels, k * frameBytes, frameSpec.width(), frameSpec.height(), 3);
         }
-        return java.util.Arrays.toString(idx);
-    }
-
-    private static List<Path> videosIn(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException("--data " + dir + " is not a folder of video files");
-        }
-        try (Stream<Path> s = Files.list(dir)) {
-            List<Path> files = s.filter(p -> p.getFileName().toString().matches("(?i).*\\.(mp4|webm|mkv|avi|mov)"))
-                .sorted().toList();
-            if (files.isEmpty()) {
-                throw new IOException("no .mp4/.webm/.mkv/.avi/.mov files in " + dir);
-            }
-            return files;
-        }
+        return Arrays.toString(idx);
     }
 }

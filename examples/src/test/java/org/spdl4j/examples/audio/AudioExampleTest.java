@@ -6,20 +6,17 @@ import static org.assertj.core.api.Assertions.within;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
-import java.util.List;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.examples.slots.ExampleCommands;
-import org.spdl4j.examples.slots.SlotBatchLoader;
-import org.spdl4j.examples.slots.SlotLoaderOptions;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.AudioClipDecoder;
 import org.spdl4j.media.AudioSpec;
-import org.spdl4j.media.MediaLimits;
-import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.batch.Batch;
-import org.spdl4j.offheap.tensor.BatchDescriptor;
-import org.spdl4j.offheap.tensor.DType;
 
 @Timeout(60)
 class AudioExampleTest {
@@ -31,18 +28,18 @@ class AudioExampleTest {
 
     @Test
     void shouldResampleEveryToneToItsPitchAndLengthAndPadWithSilence() throws Exception {
-        List<Path> files = SampleTones.ensure(dir, 6);
-        BatchDescriptor layout = BatchDescriptor.of(4, DType.F32, 2, N);
+        SampleTones.ensure(dir, 6);
+        AudioSpec spec = new AudioSpec(RATE, 2, false, N);
         UnsafeBuffer view = new UnsafeBuffer();
         int checked = 0;
-        try (SlotBatchLoader<Path> loader = new SlotBatchLoader<>("audio-test", files, layout,
-            new AudioClipWriter(new AudioSpec(RATE, 2, false, N), MediaLimits.DEFAULT), p -> 0, p -> { },
-            SlotLoaderOptions.defaults().withFillConcurrency(2), DirectMemoryAllocator.INSTANCE)) {
-            for (Batch b : loader) {
+        try (Loader<Batch> loader = Loader.builder().name("audio-test")
+                .source(SampleSource.folder(dir, SampleSource.AUDIO_EXTENSIONS)).decoder(AudioClipDecoder.of(spec))
+                .batchSize(4).decodeConcurrency(2).build()) {
+            for (LoadedBatch<Batch> b : loader) {
                 try (b) {
                     for (int i = 0; i < b.size(); i++) {
-                        int k = (int) b.sequence(i);
-                        view.wrap(b.sampleAddress(i), layout.sampleBytes());
+                        int k = Integer.parseInt(b.key(i).replaceAll("\\D", "")); // tone-003.wav: 3
+                        view.wrap(b.data().sampleAddress(i), (int) spec.bytes());
                         for (int c = 0; c < 2; c++) { // mono sources are upmixed: both rows hold the tone
                             ToneStats t = ToneStats.of(view, c * N * Float.BYTES, N, RATE);
                             assertThat(t.pitchHz()).as("file %d ch %d", k, c)

@@ -14,6 +14,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.examples.slots.ExampleCommands;
 import org.spdl4j.examples.training.ColorClassImages;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.ImageSlotDecoder;
 import org.spdl4j.offheap.batch.Batch;
 
 @Timeout(60)
@@ -22,25 +26,26 @@ class ClassifyExampleTest {
     Path dir;
 
     @Test
-    void shouldLoadEveryShardSampleWithItsLabelAndGiveBackEveryLease() throws Exception {
+    void shouldLoadEveryShardSampleWithItsLabel() throws Exception {
         FolderDataset dataset = FolderDataset.scan(ColorClassImages.generate(dir.resolve("img"), 6, 40, 5),
             Set.of("jpg"));
         List<Path> shards = TarShardWriter.write(dataset, dir.resolve("tar"), 10); // 24 samples: 3 shards
         assertThat(shards).hasSize(3);
         List<Integer> labels = new ArrayList<>();
-        try (ShardImageLoader loader = new ShardImageLoader("shards-test", shards, 32, 36, 8, 2)) {
-            for (Batch b : loader) {
+        try (Loader<Batch> loader = Loader.builder().name("shards-test").source(SampleSource.tarShards(shards))
+                .decoder(ImageSlotDecoder.evaluation(36, 32)).batchSize(8).decodeConcurrency(2).build()) {
+            for (LoadedBatch<Batch> b : loader) {
                 try (b) {
-                    assertThat(b.descriptor().sampleBytes()).isEqualTo(32 * 32 * 3);
+                    assertThat(b.data().descriptor().sampleBytes()).isEqualTo(32 * 32 * 3);
                     for (int i = 0; i < b.size(); i++) {
-                        int expected = dataset.get(b.sequence(i)).label(); // shards keep the dataset order
-                        assertThat(loader.label(b, i)).isEqualTo(expected);
-                        labels.add(loader.label(b, i));
+                        String key = b.key(i); // <shard>@<sample index, as TarShardWriter numbers them>
+                        int expected = dataset.get(Long.parseLong(key.substring(key.indexOf('@') + 1))).label();
+                        assertThat(b.label(i)).as(key).isEqualTo(expected);
+                        labels.add(b.label(i));
                     }
                 }
             }
-            assertThat(loader.decodeFailures()).isZero();
-            assertThat(loader.leasesInUse()).isZero();
+            assertThat(loader.failures()).isZero();
         }
         assertThat(labels).hasSize(24).containsOnly(0, 1, 2, 3);
     }

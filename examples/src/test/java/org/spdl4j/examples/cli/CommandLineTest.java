@@ -22,7 +22,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.examples.http.ImageFileServer;
 import org.spdl4j.examples.sample.SampleImages;
 
 @Timeout(120)
@@ -152,15 +151,15 @@ class CommandLineTest {
     }
 
     @Test
-    void shouldCopyEveryBatchToTheHostDeviceAndShowTheH2dStage() {
+    void shouldCopyEveryBatchToTheHostDeviceAndShowTheTransferStage() {
         Run r = run("run", "--data", data.toString(), "--batch-size", "8", "--device", "host", "--no-progress");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("device host", "throughput: 40 images in 5 batches", "0 failed to read or decode");
-        assertThat(r.out().lines().map(String::strip)).as(r.out()).anyMatch(l -> l.startsWith("h2d "));
+        assertThat(r.out().lines().map(String::strip)).as(r.out()).anyMatch(l -> l.startsWith("transfer "));
 
         Run cpu = run("run", "--data", data.toString(), "--batch-size", "8", "--no-progress");
         assertThat(cpu.status()).as(cpu.err()).isZero();
-        assertThat(cpu.out().lines().map(String::strip)).as(cpu.out()).noneMatch(l -> l.startsWith("h2d "));
+        assertThat(cpu.out().lines().map(String::strip)).as(cpu.out()).noneMatch(l -> l.startsWith("transfer "));
     }
 
     @Test
@@ -176,15 +175,25 @@ class CommandLineTest {
         assertThat(eval.out()).contains("eval transform (resize 256, center crop 224)");
     }
 
+    /** Every data kind takes every option: tar shards with the training transform, the transfer and two epochs. */
     @Test
-    void shouldRefuseAugmentOverShards() throws Exception {
-        Path shards = work.resolve("shards");
-        java.nio.file.Files.createDirectories(shards);
-        org.spdl4j.examples.classify.TarShardWriter.write(
-            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
-        Run r = run("run", "--data", shards.toString(), "--augment", "--no-progress");
-        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
-        assertThat(r.err()).startsWith("spdl4j: ").contains("--augment", "tar shards").doesNotContain("\tat ");
+    void shouldAugmentAndTransferTarShardsOverTwoEpochs() throws Exception {
+        Path shards = shards();
+        Run r = run("run", "--data", shards.toString(), "--augment", "--seed", "5", "--device", "host", "--epochs",
+            "2", "--batch-size", "8", "--no-progress");
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("3 tar shard(s)", "device host", "shard order shuffled (seed 5)",
+            "augmented (random resized crop 224 + flip, seed 5)", "throughput: 80 images in 10 batches",
+            "0 failed to read or decode");
+        assertThat(r.out().lines().map(String::strip)).as(r.out()).anyMatch(l -> l.startsWith("transfer "));
+    }
+
+    /** The built-in sample's generator's images packed 16 a shard: 3 shards. */
+    private Path shards() throws Exception {
+        Path shards = Files.createDirectories(work.resolve("shards"));
+        org.spdl4j.examples.classify.TarShardWriter.write(org.spdl4j.engine.source.FolderDataset.scan(data,
+            org.spdl4j.loader.SampleSource.IMAGE_EXTENSIONS), shards, 16);
+        return shards;
     }
 
     @Test
@@ -200,17 +209,14 @@ class CommandLineTest {
 
     @Test
     void shouldRunOverWebDatasetShards() throws Exception {
-        Path shards = work.resolve("shards");
-        java.nio.file.Files.createDirectories(shards);
-        org.spdl4j.examples.classify.TarShardWriter.write(
-            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Path shards = shards();
         Run r = run("run", "--data", shards.toString(), "--batch-size", "8", "--no-progress", "--order", "input",
-            "--wait", "busy-spin");
+            "--wait", "busy-spin", "--no-shuffle");
         assertThat(r.status()).as(r.err()).isZero();
         assertThat(r.out()).contains("3 tar shard(s)", "throughput: 40 images in 5 batches", "0 failed to read or decode");
-        // The header says what runs: a tar shard is read in order whatever --order says; --wait applies.
-        assertThat(r.out()).contains("read shard by shard", "order INPUT (a tar shard reads in order)",
-            "wait BUSY_SPIN").doesNotContain("order COMPLETION", "wait BACKOFF");
+        // The header says what runs: the source reads a shard member by member; --order, --wait and --no-shuffle apply.
+        assertThat(r.out()).contains("read member by member", "order INPUT", "wait BUSY_SPIN", "in order")
+            .doesNotContain("order COMPLETION", "wait BACKOFF");
     }
 
     @Test
@@ -317,8 +323,7 @@ class CommandLineTest {
         assertThat(r.out()).contains("batch 8", "wait YIELDING", "augmented", "throughput: 40 images in 5 batches");
         for (String command : List.of("run", "tune")) {
             assertThat(run(command, "--help").out()).as(command).contains("Config file keys",
-                "  batch.size        whole number, 1-" + PipelineArgs.maxBatchSize(
-                    org.spdl4j.examples.image.ImageLoaderOptions.defaults()) + " ",
+                "  batch.size        whole number, 1-" + PipelineArgs.maxBatchSize(MediaOption.image) + " ",
                 "  read.concurrency ", "  decode.threads ", "  order ", "  wait ", "  augment           true or false");
         }
     }
@@ -365,7 +370,7 @@ class CommandLineTest {
         Path empty = Files.writeString(work.resolve("empty.txt"), "# nothing listed\n");
         Run e = run("run", "--data", empty.toString(), "--no-progress");
         assertThat(e.status()).as(e.err()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
-        assertThat(e.err()).startsWith("spdl4j: --data " + empty + ": no images in it");
+        assertThat(e.err()).startsWith("spdl4j: --data " + empty + ": lists no sample");
 
         Path missing = Files.writeString(work.resolve("missing.txt"), "gone/a.jpg\ngone/b.jpg\n");
         Run r = run("run", "--data", missing.toString(), "--no-progress");
@@ -388,9 +393,7 @@ class CommandLineTest {
 
     @Test
     void shouldRefuseShardsAndUrlListsInTuneAndProfileAndNeverWriteAFailedTuning() throws Exception {
-        Path shards = Files.createDirectories(work.resolve("shards"));
-        org.spdl4j.examples.classify.TarShardWriter.write(
-            org.spdl4j.engine.source.FolderDataset.scan(data, DataArgs.EXTENSIONS), shards, 16);
+        Path shards = shards();
         Path oneShard;
         try (var tars = Files.list(shards)) {
             oneShard = tars.filter(p -> p.toString().endsWith(".tar")).findFirst().orElseThrow();

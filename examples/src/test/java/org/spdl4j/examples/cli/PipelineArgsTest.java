@@ -8,24 +8,24 @@ import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.examples.image.ImageLoaderOptions;
-import org.spdl4j.media.RandomResizedCrop;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 import org.spdl4j.offheap.tensor.DType;
-import org.spdl4j.offheap.tensor.ImageLayout;
 
-/** The option parser's ranges are the pipeline's. */
+/** The option parser's ranges are the loader's. */
 class PipelineArgsTest {
     @Test
     void shouldAcceptTheLargestBatchTheLoaderTakesAndNoLarger() {
-        for (ImageLoaderOptions o : new ImageLoaderOptions[] {ImageLoaderOptions.defaults(),
-                ImageLoaderOptions.defaults().withAugmentation(RandomResizedCrop.imagenet(), 1)}) {
-            int max = PipelineArgs.maxBatchSize(o);
-            assertThat(max).isEqualTo(14266); // in the --help footer
-            assertThat(BatchDescriptor.images(max, ImageLayout.NHWC, o.cropSize(), o.cropSize(), 3, DType.U8)
-                .batchSize()).isEqualTo(max);
-            assertThatThrownBy(() -> BatchDescriptor.images(max + 1, ImageLayout.NHWC, o.cropSize(), o.cropSize(), 3,
-                DType.U8)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("exceeds 2 GiB");
+        assertThat(PipelineArgs.maxBatchSize(MediaOption.image)).isEqualTo(14266); // in the --help footer
+        for (MediaOption media : MediaOption.values()) {
+            int max = PipelineArgs.maxBatchSize(media);
+            long[] shape;
+            try (var decoder = media.decoder(false)) {
+                shape = decoder.sampleShape();
+                DType dtype = decoder.dtype();
+                assertThat(BatchDescriptor.of(max, dtype, shape).batchSize()).as(media.name()).isEqualTo(max);
+                assertThatThrownBy(() -> BatchDescriptor.of(max + 1, dtype, shape)).as(media.name())
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("2 GiB");
+            }
         }
     }
 
@@ -34,10 +34,10 @@ class PipelineArgsTest {
         Path file = dir.resolve("my.properties");
         Files.writeString(file, "batch.size=999\nread.concurrency=7\n# an older, longer config, to be replaced whole\n");
 
-        PipelineArgs.write(ImageLoaderOptions.defaults(), file, "from a test");
+        PipelineArgs.write(PipelineSettings.defaults(), file, "from a test");
 
         String text = Files.readString(file);
-        assertThat(text).contains("batch.size=" + ImageLoaderOptions.defaults().batchSize() + "\n")
+        assertThat(text).contains("batch.size=" + PipelineSettings.defaults().batchSize() + "\n")
             .doesNotContain("999").doesNotContain("older").endsWith("augment=false\n");
         try (Stream<Path> files = Files.list(dir)) {
             assertThat(files).as("the temporary file was moved into place").containsExactly(file);

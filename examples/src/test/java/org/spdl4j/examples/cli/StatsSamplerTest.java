@@ -19,7 +19,7 @@ import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
 import org.spdl4j.engine.stats.PipelineStats;
 
-/** The progress line and the throughput plot count images, also when an {@code h2d} stage (one item per batch) ends the pipeline. */
+/** The progress line and the throughput plot count images, also when a {@code transfer} stage (one item per batch) ends the pipeline. */
 @Timeout(60)
 class StatsSamplerTest {
     @TempDir
@@ -28,7 +28,7 @@ class StatsSamplerTest {
     @Test
     void shouldCountImagesAtTheDecodeStageNotTheStageBeforeTheSink() throws Exception {
         try (Pipeline<List<Integer>> p = PipelineBuilder.fromIterable(IntStream.range(0, 40).boxed().toList())
-                .named("sampler").pipe("decode", x -> x).aggregate(8, false).pipe("h2d", batch -> batch).sink(8)
+                .named("sampler").pipe("decode", x -> x).aggregate(8, false).pipe("transfer", batch -> batch).sink(8)
                 .build()) {
             int batches = 0;
             for (int i = 0; i < 5; i++) {

@@ -9,11 +9,10 @@ import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.function.ToDoubleFunction;
 import org.junit.jupiter.api.Test;
-import org.spdl4j.examples.image.ImageLoaderOptions;
 
 /** {@code tune}'s search, with made-up rates in place of real trials. */
 class TuneSearchTest {
-    private static final ImageLoaderOptions BASE = ImageLoaderOptions.defaults().withReadConcurrency(8);
+    private static final PipelineSettings BASE = PipelineSettings.defaults().withReadConcurrency(8);
 
     /**
      * On 2 cores, 2 decode threads are 1.5x one; trials jitter by +-10%, and one in ten is slowed to 50-70% by
@@ -25,7 +24,7 @@ class TuneSearchTest {
         int right = 0;
         for (long seed = 0; seed < 1000; seed++) {
             SplittableRandom random = new SplittableRandom(seed);
-            ToDoubleFunction<ImageLoaderOptions> trial = o -> {
+            ToDoubleFunction<PipelineSettings> trial = o -> {
                 double rate = o.decodeConcurrency() >= 2 ? 750 : 500;
                 double jitter = 0.9 + 0.2 * random.nextDouble();
                 double slowed = random.nextInt(10) == 0 ? 0.5 + 0.2 * random.nextDouble() : 1;
@@ -44,7 +43,7 @@ class TuneSearchTest {
         Map<List<Integer>, Integer> trials = new HashMap<>();
         Map<List<Integer>, Integer> next = new HashMap<>();
         double[][] rates = {{100, 900, 300}, {500, 200, 400}}; // per decode level: trial 1, 2, 3
-        ToDoubleFunction<ImageLoaderOptions> trial = o -> {
+        ToDoubleFunction<PipelineSettings> trial = o -> {
             List<Integer> key = List.of(o.decodeConcurrency(), o.readConcurrency());
             trials.merge(key, 1, Integer::sum);
             int i = next.merge(key, 1, Integer::sum) - 1;

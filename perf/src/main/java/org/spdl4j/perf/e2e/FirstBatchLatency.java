@@ -5,19 +5,21 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.examples.image.ImageBatchLoader;
-import org.spdl4j.examples.image.ImageLoaderOptions;
+import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.Loader;
+import org.spdl4j.loader.SampleEntry;
+import org.spdl4j.loader.SampleSource;
+import org.spdl4j.media.ImageSlotDecoder;
 import org.spdl4j.offheap.batch.Batch;
 
 /**
- * Time from {@code Pipeline.start()} to the first batch of the image loader, for the first pipeline of a JVM (cold
- * JIT) and for the next ones. The loader is built (FFmpeg warmed up) before the clock starts, as a training job
+ * Time from {@code Pipeline.start()} to the first batch of the image {@link Loader}, for the first loader of a JVM
+ * (cold JIT) and for the next ones. The loader is built (FFmpeg warmed up) before the clock starts, as a training job
  * builds its loader before its first step.
  *
- * <p>usage: {@code FirstBatchLatency IMAGE_DIR [RUNS]}
+ * <p>usage: {@code FirstBatchLatency IMAGE_DIR [RUNS]} (a folder of class sub-folders of images; the first 256 load)
  */
 public final class FirstBatchLatency {
     private FirstBatchLatency() {
@@ -30,19 +32,23 @@ public final class FirstBatchLatency {
      * @throws Exception when loading fails
      */
     public static void main(String[] args) throws Exception {
-        FolderDataset dataset = FolderDataset.scan(Path.of(args[0]), Set.of("jpg", "jpeg", "png"));
-        List<FileItem> files = new ArrayList<>();
+        FolderDataset dataset = FolderDataset.scan(Path.of(args[0]), SampleSource.IMAGE_EXTENSIONS);
+        List<SampleEntry> files = new ArrayList<>();
         for (long i = 0; i < Math.min(256, dataset.size()); i++) {
-            files.add(dataset.get(i));
+            FileItem f = dataset.get(i);
+            files.add(SampleEntry.file(f.path(), f.label()));
         }
+        SampleSource images = SampleSource.of(files);
         int runs = args.length > 1 ? Integer.parseInt(args[1]) : 5;
         for (int r = 0; r < runs; r++) {
-            try (ImageBatchLoader loader = ImageBatchLoader.of("first-batch", files, ImageLoaderOptions.defaults())) {
+            try (Loader<Batch> loader = Loader.builder().name("first-batch").source(images)
+                    .decoder(ImageSlotDecoder.evaluation(ImageWork.SHORT_SIDE, ImageWork.CROP))
+                    .batchSize(ImageWork.BATCH).build()) {
                 Thread.sleep(200); // let construction's background work settle
                 long t0 = System.nanoTime();
                 loader.pipeline().start();
-                Iterator<Batch> it = loader.iterator();
-                Batch first = it.next();
+                Iterator<LoadedBatch<Batch>> it = loader.iterator();
+                LoadedBatch<Batch> first = it.next();
                 long t1 = System.nanoTime();
                 System.out.printf(Locale.ROOT, "run %d: first batch %.1f ms after start%n", r, (t1 - t0) / 1e6);
                 first.close();

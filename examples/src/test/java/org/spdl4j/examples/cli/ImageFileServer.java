@@ -1,4 +1,4 @@
-package org.spdl4j.examples.http;
+package org.spdl4j.examples.cli;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
