@@ -191,7 +191,7 @@ final class RunCommand implements Callable<Integer> {
             return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
         }
         // K copies in flight, fewer than the host batches: decoding goes on while copies run.
-        int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT, PipelineSettings.batchesInFlight() - 1));
+        int copies = Math.max(1, Math.min(CudaConfiguration.IN_FLIGHT_DEFAULT, PipelineSettings.batchesInFlight() - 1));
         DeviceTransfer transfer;
         try {
             transfer = DeviceTransfer.to(target, copies);
