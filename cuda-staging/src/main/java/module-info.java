@@ -2,8 +2,9 @@
  * spdl4j cuda-staging: host batches to the GPU (JCuda driver API): pinned host memory for the off-heap pool, a
  * device buffer pool, streams and events, the host-to-device copy stage; a host-memory stand-in without a GPU.
  *
- * <p>Needs, on the module path, {@code --enable-native-access=jcuda} (JCuda loads its native libraries) and
- * off-heap's {@code --add-exports java.base/jdk.internal.misc=org.agrona}.
+ * <p>On the module path it needs {@code --enable-native-access=org.spdl4j.cuda,jcuda} (the driver probe's FFM
+ * lookup; JCuda's native libraries, found in the {@code jcuda.natives} module) besides what
+ * {@code org.spdl4j.offheap} needs.
  */
 @SuppressWarnings("requires-automatic") // JCuda has no module name: "jcuda" comes from the jar's file name
 module org.spdl4j.cuda {

@@ -3,10 +3,11 @@
  * {@link org.spdl4j.engine.Pipeline} runs it; sources, statistics, stage profiling, CPU affinity and the loaders.
  *
  * <p>Not exported: {@code org.spdl4j.engine.ring} (the rings between stages) and {@code org.spdl4j.engine.runtime}
- * (the workers and their threads) are the engine's internals and change freely.
+ * (the workers and their threads) are the engine's internals and change freely; nor is
+ * {@code org.spdl4j.engine.record}, which moves to an artifact of its own.
  *
- * <p>Needs, on the module path, {@code --add-exports java.base/jdk.internal.misc=org.agrona} (Agrona's
- * {@code UnsafeApi}) and {@code --enable-native-access=org.spdl4j.engine} (CPU affinity's FFM downcalls).
+ * <p>On the module path it needs {@code --enable-native-access=org.spdl4j.engine} (CPU affinity's FFM downcalls)
+ * besides what {@code org.spdl4j.offheap} needs.
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // HdrHistogram has no module name
 module org.spdl4j.engine {

@@ -1,8 +1,10 @@
 /**
  * spdl4j media-native: FFmpeg (Bytedeco) decoding of images, video and audio straight into off-heap destinations.
  *
- * <p>Needs, on the module path, {@code --enable-native-access=org.bytedeco.javacpp} (JavaCPP loads FFmpeg) and
- * off-heap's {@code --add-exports java.base/jdk.internal.misc=org.agrona}.
+ * <p>On the module path it needs {@code --add-modules org.bytedeco.ffmpeg.linux.x86_64} (JavaCPP's native
+ * libraries are a module that no module requires) and
+ * {@code --enable-native-access=org.bytedeco.javacpp,org.bytedeco.ffmpeg} besides what {@code org.spdl4j.offheap}
+ * needs.
  */
 module org.spdl4j.media {
     requires transitive org.spdl4j.offheap;

@@ -3,8 +3,9 @@
  * {@link org.spdl4j.offheap.Lease}s, leak detection), typed views ({@code tensor}) and zero-copy batch assembly
  * ({@code batch}).
  *
- * <p>Needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} on the module path
- * ({@code =ALL-UNNAMED} on the class path): Agrona's {@code UnsafeApi}.
+ * <p>On the module path it needs {@code --add-exports java.base/jdk.internal.misc=org.agrona} (Agrona's
+ * {@code UnsafeApi}; {@code =ALL-UNNAMED} on the class path, where a pool opened without it fails naming the flag) and
+ * {@code --enable-native-access=org.spdl4j.offheap} ({@code MemorySegment} views of slabs).
  */
 @SuppressWarnings({"requires-automatic", "requires-transitive-automatic"}) // Agrona has only an Automatic-Module-Name
 module org.spdl4j.offheap {
