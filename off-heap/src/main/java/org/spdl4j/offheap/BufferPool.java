@@ -82,9 +82,12 @@ public final class BufferPool implements AutoCloseable {
      *
      * @param config what to build
      * @return the running pool, registered with {@link PoolRegistry} until its memory is freed
-     * @throws OutOfMemoryError when the allocator cannot supply the memory (nothing stays allocated)
+     * @throws OutOfMemoryError     when the allocator cannot supply the memory (nothing stays allocated)
+     * @throws IllegalStateException when the JVM runs without {@code --add-exports java.base/jdk.internal.misc=...},
+     *                               which Agrona's {@code UnsafeApi} needs; the message names the flag
      */
     public static BufferPool open(PoolConfig config) {
+        AgronaAccess.check();
         final BufferPool pool = new BufferPool(config);
         PoolRegistry.register(pool);
         return pool;

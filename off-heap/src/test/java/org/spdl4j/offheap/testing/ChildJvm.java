@@ -51,10 +51,31 @@ public final class ChildJvm {
      * @throws InterruptedException when interrupted while waiting
      */
     public static Result run(List<String> options, Class<?> main) throws IOException, InterruptedException {
+        return run(List.of(), options, main);
+    }
+
+    /**
+     * Runs {@code main} in a child JVM with this JVM's options less one, for tests of what a user who leaves a flag
+     * out sees, and waits up to 60 s for it (a test failure if it takes longer).
+     *
+     * @param dropped the option to leave out, as the JVM reports it, e.g.
+     *                {@code --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED}
+     * @param main    the class whose {@code main} runs
+     * @return its exit status and output
+     * @throws IOException          when the child cannot be started
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static Result runWithout(String dropped, Class<?> main) throws IOException, InterruptedException {
+        return run(List.of(dropped), List.of(), main);
+    }
+
+    private static Result run(List<String> dropped, List<String> options, Class<?> main)
+            throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
-                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent")).toList());
+                .filter(a -> !a.startsWith("-agentlib") && !a.startsWith("-javaagent") && !dropped.contains(a))
+                .toList());
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
