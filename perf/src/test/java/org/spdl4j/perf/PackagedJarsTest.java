@@ -62,6 +62,12 @@ class PackagedJarsTest {
         assertThat(lines.stream().filter(l -> l.startsWith("exports ")).toList()).as(jar + " exports")
                 .containsExactlyInAnyOrderElementsOf(exports(exported));
         assertThat(lines).as(jar + " exports nothing qualified").noneMatch(l -> l.startsWith("qualified exports"));
+        try (JarFile file = new JarFile(jar.toFile())) {
+            assertThat(file.stream().map(e -> e.getName())).as(jar + ": the build's versioned module-info copy")
+                    .noneMatch(n -> n.startsWith("META-INF/versions"));
+        } catch (IOException e) {
+            throw new AssertionError("cannot read " + jar + ": " + e, e);
+        }
         assertCompanions(module, artifact, name);
     }
 
