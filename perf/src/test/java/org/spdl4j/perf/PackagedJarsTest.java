@@ -117,6 +117,14 @@ class PackagedJarsTest {
     }
 
     @Test
+    void shouldShipRecordsAsAModuleOnTheEngine() {
+        List<String> lines = assertModule("engine/records", "spdl4j-records", "org.spdl4j.records",
+                "org.spdl4j.records");
+        assertThat(qualifiedExports(lines)).isEmpty();
+        assertThat(lines).contains("requires org.spdl4j.engine transitive");
+    }
+
+    @Test
     void shouldShipMediaNativeAsAModuleExportingItsApi() {
         List<String> lines = assertModule("media-native", "spdl4j-media-native", "org.spdl4j.media",
                 "org.spdl4j.media");
