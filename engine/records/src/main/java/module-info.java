@@ -6,7 +6,7 @@
  */
 module org.spdl4j.records {
     requires transitive org.spdl4j.engine;
-    requires com.lmax.disruptor;
+    requires transitive com.lmax.disruptor; // RecordRing hands out its sequencer, sequences and wait strategy
     requires org.slf4j;
 
     exports org.spdl4j.records;

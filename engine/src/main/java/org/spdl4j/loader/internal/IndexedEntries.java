@@ -70,10 +70,7 @@ public final class IndexedEntries implements EntrySource {
                     return false;
                 }
                 SampleEntry e = entries.get((int) indices.nextLong());
-                item.key = e.key();
-                item.label = e.label();
-                item.path = e.path();
-                item.uri = e.uri();
+                item.describe(e);
                 return true;
             }
 

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import org.agrona.BufferUtil;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleField;
+import org.spdl4j.loader.SampleEntry;
 import org.spdl4j.offheap.Lease;
 import org.spdl4j.offheap.batch.EncodedSample;
 
@@ -77,6 +78,18 @@ public final class LoaderItem implements EncodedSample {
     @Override
     public Path path() {
         return path;
+    }
+
+    /**
+     * Names the sample this item carries: its key, label and where its bytes are.
+     *
+     * @param entry the sample
+     */
+    public void describe(SampleEntry entry) {
+        key = entry.key();
+        label = entry.label();
+        path = entry.path();
+        uri = entry.uri();
     }
 
     /** Gives back the bytes this item holds (lease or sample), once; the item keeps what names it. */

@@ -64,10 +64,7 @@ public final class StreamedEntries implements EntrySource {
                 if (e == null) {
                     return false;
                 }
-                item.key = e.key();
-                item.label = e.label();
-                item.path = e.path();
-                item.uri = e.uri();
+                item.describe(e);
                 return true;
             }
 
