@@ -14,7 +14,7 @@ import org.spdl4j.cuda.DeviceDiscovery;
 import org.spdl4j.cuda.DeviceTransfer;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.SampleEntry;
 import org.spdl4j.loader.SampleSource;

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.FolderDataset;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 import org.spdl4j.examples.training.ColorClassImages;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.loader.Loader;

@@ -6,7 +6,7 @@ import java.io.PrintWriter;
 import java.io.StringWriter;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 
 @Timeout(60)
 class ClickLogExampleTest {

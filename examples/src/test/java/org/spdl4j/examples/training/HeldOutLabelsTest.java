@@ -11,7 +11,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 
 /**
  * The held-out folder is labelled by the training folder's class names, not by its own folder ranks: a held-out set

@@ -9,7 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 
 @Timeout(90)
 class TrainExampleTest {

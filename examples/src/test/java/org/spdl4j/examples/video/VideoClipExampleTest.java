@@ -11,7 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
-import org.spdl4j.examples.slots.ExampleCommands;
+import org.spdl4j.examples.common.ExampleCommands;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.SampleSource;

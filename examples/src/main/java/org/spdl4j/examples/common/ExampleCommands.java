@@ -1,4 +1,4 @@
-package org.spdl4j.examples.slots;
+package org.spdl4j.examples.common;
 
 import picocli.CommandLine;
 

@@ -1,4 +1,4 @@
-package org.spdl4j.examples.slots;
+package org.spdl4j.examples.common;
 
 import java.io.PrintWriter;
 import java.util.List;
