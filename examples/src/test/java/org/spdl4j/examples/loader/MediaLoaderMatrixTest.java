@@ -217,6 +217,44 @@ class MediaLoaderMatrixTest {
         }
         assertThat(clips).hasSize(10);
 
+        // the same clips as a URL list: each decoded from its bytes in memory (fetched, so no file to seek in)
+        HttpServer clipServer = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        clipServer.createContext("/", ex -> {
+            byte[] body = Files.readAllBytes(videos.resolve(ex.getRequestURI().getPath().substring(1)));
+            ex.sendResponseHeaders(200, body.length);
+            ex.getResponseBody().write(body);
+            ex.close();
+        });
+        clipServer.start();
+        try {
+            StringBuilder urls = new StringBuilder();
+            try (var files = Files.list(videos)) {
+                for (Path f : files.filter(f -> SampleSource.VIDEO_EXTENSIONS.stream()
+                        .anyMatch(e -> f.getFileName().toString().endsWith("." + e))).sorted().toList()) {
+                    urls.append("http://127.0.0.1:").append(clipServer.getAddress().getPort()).append('/')
+                        .append(f.getFileName()).append('\n');
+                }
+            }
+            Files.writeString(dir.resolve("clips.txt"), urls);
+            Set<String> fetched = new HashSet<>();
+            try (Loader<Batch> loader = Loader.builder().name("clip-urls").source(SampleSource.list(dir.resolve(
+                    "clips.txt"))).decoder(VideoClipDecoder.of(4, ImageSpec.exact(32, 24, PixelFormat.RGB24)))
+                    .batchSize(2).build()) {
+                for (LoadedBatch<Batch> batch : loader) {
+                    try (batch) {
+                        assertThat(batch.data().tensor().shape()).containsExactly(batch.size(), 4, 24, 32, 3);
+                        for (int i = 0; i < batch.size(); i++) {
+                            fetched.add(batch.key(i));
+                        }
+                    }
+                }
+                assertThat(loader.failures()).isZero();
+            }
+            assertThat(fetched).hasSize(5).allMatch(k -> k.startsWith("http://127.0.0.1:"));
+        } finally {
+            clipServer.stop(0);
+        }
+
         Path tones = dir.resolve("tones");
         SampleTones.ensure(tones, 5);
         Set<String> clipsOfAudio = new HashSet<>();
