@@ -42,6 +42,8 @@ public final class LoaderBuilder<T> {
     public static final int DEFAULT_BATCHES_IN_FLIGHT = 4;
     /** Batches the sink holds for the consumer unless {@link #bufferSize} sets another. */
     public static final int DEFAULT_BUFFER_SIZE = 4;
+    /** The longest a file read may take unless {@link #readTimeout} sets another: then it fails, and the run goes on. */
+    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(60);
     /** The seed unless {@link #seed} sets another. */
     public static final long DEFAULT_SEED = 0;
 
@@ -66,6 +68,7 @@ public final class LoaderBuilder<T> {
     private FailureBudget failureBudget = FailureBudget.UNLIMITED;
     private HttpFetchSettings http = HttpFetchSettings.defaults();
     private Duration decodeTimeout;
+    private Duration readTimeout = DEFAULT_READ_TIMEOUT;
 
     LoaderBuilder() {
     }
@@ -310,6 +313,23 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Fails a file read that takes longer than this (default {@link #DEFAULT_READ_TIMEOUT}): a hung mount or a FIFO
+     * costs one sample, counted on the read stage, not the run. The read's virtual thread is left to end by itself; a
+     * sample that timed out is read again when the run is resumed. URL fetches have their own attempt deadlines
+     * ({@link #http}).
+     *
+     * @param timeout the longest a read may take, positive
+     * @return this builder
+     */
+    public LoaderBuilder<T> readTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("readTimeout must be positive, got " + timeout);
+        }
+        this.readTimeout = timeout;
+        return this;
+    }
+
+    /**
      * Fails a decode that takes longer than this (default none).
      *
      * @param timeout the longest a decode may take
@@ -344,7 +364,7 @@ public final class LoaderBuilder<T> {
         }
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
-            dropLast, batchMemory, failureBudget, http, decodeTimeout));
+            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout));
     }
 
     private void closeOwned() {

@@ -35,10 +35,12 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param failureBudget     failures tolerated per stage
  * @param http              fetch settings for URL sources
  * @param taskTimeout       the decode stage's task timeout, or {@code null}
+ * @param readTimeout       the file read stage's task timeout
  */
 public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
                            int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
                            OutputOrder order, int readConcurrency, int decodeConcurrency, WaitPolicy waitPolicy,
                            int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
-                           FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout) {
+                           FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout,
+                           Duration readTimeout) {
 }

@@ -52,6 +52,7 @@ public final class LoaderRuntime implements AutoCloseable {
     private static final int LARGEST_BYTES = 32 * 1024 * 1024;
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(600);
+    private static final long REAPER_POLL_MILLIS = 100;
 
     private final LoaderRecipe recipe;
     private final LoaderControl control = new LoaderControl();
@@ -126,7 +127,8 @@ public final class LoaderRuntime implements AutoCloseable {
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items));
             head = switch (kind) {
                 case FILES -> head.pipeVirtual(READ_STAGE, new FileReadStage(bytes, items, turns, PLENTIFUL_BYTES,
-                    r.decoder().readsFiles(), progress, control), base.withConcurrency(r.readConcurrency()));
+                    r.decoder().readsFiles(), progress, control), base.withConcurrency(r.readConcurrency())
+                    .withTaskTimeout(r.readTimeout())); // a hung mount or a FIFO costs one sample, not the run
                 case HTTP -> head.pipeAsync(READ_STAGE, new HttpReadStage(fetcher(r, sampleBytes), items, progress,
                     control), base.withConcurrency(r.readConcurrency()));
                 case INLINE -> head;
@@ -203,18 +205,36 @@ public final class LoaderRuntime implements AutoCloseable {
     /**
      * Stops the pipeline (what it never delivered goes back to its pools through the discard hook), then frees
      * everything the loader owns, each even when an earlier one fails. When a stage function outlives the pipeline's
-     * close (it ignores interrupts), the memory it may still touch is leaked instead, with an error logged.
+     * close (it ignores interrupts), nothing is freed under it: a daemon thread frees it all once it has ended.
      */
     @Override
     public void close() {
         control.closing();
         pipeline.close();
         if (!pipeline.isTerminated()) {
-            LOG.error("loader '{}': a stage is still running after close (it ignores interrupts); its pools, decoder "
-                + "and transfer are leaked rather than freed under it", recipe.name());
+            // A task ignores interrupts (a read hung in the kernel, a decoder stuck in native code): nothing it may
+            // still touch is freed under it. A daemon thread frees it all once the last stage thread has ended.
+            LOG.warn("loader '{}': a stage is still running after close (it ignores interrupts); its pools, decoder "
+                + "and transfer are freed when it ends", recipe.name());
+            Thread.ofPlatform().daemon().name("spdl4j-" + recipe.name() + "-reaper").start(this::closeOnceStopped);
             return;
         }
         owned.close();
+    }
+
+    /** Waits (polling, a daemon thread) until every stage thread has ended, then frees what the loader owns. */
+    private void closeOnceStopped() {
+        try {
+            while (!pipeline.isTerminated()) {
+                Thread.sleep(REAPER_POLL_MILLIS);
+            }
+            owned.close();
+        } catch (InterruptedException e) {
+            LOG.error("loader '{}': interrupted while waiting for a stuck stage; its pools stay allocated",
+                recipe.name());
+        } catch (RuntimeException | Error e) {
+            LOG.error("loader '{}': freeing its pools after a stuck stage ended failed", recipe.name(), e);
+        }
     }
 
     /**

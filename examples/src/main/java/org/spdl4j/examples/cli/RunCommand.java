@@ -80,6 +80,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--max-batches", paramLabel = "K", description = "stop after K batches")
     Long maxBatches;
 
+    @Option(names = "--read-timeout", paramLabel = "SECONDS", description = "fail a file read that takes longer (a hung"
+        + " mount, a FIFO): that sample is skipped and counted, the run goes on (default 60)")
+    Double readTimeoutSeconds;
+
     @Option(names = "--state", paramLabel = "FILE", description = "resume from the loader state in FILE when it"
         + " exists (its seed and rank are the run's); write the state there when the run ends (also by --max-batches,"
         + " SIGINT or SIGTERM)")
@@ -111,6 +115,10 @@ final class RunCommand implements Callable<Integer> {
         }
         if (maxBatches != null && maxBatches < 1) {
             throw new ParameterException(spec.commandLine(), "--max-batches must be >= 1, got " + maxBatches);
+        }
+        if (readTimeoutSeconds != null && (!(readTimeoutSeconds > 0) || readTimeoutSeconds > 86_400)) {
+            throw new ParameterException(spec.commandLine(), "--read-timeout " + readTimeoutSeconds
+                + ": give seconds, more than 0 and at most 86400");
         }
         PipelineSettings settings = pipelineArgs.resolve(spec, media);
         if (settings.augment() && media != MediaOption.image) {
@@ -187,6 +195,9 @@ final class RunCommand implements Callable<Integer> {
         LoaderBuilder<Batch> builder = Loader.builder().name("run").source(runData.source()).decoder(decoder)
             .epochs(epochs).seed(runSeed).shuffle(!noShuffle).rank(rank).resume(resume);
         settings.applyTo(builder);
+        if (readTimeoutSeconds != null) {
+            builder.readTimeout(java.time.Duration.ofNanos((long) (readTimeoutSeconds * 1e9)));
+        }
         if (target == null) {
             return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
         }
