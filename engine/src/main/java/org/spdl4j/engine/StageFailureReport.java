@@ -9,8 +9,9 @@ import org.spdl4j.engine.runtime.ReportedFailures;
  * as a task that threw.
  *
  * <p><b>Threading:</b> call from the stage function, on the stage's own worker thread (a {@code pipe} stage's
- * worker); the worker binds its stage once when it starts, so the call is a thread-local read on the failure path
- * only. On any other thread (a virtual-thread or async task, the consumer) nothing is counted and {@code false} is
+ * worker, or the source's thread: a source that skips a bad part of its input and goes on counts it in the source's
+ * {@code failed} column, never against a budget); the worker binds its stage once when it starts, so the call is a
+ * thread-local read on the failure path only. On any other thread (a virtual-thread or async task, the consumer) nothing is counted and {@code false} is
  * returned.
  */
 public final class StageFailureReport {

@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
+import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineSpec;
 import org.spdl4j.engine.PublishBatching;
@@ -108,7 +109,8 @@ public final class PipelineRuntime implements AutoCloseable {
                     control.running());
             workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
                     batchMax(spec.sourcePublishBatching(), links[0]),
-                    new EndOfStream(1, links[0].consumerCount()), discarder));
+                    new EndOfStream(1, links[0].consumerCount()), discarder,
+                    new StageFailures(control, spec.sourceName(), FailureBudget.UNLIMITED, sourceStats)));
             pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
             for (int i = 0; i < n; i++) {
                 addStage(name, stages.get(i), links[i], links[i + 1]); // runs aggregator factories: user code

@@ -34,9 +34,11 @@ final class SourceWorker extends StageWorker {
     private final EndOfStream end;
     private final Discarder discarder;
     private final SampledTaskTimer timer;
+    /** Failures the source reports without ending (a bad shard it skips): counted, never against a budget. */
+    private final StageFailures reported;
 
     SourceWorker(PipelineControl control, String stage, WorkerStats stats, Source<?> source, BoundedPublisher out,
-                 int batchMax, EndOfStream end, Discarder discarder) {
+                 int batchMax, EndOfStream end, Discarder discarder, StageFailures reported) {
         super(control, stage, 0, stats);
         if (batchMax > 0 && !out.ownsClaims()) {
             throw new IllegalArgumentException("a batching source must be its ring's only producer");
@@ -48,14 +50,17 @@ final class SourceWorker extends StageWorker {
         this.end = end;
         this.discarder = discarder;
         this.timer = new SampledTaskTimer(stats);
+        this.reported = reported;
     }
 
     @Override
     void work() {
         boolean ended;
+        ReportedFailures.bind(reported, stats); // once: failures the source reports and goes on after
         try {
             ended = loop();
         } finally {
+            ReportedFailures.unbind();
             timer.settle(); // the end, or closed mid-run: count every call that returned
         }
         if (ended && end.workerFinished()) {

@@ -19,6 +19,9 @@ import org.spdl4j.engine.source.tar.WebDatasetSource;
  * {@code shard@member}; its label is its {@code cls} member; the member decoded is the one whose extension comes first
  * in {@link #MEDIA_FIELDS}, else the first that is not a text member ({@link #TEXT_FIELDS}).
  *
+ * <p><b>Bad shards:</b> a shard that cannot be opened or read to its end (truncated, corrupt) is logged, counted in the
+ * source's {@code failed} column and skipped from the fault on; the run goes on with the next shard.
+ *
  * <p><b>Threading:</b> immutable; cursors on the source thread. <b>Resume:</b> opening at a position skips whole
  * samples by their headers (seeking over data in local files).
  */
@@ -57,7 +60,7 @@ public final class TarShardEntries implements EntrySource {
     @Override
     public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
         WebDatasetSource source = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, rank, seed, shuffle,
-            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH);
+            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards();
         CloseableIterator<Sample> it = source.open(epoch, from);
         return new EntryCursor() {
             @Override

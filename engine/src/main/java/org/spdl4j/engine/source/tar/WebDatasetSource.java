@@ -6,6 +6,9 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.StageFailureReport;
 import org.spdl4j.engine.source.CloseableIterator;
 import org.spdl4j.engine.source.DistributedSampler;
 import org.spdl4j.engine.source.EpochSource;
@@ -30,11 +33,13 @@ import org.spdl4j.engine.source.SampleAllocator;
  * then ends with that cause.
  */
 public final class WebDatasetSource implements EpochSource<Sample> {
+    private static final Logger LOG = LoggerFactory.getLogger(WebDatasetSource.class);
     private final List<String> shards;
     private final ShardOpener opener;
     private final DistributedSampler sampler;
     private final SampleAllocator allocator;
     private final long samplesPerEpoch;
+    private final boolean skipBadShards;
 
     /**
      * Creates the source.
@@ -55,6 +60,26 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         this.sampler = new DistributedSampler(this.shards.size(), rank, seed, shuffle, remainder);
         this.allocator = allocator;
         this.samplesPerEpoch = samplesPerEpoch;
+        this.skipBadShards = false;
+    }
+
+    private WebDatasetSource(WebDatasetSource s, boolean skipBadShards) {
+        this.shards = s.shards;
+        this.opener = s.opener;
+        this.sampler = s.sampler;
+        this.allocator = s.allocator;
+        this.samplesPerEpoch = s.samplesPerEpoch;
+        this.skipBadShards = skipBadShards;
+    }
+
+    /**
+     * {@return this source, but one that skips the rest of a shard it cannot open or read (truncated, corrupt, gone)
+     * and goes on with the next: each such shard is logged naming it and the cause, and counted in the source's
+     * {@code failed} column when read by a pipeline's source thread ({@link org.spdl4j.engine.StageFailureReport});
+     * the samples read from it before the fault are kept}
+     */
+    public WebDatasetSource skippingBadShards() {
+        return new WebDatasetSource(this, true);
     }
 
     /**
@@ -108,6 +133,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
     private final class Cursor implements CloseableIterator<Sample> {
         private final PrimitiveIterator.OfLong shardOrder;
         private WebDatasetSampleIterator shard;
+        private String shardName;
         private long delivered;
         private boolean done;
 
@@ -130,11 +156,18 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                     return false;
                 }
                 String name = shards.get((int) shardOrder.nextLong());
+                shardName = name;
                 try {
                     shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator);
                 } catch (IOException e) {
-                    close();
-                    throw new UncheckedIOException("cannot open tar shard '" + name + "': " + e, e);
+                    UncheckedIOException failure = new UncheckedIOException("cannot open tar shard '" + name + "': "
+                        + e, e);
+                    if (!skipBadShards) {
+                        close();
+                        throw failure;
+                    }
+                    badShard(failure);
+                    return openShard();
                 }
             }
             return true;
@@ -142,7 +175,17 @@ public final class WebDatasetSource implements EpochSource<Sample> {
 
         private boolean advance() {
             while (openShard()) {
-                if (shard.hasNext()) {
+                boolean more;
+                try {
+                    more = shard.hasNext();
+                } catch (TarFormatException | UncheckedIOException e) {
+                    if (!skipBadShards) {
+                        throw e;
+                    }
+                    badShard(e);
+                    continue;
+                }
+                if (more) {
                     return true;
                 }
                 shard.close();
@@ -151,12 +194,36 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             return false;
         }
 
+        /** Logs and counts a shard that failed, closes it, and leaves the cursor at the next one. */
+        private void badShard(RuntimeException e) {
+            LOG.error("tar shard '{}' skipped from here on: {} (the samples read from it before are kept; re-create "
+                + "or remove the shard)", shardName, e.toString());
+            StageFailureReport.report("tar shard " + shardName, e);
+            if (shard != null) {
+                try {
+                    shard.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                shard = null;
+            }
+        }
+
         /** Skips by headers only: no sample of a skipped shard is read (hasNext would read one ahead). */
         void skip(long n) {
             long left = n;
             while (left > 0 && openShard()) {
                 long want = samplesPerEpoch == UNKNOWN_LENGTH ? left : Math.min(left, samplesPerEpoch - delivered);
-                long skipped = shard.skip(want);
+                long skipped;
+                try {
+                    skipped = shard.skip(want);
+                } catch (TarFormatException | UncheckedIOException e) {
+                    if (!skipBadShards) {
+                        throw e;
+                    }
+                    badShard(e);
+                    continue; // the samples skipped in it before the fault are not known: resume counts on
+                }
                 left -= skipped;
                 delivered += skipped;
                 if (skipped < want) { // the shard ended
