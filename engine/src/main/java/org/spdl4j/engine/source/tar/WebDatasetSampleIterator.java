@@ -34,6 +34,8 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     private Sample next;
     private TarFormatException deferred;
     private boolean done;
+    /** Whether a non-integer {@code cls} was reported for this shard (once per shard, not per sample). */
+    private boolean warnedClassName;
 
     /**
      * Creates the iterator.
@@ -129,7 +131,7 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                 // the bad member's header was read whole and belongs to a later sample: this one is complete
                 close();
                 deferred = e; // after close(), which drops a pending error (a closed iterator has ended)
-                return new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator);
+                return new Sample(key, label(fields, key), reader.shard() + "@" + start, fields, allocator);
             }
             release(fields);
             close();
@@ -146,7 +148,7 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         if (key == null) {
             return null;
         }
-        return read ? new Sample(key, label(fields), reader.shard() + "@" + start, fields, allocator)
+        return read ? new Sample(key, label(fields, key), reader.shard() + "@" + start, fields, allocator)
                 : Skipped.INSTANCE;
     }
 
@@ -201,14 +203,23 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         }
     }
 
-    private static int label(List<SampleField> fields) {
+    private int label(List<SampleField> fields, String key) {
         for (SampleField f : fields) {
-            if (f.name().equals("cls") && f.length() <= 16) {
+            if (f.name().equals("cls")) {
+                String text = f.length() <= 64
+                        ? new String(f.toByteArray(), java.nio.charset.StandardCharsets.UTF_8).trim() : null;
                 try {
-                    return Integer.parseInt(new String(f.toByteArray(), java.nio.charset.StandardCharsets.US_ASCII)
-                            .trim());
+                    return Integer.parseInt(text);
                 } catch (NumberFormatException e) {
-                    return Sample.NO_LABEL; // a class name rather than a number: left to the user
+                    // a class name rather than a number: no label, said once per shard
+                    if (!warnedClassName) {
+                        warnedClassName = true;
+                        LOG.warn("tar shard '{}': sample '{}' has cls {} (not an integer), so its samples get no "
+                                + "label (-1); write class indices into the .cls members (and any more such in this "
+                                + "shard)", reader.shard(), key, text == null ? "of " + f.length() + " bytes"
+                                : "'" + text + "'");
+                    }
+                    return Sample.NO_LABEL;
                 }
             }
         }
