@@ -113,7 +113,7 @@ public final class LoaderRuntime implements AutoCloseable {
             this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
-                control);
+                control, r.taskTimeout());
             ReadKind kind = r.source().readKind();
             LargeBufferTurns turns = kind == ReadKind.FILES && r.order() == OutputOrder.INPUT
                 && !r.decoder().readsFiles() ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
@@ -131,10 +131,9 @@ public final class LoaderRuntime implements AutoCloseable {
                     control), base.withConcurrency(r.readConcurrency()));
                 case INLINE -> head;
             };
+            // No engine task timeout on decode (DecodeStage measures it): the engine discards what a timed-out task
+            // returns, and the task that completes a batch returns the whole batch.
             StageOptions decodeOptions = base.withConcurrency(r.decodeConcurrency());
-            if (r.taskTimeout() != null) {
-                decodeOptions = decodeOptions.withTaskTimeout(r.taskTimeout());
-            }
             PipelineBuilder<BatchRecord> tail = head
                 .aggregate(ASSIGN_STAGE, () -> assign, base.withConcurrency(1))
                 .pipe(DECODE_STAGE, decode, decodeOptions);
