@@ -69,7 +69,6 @@ public final class LoaderRuntime implements AutoCloseable {
      */
     public LoaderRuntime(LoaderRecipe r) {
         this.recipe = r;
-        this.progress = new Progress(r.from(), r.source().epochLength(r.rank()));
         // Items live from the source until decoded: three rings (source -> read -> assign -> decode; items in the
         // last wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
         // assigner's hand, and slack.
@@ -78,6 +77,7 @@ public final class LoaderRuntime implements AutoCloseable {
         owned.add(r.decoder());
         boolean transferOwned = false;
         try {
+            this.progress = new Progress(r.from(), r.source().epochLength(r.rank())); // may refuse the state
             // Up to 1 MB every item in flight can hold a slab (with INPUT order finished reads wait for the oldest,
             // and a smaller class could be held entirely by reads waiting behind one that waits for a slab); larger
             // samples are few: a read finding its class empty takes a larger slab, and with INPUT order large reads
