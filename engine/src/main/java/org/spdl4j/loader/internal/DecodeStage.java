@@ -18,8 +18,9 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * the batch's {@link BatchRecord}, else {@code null} (the engine passes nothing on).
  *
  * <p><b>Bad input:</b> a decoder that throws (an Error included) fails only its slot: counted in this stage's
- * {@code failed} column ({@link StageFailureReport}) and logged naming the sample, recorded as settled (it would fail
- * again), and the batch is published without it; a batch whose every sample failed is dropped. The slot is settled
+ * {@code failed} column ({@link StageFailureReport}) and logged naming the sample, and the batch is published without
+ * it, its record naming it as failed: the consumer's receipt settles it (it would fail again) with the batch, so a
+ * resumed run gives it its slot again; a batch whose every sample failed is dropped (its samples settled then). The slot is settled
  * before the item is released, so a release that throws cannot leave a batch unpublished. A decode that ran past the
  * loader's decode timeout fails its slot the same way (measured here, not by the engine's task timeout, whose late
  * result would be discarded: the batch this slot completed with it). <b>Allocation:</b> none on
@@ -97,8 +98,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         if (control.isClosing()) {
             return; // not a failure of the sample: the loader is closing under it; it runs again on resume
         }
-        firstFailure.compareAndSet(null, error);
-        progress.settle(item.epoch, item.position);
+        firstFailure.compareAndSet(null, error); // settled with its batch (record, or settleFailed when dropped)
         if (!StageFailureReport.report(item, error)) {
             LOG.warn("{}: dropped sample {}: {}", stage, item, error.toString());
         }
@@ -107,6 +107,9 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     /** The delivered form of a completed batch; a batch left empty by failures is closed and dropped. */
     private BatchRecord record(Batch batch) {
         if (batch.size() == 0) {
+            if (!control.isClosing()) {
+                table.settleFailed(batch, progress); // no record will: settle its samples now
+            }
             batch.close();
             return null;
         }

@@ -7,7 +7,8 @@ import org.spdl4j.loader.LoaderState;
 
 /**
  * What a loader has settled, per epoch: positions delivered to the consumer (recorded when it receives their batch)
- * or failed (recorded when they fail: they would fail again). {@link #state()} turns it into a {@link LoaderState}.
+ * or failed (they would fail again): a failed read when it fails (it never takes a slot), a failed decode with its
+ * batch (it took a slot: settled earlier, a resumed run would shift every later sample into another batch). {@link #state()} turns it into a {@link LoaderState}.
  *
  * <p><b>Threading:</b> written by the consumer's thread (deliveries, once per batch), failing stage workers
  * (failure path only) and the source thread (an epoch's length, once per epoch); guarded by this object's monitor,
@@ -67,12 +68,27 @@ public final class Progress {
      * @param n         how many
      */
     public synchronized void settle(long[] epochs, long[] positions, int n) {
+        settleAll(epochs, positions, n);
+        advance();
+    }
+
+    /**
+     * Records the samples of a batch the consumer received: those it holds and those that failed to decode in it.
+     *
+     * @param record the batch's record
+     */
+    public synchronized void settle(BatchRecord record) {
+        settleAll(record.epochs, record.positions, record.size());
+        settleAll(record.failedEpochs, record.failedPositions, record.failedEpochs.length);
+        advance();
+    }
+
+    private void settleAll(long[] epochs, long[] positions, int n) {
         for (int i = 0; i < n; i++) {
             if (epochs[i] >= epoch) {
                 open.computeIfAbsent(epochs[i], k -> new PositionSet(0)).add(positions[i]);
             }
         }
-        advance();
     }
 
     /**
