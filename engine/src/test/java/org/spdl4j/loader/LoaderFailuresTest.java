@@ -8,11 +8,16 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.offheap.BufferPool;
+import org.spdl4j.offheap.PoolRegistry;
 import org.spdl4j.offheap.batch.Batch;
+import org.spdl4j.offheap.batch.BatchTransfer;
 import org.spdl4j.offheap.batch.EncodedSample;
 import org.spdl4j.offheap.batch.SlotDecoder;
 import org.spdl4j.offheap.tensor.DType;
@@ -87,5 +92,48 @@ class LoaderFailuresTest {
         List<String> expected = new ArrayList<>(entries.stream().map(SampleEntry::key).toList());
         expected.remove(slow);
         assertThat(keys).containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void shouldNameTheBatchWhoseTransferFailedAndGoOn() throws Exception {
+        List<SampleEntry> entries = files(16);
+        BatchTransfer<Batch> failsFirst = new BatchTransfer<>() {
+            private int n;
+
+            @Override
+            public CompletionStage<Batch> transfer(Batch batch) {
+                if (n++ == 0) {
+                    batch.close();
+                    return CompletableFuture.failedFuture(new IllegalStateException("copy failed (test)"));
+                }
+                return CompletableFuture.completedFuture(batch);
+            }
+
+            @Override
+            public int maxInFlight() {
+                return 1;
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        List<String> keys = new ArrayList<>();
+        try (Loader<Batch> loader = Loader.builder().name("transfer-fails").source(SampleSource.of(entries))
+                .decoder(new BytesDecoder()).transfer(failsFirst).batchSize(4).shuffle(false)
+                .order(OutputOrder.INPUT).build()) {
+            for (LoadedBatch<Batch> batch : loader) {
+                try (batch) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        keys.add(batch.key(i));
+                    }
+                }
+            }
+            assertThat(loader.firstFailure()).as("names the batch by its first sample")
+                .hasMessageContaining("batch of 4 from " + entries.get(0).key()).hasMessageContaining("copy failed");
+        }
+        assertThat(keys).containsExactlyElementsOf(entries.subList(4, 16).stream().map(SampleEntry::key).toList());
+        assertThat(PoolRegistry.livePools()).extracting(BufferPool::name)
+            .noneMatch(name -> name.startsWith("transfer-fails"));
     }
 }
