@@ -119,7 +119,9 @@ public final class Progress {
     /** Moves past epochs whose every sample is settled. */
     private void advance() {
         for (;;) {
-            long length = knownLength != EntrySource.UNKNOWN_LENGTH ? knownLength : lengths.getOrDefault(epoch, -1L);
+            // A known length of 0 (a rank with no sample) would pass every epoch at once, forever: such an epoch is
+            // done once the source has read it, as one of unknown length.
+            long length = knownLength > 0 ? knownLength : lengths.getOrDefault(epoch, -1L);
             if (length < 0) {
                 return;
             }
