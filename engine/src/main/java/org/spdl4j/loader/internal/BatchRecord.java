@@ -55,16 +55,6 @@ public final class BatchRecord implements LoadedBatch<Object> {
         this.data = result;
     }
 
-    /** {@return the epochs of the samples (the record's own array: read only), for progress} */
-    public long[] epochsView() {
-        return epochs;
-    }
-
-    /** {@return the positions of the samples (the record's own array: read only), for progress} */
-    public long[] positionsView() {
-        return positions;
-    }
-
     @Override
     public Object data() {
         check();

@@ -61,18 +61,6 @@ public final class Progress {
     }
 
     /**
-     * Records the samples of a delivered batch.
-     *
-     * @param epochs    their epochs
-     * @param positions their positions
-     * @param n         how many
-     */
-    public synchronized void settle(long[] epochs, long[] positions, int n) {
-        settleAll(epochs, positions, n);
-        advance();
-    }
-
-    /**
      * Records the samples of a batch the consumer received: those it holds and those that failed to decode in it.
      *
      * @param record the batch's record
