@@ -69,7 +69,7 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
 
     @SuppressWarnings("unchecked") // the record's data is a Batch without a transfer, else the transfer's D = T
     private LoadedBatch<T> delivered(BatchRecord record) {
-        runtime.progress().settle(record.epochsView(), record.positionsView(), record.size());
+        runtime.progress().settle(record);
         return (LoadedBatch<T>) record;
     }
 

@@ -330,12 +330,16 @@ public final class LoaderBuilder<T> {
     }
 
     /**
-     * Fails a decode that takes longer than this (default none).
+     * Fails a decode that takes longer than this (default none): measured when the decoder returns, the sample fails
+     * (counted, logged naming it, settled) and its batch goes out without it. The decoder is not interrupted.
      *
-     * @param timeout the longest a decode may take
+     * @param timeout the longest a decode may take (positive), or {@code null} for none
      * @return this builder
      */
     public LoaderBuilder<T> decodeTimeout(Duration timeout) {
+        if (timeout != null && (timeout.isNegative() || timeout.isZero())) {
+            throw new IllegalArgumentException("decodeTimeout must be positive (or null for none), got " + timeout);
+        }
         this.decodeTimeout = timeout;
         return this;
     }

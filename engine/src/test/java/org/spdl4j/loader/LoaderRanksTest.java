@@ -44,6 +44,16 @@ class LoaderRanksTest {
     }
 
     @Test
+    void shouldEndAtOnceForARankThatGetsNoSample() throws Exception {
+        // 2 samples for 4 ranks: each rank's share of a list source is 0 (the remainder is dropped)
+        List<SampleEntry> two = List.of(SampleEntry.file(dir.resolve("folder/c0/s000.bin"), 0),
+            SampleEntry.file(dir.resolve("folder/c1/s001.bin"), 1));
+        List<String> keys = org.junit.jupiter.api.Assertions.assertTimeoutPreemptively(java.time.Duration.ofSeconds(10),
+            () -> keys(Loader.builder().source(SampleSource.of(two)).rank(new RankInfo(3, 4)).epochs(2)));
+        assertThat(keys).isEmpty();
+    }
+
+    @Test
     void shouldDealTarShardsWholeToRanks() throws Exception {
         List<String> all = new ArrayList<>();
         for (int r = 0; r < 3; r++) {

@@ -92,6 +92,57 @@ class LoaderResumeTest {
     }
 
     @Test
+    void shouldGiveEachSampleTheBatchItHadWhenASampleFailedToDecodeBeforeTheCheckpoint() throws Exception {
+        // 10 samples, 4 a batch, the last partial batch dropped: [0-3] [4 5 (6 fails) 7] and [8 9] dropped
+        List<SampleEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Path f = Files.createDirectories(dir.resolve("droplast")).resolve("d" + i + ".bin");
+            Files.writeString(f, (i == 6 ? "BAD:d" : "id:d") + i);
+            entries.add(SampleEntry.file(f, 0));
+        }
+        java.util.function.Supplier<LoaderBuilder<Batch>> recipe = () -> Loader.builder().name("droplast")
+            .source(SampleSource.of(entries)).decoder(new BytesDecoder()).batchSize(BATCH).shuffle(false)
+            .dropLast(true).order(OutputOrder.INPUT);
+        List<String> whole = new ArrayList<>();
+        try (Loader<Batch> loader = recipe.get().build()) {
+            for (LoadedBatch<Batch> batch : loader) {
+                try (batch) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        whole.add(batch.key(i));
+                    }
+                }
+            }
+        }
+        List<String> resumed = new ArrayList<>();
+        LoaderState state;
+        try (Loader<Batch> loader = recipe.get().build()) {
+            try (LoadedBatch<Batch> batch = loader.iterator().next()) {
+                for (int i = 0; i < batch.size(); i++) {
+                    resumed.add(batch.key(i));
+                }
+            }
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (loader.failures() == 0 && System.nanoTime() < deadline) {
+                Thread.sleep(5); // the second batch's bad sample fails before the checkpoint
+            }
+            assertThat(loader.failures()).isEqualTo(1);
+            state = loader.state();
+        }
+        try (Loader<Batch> loader = recipe.get().resume(state).build()) {
+            for (LoadedBatch<Batch> batch : loader) {
+                try (batch) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        resumed.add(batch.key(i));
+                    }
+                }
+            }
+        }
+        assertThat(whole).hasSize(7);
+        assertThat(resumed).as("keys before and after the checkpoint (state %s)", state)
+            .containsExactlyElementsOf(whole);
+    }
+
+    @Test
     void shouldRefuseAStateOfAnotherSeed() throws Exception {
         LoaderState other = LoaderState.start(99, 0, 1);
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> recipe(data, LoaderData.Kind.FOLDER,

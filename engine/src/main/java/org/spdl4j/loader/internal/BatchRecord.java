@@ -21,6 +21,9 @@ public final class BatchRecord implements LoadedBatch<Object> {
     final int[] labels;
     final long[] epochs;
     final long[] positions;
+    /** Epochs and positions of the samples that failed to decode in this batch: settled with it. */
+    final long[] failedEpochs;
+    final long[] failedPositions;
     private final int size;
     private Lease labelLease;
     /** The host batch until a transfer takes it; then null. */
@@ -34,6 +37,8 @@ public final class BatchRecord implements LoadedBatch<Object> {
         this.labels = new int[size];
         this.epochs = new long[size];
         this.positions = new long[size];
+        this.failedEpochs = new long[batch.failedCount()];
+        this.failedPositions = new long[batch.failedCount()];
         table.describe(batch, this);
         this.labelLease = labelPool.acquire(Math.max(1, size * Integer.BYTES));
         UnsafeBuffer view = labelLease.buffer();
@@ -48,16 +53,6 @@ public final class BatchRecord implements LoadedBatch<Object> {
     void transferred(AutoCloseable result) {
         this.host = null;
         this.data = result;
-    }
-
-    /** {@return the epochs of the samples (the record's own array: read only), for progress} */
-    public long[] epochsView() {
-        return epochs;
-    }
-
-    /** {@return the positions of the samples (the record's own array: read only), for progress} */
-    public long[] positionsView() {
-        return positions;
     }
 
     @Override

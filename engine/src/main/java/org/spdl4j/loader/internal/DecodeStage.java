@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -17,9 +18,12 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * the batch's {@link BatchRecord}, else {@code null} (the engine passes nothing on).
  *
  * <p><b>Bad input:</b> a decoder that throws (an Error included) fails only its slot: counted in this stage's
- * {@code failed} column ({@link StageFailureReport}) and logged naming the sample, recorded as settled (it would fail
- * again), and the batch is published without it; a batch whose every sample failed is dropped. The slot is settled
- * before the item is released, so a release that throws cannot leave a batch unpublished. <b>Allocation:</b> none on
+ * {@code failed} column ({@link StageFailureReport}) and logged naming the sample, and the batch is published without
+ * it, its record naming it as failed: the consumer's receipt settles it (it would fail again) with the batch, so a
+ * resumed run gives it its slot again; a batch whose every sample failed is dropped (its samples settled then). The slot is settled
+ * before the item is released, so a release that throws cannot leave a batch unpublished. A decode that ran past the
+ * loader's decode timeout fails its slot the same way (measured here, not by the engine's task timeout, whose late
+ * result would be discarded: the batch this slot completed with it). <b>Allocation:</b> none on
  * the success path beyond the decoder's own, and one record per batch.
  */
 final class DecodeStage implements Function<Object, BatchRecord> {
@@ -31,10 +35,12 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     private final BufferPool labelPool;
     private final Progress progress;
     private final LoaderControl control;
+    /** The longest a decode may take, or 0 for no limit. */
+    private final long timeoutNanos;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
 
     DecodeStage(String stage, SlotTable table, SlotDecoder decoder, LoaderItemPool items, BufferPool labelPool,
-                Progress progress, LoaderControl control) {
+                Progress progress, LoaderControl control, Duration timeout) {
         this.stage = stage;
         this.table = table;
         this.decoder = decoder;
@@ -42,6 +48,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         this.labelPool = labelPool;
         this.progress = progress;
         this.control = control;
+        this.timeoutNanos = timeout == null ? 0 : timeout.toNanos();
     }
 
     @Override
@@ -61,7 +68,14 @@ final class DecodeStage implements Function<Object, BatchRecord> {
             if (item.length() == 0 && item.path == null) {
                 throw new SampleException(item.key, "empty (0 bytes); nothing to decode", null);
             }
+            long start = timeoutNanos > 0 ? System.nanoTime() : 0;
             decoder.decode(item, slot.address(), slot.length());
+            long took = timeoutNanos > 0 ? System.nanoTime() - start : 0;
+            if (timeoutNanos > 0 && took > timeoutNanos) {
+                throw new SampleException(item.key, "decoding took " + took / 1_000_000
+                    + " ms, longer than the decode timeout of " + timeoutNanos / 1_000_000 + " ms; raise "
+                    + "LoaderBuilder.decodeTimeout or drop this sample", null);
+            }
         } catch (Throwable e) { // an Error too (a native library missing): the slot must be settled either way
             error = e;
         }
@@ -84,8 +98,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         if (control.isClosing()) {
             return; // not a failure of the sample: the loader is closing under it; it runs again on resume
         }
-        firstFailure.compareAndSet(null, error);
-        progress.settle(item.epoch, item.position);
+        firstFailure.compareAndSet(null, error); // settled with its batch (record, or settleFailed when dropped)
         if (!StageFailureReport.report(item, error)) {
             LOG.warn("{}: dropped sample {}: {}", stage, item, error.toString());
         }
@@ -94,6 +107,9 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     /** The delivered form of a completed batch; a batch left empty by failures is closed and dropped. */
     private BatchRecord record(Batch batch) {
         if (batch.size() == 0) {
+            if (!control.isClosing()) {
+                table.settleFailed(batch, progress); // no record will: settle its samples now
+            }
             batch.close();
             return null;
         }

@@ -70,7 +70,6 @@ public final class LoaderRuntime implements AutoCloseable {
      */
     public LoaderRuntime(LoaderRecipe r) {
         this.recipe = r;
-        this.progress = new Progress(r.from(), r.source().epochLength(r.rank()));
         // Items live from the source until decoded: three rings (source -> read -> assign -> decode; items in the
         // last wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
         // assigner's hand, and slack.
@@ -79,6 +78,7 @@ public final class LoaderRuntime implements AutoCloseable {
         owned.add(r.decoder());
         boolean transferOwned = false;
         try {
+            this.progress = new Progress(r.from(), r.source().epochLength(r.rank())); // may refuse the state
             // Up to 1 MB every item in flight can hold a slab (with INPUT order finished reads wait for the oldest,
             // and a smaller class could be held entirely by reads waiting behind one that waits for a slab); larger
             // samples are few: a read finding its class empty takes a larger slab, and with INPUT order large reads
@@ -114,7 +114,7 @@ public final class LoaderRuntime implements AutoCloseable {
             this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
-                control);
+                control, r.taskTimeout());
             ReadKind kind = r.source().readKind();
             LargeBufferTurns turns = kind == ReadKind.FILES && r.order() == OutputOrder.INPUT
                 && !r.decoder().readsFiles() ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
@@ -133,10 +133,9 @@ public final class LoaderRuntime implements AutoCloseable {
                     control), base.withConcurrency(r.readConcurrency()));
                 case INLINE -> head;
             };
+            // No engine task timeout on decode (DecodeStage measures it): the engine discards what a timed-out task
+            // returns, and the task that completes a batch returns the whole batch.
             StageOptions decodeOptions = base.withConcurrency(r.decodeConcurrency());
-            if (r.taskTimeout() != null) {
-                decodeOptions = decodeOptions.withTaskTimeout(r.taskTimeout());
-            }
             PipelineBuilder<BatchRecord> tail = head
                 .aggregate(ASSIGN_STAGE, () -> assign, base.withConcurrency(1))
                 .pipe(DECODE_STAGE, decode, decodeOptions);

@@ -38,7 +38,12 @@ final class PositionSet {
         if (contains(position)) {
             return false;
         }
-        bits.set(Math.toIntExact(position - origin));
+        if (position - origin >= Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("settled position " + position + " is " + (position - watermark)
+                + " past the first position not settled (" + watermark + "); at most " + (Integer.MAX_VALUE - 1)
+                + " positions can be tracked ahead of it (one sample far behind the others was never settled)");
+        }
+        bits.set((int) (position - origin));
         while (bits.get((int) (watermark - origin))) {
             watermark++;
         }

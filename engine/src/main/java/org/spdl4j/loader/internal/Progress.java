@@ -7,7 +7,8 @@ import org.spdl4j.loader.LoaderState;
 
 /**
  * What a loader has settled, per epoch: positions delivered to the consumer (recorded when it receives their batch)
- * or failed (recorded when they fail: they would fail again). {@link #state()} turns it into a {@link LoaderState}.
+ * or failed (they would fail again): a failed read when it fails (it never takes a slot), a failed decode with its
+ * batch (it took a slot: settled earlier, a resumed run would shift every later sample into another batch). {@link #state()} turns it into a {@link LoaderState}.
  *
  * <p><b>Threading:</b> written by the consumer's thread (deliveries, once per batch), failing stage workers
  * (failure path only) and the source thread (an epoch's length, once per epoch); guarded by this object's monitor,
@@ -60,19 +61,22 @@ public final class Progress {
     }
 
     /**
-     * Records the samples of a delivered batch.
+     * Records the samples of a batch the consumer received: those it holds and those that failed to decode in it.
      *
-     * @param epochs    their epochs
-     * @param positions their positions
-     * @param n         how many
+     * @param record the batch's record
      */
-    public synchronized void settle(long[] epochs, long[] positions, int n) {
+    public synchronized void settle(BatchRecord record) {
+        settleAll(record.epochs, record.positions, record.size());
+        settleAll(record.failedEpochs, record.failedPositions, record.failedEpochs.length);
+        advance();
+    }
+
+    private void settleAll(long[] epochs, long[] positions, int n) {
         for (int i = 0; i < n; i++) {
             if (epochs[i] >= epoch) {
                 open.computeIfAbsent(epochs[i], k -> new PositionSet(0)).add(positions[i]);
             }
         }
-        advance();
     }
 
     /**
@@ -103,7 +107,9 @@ public final class Progress {
     /** Moves past epochs whose every sample is settled. */
     private void advance() {
         for (;;) {
-            long length = knownLength != EntrySource.UNKNOWN_LENGTH ? knownLength : lengths.getOrDefault(epoch, -1L);
+            // A known length of 0 (a rank with no sample) would pass every epoch at once, forever: such an epoch is
+            // done once the source has read it, as one of unknown length.
+            long length = knownLength > 0 ? knownLength : lengths.getOrDefault(epoch, -1L);
             if (length < 0) {
                 return;
             }

@@ -8,7 +8,8 @@ import org.spdl4j.offheap.batch.Slot;
  * The samples in flight, one entry per slot of each of the assembler's batch objects: the assign stage puts each
  * item at its slot with what names it (key, label, epoch, position), the decode stage takes the item out, and the
  * stage that completes a batch copies the names of its samples into the batch's record. No per-item object, no lock,
- * no search.
+ * no search. The record also names the batch's failed samples: they are settled with it, so a resumed run gives them
+ * their slots again and every later sample the batch it had.
  *
  * <pre>
  *   entry = batch.ordinal() * batchSize + slot index      batch.ordinal() &lt; batchesInFlight, fixed per object
@@ -82,6 +83,28 @@ final class SlotTable {
             record.epochs[k] = epochs[i];
             record.positions[k] = positions[i];
         }
+        for (int k = 0, n = batch.failedCount(); k < n; k++) {
+            int i = failedEntry(batch, k);
+            record.failedEpochs[k] = epochs[i];
+            record.failedPositions[k] = positions[i];
+        }
+    }
+
+    /**
+     * Settles the failed samples of a batch dropped because every sample failed (no record will settle them).
+     *
+     * @param batch    the completed, empty batch
+     * @param progress where they are settled
+     */
+    void settleFailed(Batch batch, Progress progress) {
+        for (int k = 0, n = batch.failedCount(); k < n; k++) {
+            int i = failedEntry(batch, k);
+            progress.settle(epochs[i], positions[i]);
+        }
+    }
+
+    private int failedEntry(Batch batch, int k) {
+        return entry(batch, (int) (batch.failedSequence(k) - batch.firstSequence()));
     }
 
     private int entry(Batch batch, int slotIndex) {

@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.spdl4j.offheap.batch.Batch;
@@ -27,17 +28,27 @@ final class TransferStage implements Function<BatchRecord, CompletionStage<Batch
         CompletionStage<? extends AutoCloseable> copied;
         try {
             copied = transfer.transfer(host);
-        } catch (RuntimeException | Error e) {
+        } catch (RuntimeException e) {
             record.close(); // its labels; the host batch is the transfer's to close
+            throw failed(record, e);
+        } catch (Error e) {
+            record.close();
             throw e;
         }
         return copied.handle((result, error) -> {
             if (error != null) {
                 record.close();
-                throw error instanceof RuntimeException r ? r : new java.util.concurrent.CompletionException(error);
+                throw failed(record, error instanceof CompletionException c && c.getCause() != null
+                    ? c.getCause() : error);
             }
             record.transferred(result);
             return record;
         });
+    }
+
+    /** The failure, naming the batch (its size and first key: a closed record still names itself). */
+    private static CompletionException failed(BatchRecord record, Throwable cause) {
+        return new CompletionException("transfer of the " + record + " failed; its samples are not settled (a "
+            + "resumed run loads them again): " + cause, cause);
     }
 }
