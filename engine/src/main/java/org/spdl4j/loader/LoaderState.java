@@ -24,6 +24,11 @@ public final class LoaderState {
     /** The format version {@link #encode()} writes. */
     public static final int VERSION = 1;
     private static final String PREFIX = "spdl4j-loader/" + VERSION;
+    /**
+     * The most settled positions above one watermark a parsed state may hold: only samples in flight are above it,
+     * so a state that says more is not one a loader wrote (and would take gigabytes to hold).
+     */
+    public static final int MAX_POSITIONS_ABOVE = 1 << 24;
 
     private final long seed;
     private final int rank;
@@ -215,6 +220,10 @@ public final class LoaderState {
             int dash = range.indexOf('-');
             long from = Long.parseLong(dash < 0 ? range : range.substring(0, dash));
             long to = dash < 0 ? from : Long.parseLong(range.substring(dash + 1));
+            if (to < from || to - from >= MAX_POSITIONS_ABOVE - n) {
+                throw new IllegalArgumentException("positions above a watermark must be ascending ranges of at most "
+                    + MAX_POSITIONS_ABOVE + " in all; got '" + range + "'");
+            }
             for (long p = from; p <= to; p++) {
                 if (n == out.length) {
                     out = Arrays.copyOf(out, 2 * n);

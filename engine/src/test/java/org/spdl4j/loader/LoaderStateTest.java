@@ -25,6 +25,12 @@ class LoaderStateTest {
     }
 
     @Test
+    void shouldRefuseARangeTooLargeToBeALoadersWithoutAllocatingIt() {
+        assertThatThrownBy(() -> LoaderState.parse("spdl4j-loader/1 seed=1 rank=0/1 epoch=0 0:5+10-3000000000"))
+            .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10-3000000000");
+    }
+
+    @Test
     void shouldRejectPositionsBelowTheWatermark() {
         assertThatThrownBy(() -> new LoaderState.Mark(10, new long[] {3}))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("above it");

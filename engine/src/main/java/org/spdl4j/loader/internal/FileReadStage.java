@@ -104,7 +104,7 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
             item.lease = lease;
             item.leaseLength = (int) size;
             return item;
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException | RuntimeException | Error e) { // an Error too: the lease and the item go back first
             if (lease != null) {
                 // Also when the read succeeded and only closing the channel failed: the item must not keep the lease
                 // it no longer owns (retire refuses an item holding bytes, which would hide this error).
@@ -118,6 +118,9 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
             failed(item);
             if (e instanceof IOException io) {
                 throw new UncheckedIOException("read " + file + ": " + IoMessages.reason(io), io);
+            }
+            if (e instanceof Error error) {
+                throw error;
             }
             throw (RuntimeException) e;
         } finally {
