@@ -44,25 +44,19 @@ public final class FfmpegExecutorBaseline implements Contender {
             for (Path f : files) {
                 tasks.add(pool.submit(() -> {
                     UnsafeBuffer dst = scratch.get();
-                    decoders.decodeFile(f, SPEC, dst, 0);
-                    byte[] sample = new byte[SPEC.bytes()]; // the heap copy a plain Java design makes per sample
-                    dst.getBytes(0, sample);
+                    byte[] sample;
+                    try {
+                        decoders.decodeFile(f, SPEC, dst, 0);
+                        sample = new byte[SPEC.bytes()]; // the heap copy a plain Java design makes per sample
+                        dst.getBytes(0, sample);
+                    } catch (RuntimeException e) { // a bad image costs one sample, not the run
+                        sample = ExecutorResults.FAILED;
+                    }
                     done.put(sample);
                     return null;
                 }));
             }
-            List<byte[]> batch = new ArrayList<>(ImageWork.BATCH);
-            for (int i = 0; i < files.size(); i++) {
-                byte[] sample = done.poll(60, TimeUnit.SECONDS);
-                if (sample == null) {
-                    throw new IllegalStateException("no sample for 60 s: a decode task failed");
-                }
-                batch.add(sample);
-                if (batch.size() == ImageWork.BATCH || i == files.size() - 1) {
-                    consumer.accept(batch.size());
-                    batch = new ArrayList<>(ImageWork.BATCH);
-                }
-            }
+            ExecutorResults.drain(done, files.size(), consumer);
             for (Future<?> t : tasks) {
                 t.get();
             }

@@ -40,22 +40,17 @@ public final class ImageIoBaseline implements Contender {
             List<Future<?>> tasks = new ArrayList<>(files.size());
             for (Path f : files) {
                 tasks.add(pool.submit(() -> {
-                    done.put(decode(f));
+                    byte[] sample;
+                    try {
+                        sample = decode(f);
+                    } catch (RuntimeException e) { // a bad image costs one sample, not the run
+                        sample = ExecutorResults.FAILED;
+                    }
+                    done.put(sample);
                     return null;
                 }));
             }
-            List<byte[]> batch = new ArrayList<>(ImageWork.BATCH);
-            for (int i = 0; i < files.size(); i++) {
-                byte[] sample = done.poll(60, java.util.concurrent.TimeUnit.SECONDS);
-                if (sample == null) {
-                    throw new IllegalStateException("no sample for 60 s: a decode task failed; see the tasks' errors");
-                }
-                batch.add(sample);
-                if (batch.size() == ImageWork.BATCH || i == files.size() - 1) {
-                    consumer.accept(batch.size());
-                    batch = new ArrayList<>(ImageWork.BATCH);
-                }
-            }
+            ExecutorResults.drain(done, files.size(), consumer);
             for (Future<?> t : tasks) {
                 t.get();
             }
