@@ -25,6 +25,7 @@ import java.util.stream.Stream;
  * <b>Threading:</b> immutable and thread-safe once built.
  */
 public final class FolderDataset implements IndexedDataset<FileItem> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FolderDataset.class);
     private final Path root;
     private final List<String> classNames;
     private final String[] relativePaths;
@@ -61,7 +62,7 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
                 // the walk with FileSystemLoopException, named below.
                 try (Stream<Path> walk = Files.walk(dir, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
                     files = walk.filter(Files::isRegularFile).map(p -> relative(root, p))
-                            .filter(rel -> keep(rel, exts)).sorted().toList();
+                            .filter(rel -> keep(rel, exts) && decodable(root, rel)).sorted().toList();
                 }
                 for (String f : files) {
                     paths.add(f);
@@ -92,7 +93,7 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         String[] names;
         try (Stream<Path> top = Files.list(root)) {
             names = top.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
-                    .filter(n -> keep(n, exts)).sorted().toArray(String[]::new);
+                    .filter(n -> keep(n, exts) && decodable(root, n)).sorted().toArray(String[]::new);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list dataset folder " + root + ": " + e.getMessage(), e);
         } catch (UncheckedIOException e) {
@@ -105,6 +106,23 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
 
     private static String relative(Path root, Path p) {
         return root.relativize(p).toString().replace(p.getFileSystem().getSeparator(), "/");
+    }
+
+    /**
+     * Whether a file's name survives this JVM's file-name charset: without a UTF-8 locale (LANG unset: the JVM then
+     * decodes names as ASCII), a name such as {@code café.jpg} reads back as {@code caf??.jpg}, which names no file.
+     * Such a file is skipped with a warning that says how to read it, rather than failing the whole dataset.
+     */
+    private static boolean decodable(Path root, String rel) {
+        try {
+            root.resolve(rel);
+            return true;
+        } catch (java.nio.file.InvalidPathException e) {
+            LOG.warn("dataset folder {}: skipped '{}': its name cannot be decoded in this JVM's file-name charset "
+                    + "({}); run with a UTF-8 locale (e.g. LC_ALL=C.UTF-8)", root, rel,
+                    System.getProperty("sun.jnu.encoding"));
+            return false;
+        }
     }
 
     private static boolean keep(String rel, Set<String> exts) {
