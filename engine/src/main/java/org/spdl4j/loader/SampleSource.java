@@ -11,6 +11,7 @@ import java.util.Set;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FileListDataset;
 import org.spdl4j.engine.source.FolderDataset;
+import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.loader.internal.EntrySource;
 import org.spdl4j.loader.internal.IndexedEntries;
 import org.spdl4j.loader.internal.ReadKind;
@@ -192,6 +193,21 @@ public final class SampleSource {
         }
         ReadKind kind = first.next().uri() != null ? ReadKind.HTTP : ReadKind.FILES;
         return new SampleSource(new StreamedEntries(entries, kind, "streamed samples"));
+    }
+
+    /** {@return the samples of the whole dataset (every rank's) when known before reading (folders, lists), else -1} */
+    public long size() {
+        return entries.epochLength(RankInfo.SINGLE);
+    }
+
+    /**
+     * {@return the samples one rank loads per epoch when known before reading (folders, lists: the remainder is
+     * dropped so every rank has as many), else -1 (tar shards, streamed samples)}
+     *
+     * @param rank the rank
+     */
+    public long samplesPerEpoch(RankInfo rank) {
+        return entries.epochLength(rank);
     }
 
     /** {@return what the samples are, for messages} */

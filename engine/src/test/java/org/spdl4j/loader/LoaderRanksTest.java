@@ -54,6 +54,16 @@ class LoaderRanksTest {
     }
 
     @Test
+    void shouldTellItsSizeWhenKnownBeforeReading() throws Exception {
+        SampleSource folder = data.source(LoaderData.Kind.FOLDER);
+        assertThat(folder.size()).isEqualTo(36);
+        assertThat(folder.samplesPerEpoch(new RankInfo(1, 3))).isEqualTo(12);
+        assertThat(folder.samplesPerEpoch(new RankInfo(1, 5))).isEqualTo(7); // the remainder dropped
+        assertThat(data.source(LoaderData.Kind.URLS).size()).isEqualTo(36);
+        assertThat(data.source(LoaderData.Kind.TAR).size()).isEqualTo(-1);
+    }
+
+    @Test
     void shouldDealTarShardsWholeToRanks() throws Exception {
         List<String> all = new ArrayList<>();
         for (int r = 0; r < 3; r++) {

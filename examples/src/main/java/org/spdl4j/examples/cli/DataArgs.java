@@ -1,6 +1,5 @@
 package org.spdl4j.examples.cli;
 
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -66,7 +65,7 @@ final class DataArgs {
          * @param rank the rank
          */
         long perEpoch(RankInfo rank) {
-            return samples < 0 ? -1 : samples / rank.worldSize();
+            return source.samplesPerEpoch(rank);
         }
     }
 
@@ -107,30 +106,32 @@ final class DataArgs {
                     + " or tar shards of " + String.join(", ", new TreeSet<>(media.extensions()))
                     + " files); the built-in sample is images");
             }
-            Path dir = sample(sampleImages, err);
-            return new RunData(SampleSource.folder(dir), Kind.SAMPLE, files(dir, media.extensions()).size(), 0);
+            SampleSource sample = SampleSource.folder(sample(sampleImages, err));
+            return new RunData(sample, Kind.SAMPLE, sample.size(), 0);
         }
         try {
             if (Files.isDirectory(data)) {
-                FolderDataset files = files(data, media.extensions());
-                List<Path> shards = SampleSource.shardFiles(data);
-                if (files.size() == 0 && !shards.isEmpty()) {
-                    return new RunData(SampleSource.tarShards(shards), Kind.TAR_SHARDS, -1, shards.size());
-                }
-                if (files.size() == 0) {
+                SampleSource folder;
+                try {
+                    folder = SampleSource.folder(data, media.extensions()); // scans the folder, once
+                } catch (IllegalArgumentException noFiles) {
+                    List<Path> shards = SampleSource.shardFiles(data);
+                    if (!shards.isEmpty()) {
+                        return new RunData(SampleSource.tarShards(shards), Kind.TAR_SHARDS, -1, shards.size());
+                    }
                     throw new ParameterException(spec.commandLine(), "--data " + data + ": no " + media.unit() + " ("
                         + String.join(", ", new TreeSet<>(media.extensions())) + ") in it or in class sub-folders ("
                         + data + "/<class>/<file>), and no .tar shards");
                 }
-                return new RunData(SampleSource.folder(data, media.extensions()), Kind.FOLDER, files.size(), 0);
+                return new RunData(folder, Kind.FOLDER, folder.size(), 0);
             }
             if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".tar")) {
                 return new RunData(SampleSource.tarShards(data), Kind.TAR_SHARDS, -1, 1);
             }
             if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
                 SampleSource list = SampleSource.list(data);
-                return new RunData(list, SampleSource.isUrlList(data) ? Kind.URL_LIST : Kind.PATH_LIST,
-                    listed(data), 0);
+                return new RunData(list, SampleSource.isUrlList(data) ? Kind.URL_LIST : Kind.PATH_LIST, list.size(),
+                    0);
             }
         } catch (IllegalArgumentException | UncheckedIOException e) { // a bad list line, an unreadable file or folder
             String why = String.valueOf(e.getMessage());
@@ -186,7 +187,7 @@ final class DataArgs {
 
     /**
      * The files of a folder as {@link SampleSource#folder(Path, Set)} finds them: its class sub-folders' files, else
-     * the files directly in it. The source does not tell its size; the run's progress line and header count it here.
+     * the files directly in it: what {@code tune}, {@code profile} and {@code soak} measure.
      *
      * @param root       the folder
      * @param extensions the extensions to take
@@ -205,14 +206,5 @@ final class DataArgs {
             err.flush();
         }
         return SampleImages.ensureInChildJvm(dir, images);
-    }
-
-    /** {@return the samples a list names: its lines that are neither blank nor a comment} */
-    private static long listed(Path list) {
-        try (var lines = Files.lines(list)) {
-            return lines.map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(list + ": " + e.getMessage(), e);
-        }
     }
 }
