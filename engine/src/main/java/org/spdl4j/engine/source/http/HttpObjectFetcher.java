@@ -86,6 +86,11 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      */
     private final java.util.Set<CompletableFuture<Void>> openCalls = ConcurrentHashMap.newKeySet();
     /**
+     * The callers' futures not completed yet: an exchange's handler can finish (its call settled) a moment before the
+     * thread that chains the caller's future to it completes that future, so close() also waits for these.
+     */
+    private final java.util.Set<CompletableFuture<Sample>> pendingOuts = ConcurrentHashMap.newKeySet();
+    /**
      * The exchange whose completion handler runs on this thread: code the handler runs (a callback on the object's
      * future) may call {@link #close()}, which must not wait for the handler it is called from.
      */
@@ -136,6 +141,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         // The caller's own future: it may complete it first (cancel, orTimeout), and the object then arrives to
         // nobody, so it is closed here (its body back to the allocator) rather than dropped with its buffer.
         CompletableFuture<Sample> out = new CompletableFuture<>();
+        pendingOuts.add(out);
+        out.whenComplete((sample, error) -> pendingOuts.remove(out)); // one more action per request: close's wait
         long ticket = turns == null ? -1 : turns.ticket(); // call order (LargeBodies); opened once the fetch starts
         permits.submit(() -> {
             CompletableFuture<Sample> result = new CompletableFuture<>();
@@ -391,6 +398,25 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                 break;
             } catch (InterruptedException e) {
                 interrupted = true;
+            }
+        }
+        if (own == null) { // not from a handler: its own caller's future completes only after it returns
+            CompletableFuture<?>[] outs = pendingOuts.toArray(CompletableFuture<?>[]::new);
+            for (;;) {
+                try {
+                    CompletableFuture.allOf(outs).get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+                    break;
+                } catch (ExecutionException failedOne) { // a failed fetch is settled too
+                    if (java.util.Arrays.stream(outs).allMatch(CompletableFuture::isDone)) {
+                        break;
+                    }
+                } catch (java.util.concurrent.TimeoutException e) {
+                    LOG.warn("HTTP fetcher: {} caller future(s) not completed {} after close", pendingOuts.size(),
+                            CLOSE_WAIT);
+                    break;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
         }
         if (interrupted) {
