@@ -1,6 +1,8 @@
 package org.spdl4j.loader;
 
 import java.time.Duration;
+import java.util.Collection;
+import java.util.List;
 import java.util.Objects;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
@@ -9,6 +11,7 @@ import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.loader.internal.LoaderRecipe;
+import org.spdl4j.loader.internal.Reshard;
 import org.spdl4j.offheap.DirectMemoryAllocator;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.batch.BatchTransfer;
@@ -57,6 +60,7 @@ public final class LoaderBuilder<T> {
     private boolean shuffle = true;
     private RankInfo rank = RankInfo.SINGLE;
     private LoaderState resume;
+    private List<LoaderState> resumeAll;
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
     private int decodeConcurrency = Runtime.getRuntime().availableProcessors();
@@ -190,6 +194,26 @@ public final class LoaderBuilder<T> {
      */
     public LoaderBuilder<T> resume(LoaderState state) {
         this.resume = state;
+        this.resumeAll = null;
+        return this;
+    }
+
+    /**
+     * Resumes a run on another number of ranks (elastic resume): give the latest state of every rank of the saved
+     * run, the same on every new rank. Of each epoch the saved ranks were in, every sample they had not settled is
+     * delivered exactly once across the new ranks (dealt round-robin, so their counts differ by at most one in that
+     * epoch); later epochs are exactly those of an uninterrupted run on the new number of ranks. With the same number
+     * of ranks it is {@link #resume(LoaderState)} with this rank's state.
+     *
+     * <p>Needs a source of a known number of samples ({@link SampleSource#size()} not -1: folders, lists, lists of
+     * entries); tar shards and streams resume only on the number of ranks they were saved with.
+     *
+     * @param everyRank each saved rank's {@link Loader#state()}, one per rank, in any order
+     * @return this builder
+     */
+    public LoaderBuilder<T> resume(Collection<LoaderState> everyRank) {
+        this.resumeAll = List.copyOf(everyRank);
+        this.resume = null;
         return this;
     }
 
@@ -358,7 +382,14 @@ public final class LoaderBuilder<T> {
             closeOwned();
             throw new IllegalStateException("loader '" + name + "' is missing:" + missing);
         }
-        LoaderState from = resume != null ? resume : LoaderState.start(seed, rank.rank(), rank.worldSize());
+        LoaderState from;
+        try {
+            from = resumeAll != null ? elastic() : resume != null ? resume
+                : LoaderState.start(seed, rank.rank(), rank.worldSize());
+        } catch (RuntimeException e) {
+            closeOwned();
+            throw e;
+        }
         if (from.seed() != seed || from.rank() != rank.rank() || from.worldSize() != rank.worldSize()) {
             closeOwned();
             throw new IllegalArgumentException("loader '" + name + "': the state to resume (" + from.encode()
@@ -369,6 +400,31 @@ public final class LoaderBuilder<T> {
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
             dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout));
+    }
+
+    /** The state of this rank from every saved rank's: that rank's own when the number of ranks is the same. */
+    private LoaderState elastic() {
+        if (!resumeAll.isEmpty() && resumeAll.get(0).worldSize() == rank.worldSize()) {
+            for (LoaderState s : resumeAll) {
+                if (s.rank() == rank.rank()) {
+                    return s;
+                }
+            }
+        }
+        long size = source.size();
+        if (size < 0) {
+            throw new IllegalArgumentException("loader '" + name + "': " + source.entries().describe()
+                + " cannot resume on another number of ranks (" + rank.worldSize() + ") than it was saved with ("
+                + (resumeAll.isEmpty() ? "?" : resumeAll.get(0).worldSize()) + "): its size is known only once read;"
+                + " resume it on the saved number of ranks, or list its samples (a folder or a list)");
+        }
+        for (LoaderState s : resumeAll) {
+            if (s.seed() != seed) {
+                throw new IllegalArgumentException("loader '" + name + "': the states to resume were saved with"
+                    + " seed " + s.seed() + " but this loader has seed " + seed + "; build it with the saved seed");
+            }
+        }
+        return Reshard.of(resumeAll, size, rank.rank(), rank.worldSize());
     }
 
     private void closeOwned() {

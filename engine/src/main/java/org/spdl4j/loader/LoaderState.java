@@ -18,6 +18,15 @@ import java.util.TreeMap;
  *   spdl4j-loader/1 seed=42 rank=0/1 epoch=1 1:1024+1030,1032-1040 2:0+5
  *   (epochs before 1 are done; of epoch 1, positions below 1024 and 1030, 1032..1040 are settled; of epoch 2, 5)
  * </pre>
+ * <p>After the world size changed ({@link LoaderBuilder#resume(java.util.Collection)}: every rank's state of a run of
+ * N ranks, resumed on M ranks) an open epoch also carries the slots of its order settled before the change
+ * ({@link Carry}): that epoch's positions then count this rank's share of the slots not settled, dealt round-robin to
+ * the M ranks. Written as {@code x<epoch>/<world>:<watermark>+<slots>}:
+ * <pre>
+ *   spdl4j-loader/1 seed=42 rank=2/3 epoch=1 1:12 x1/2:2048+2050,2053
+ *   (of epoch 1, whose order was dealt to 2 ranks, slots below 2048 and 2050, 2053 were settled before the change;
+ *   of this rank's share of the rest, positions below 12)
+ * </pre>
  * A value: immutable and thread-safe.
  */
 public final class LoaderState {
@@ -35,6 +44,25 @@ public final class LoaderState {
     private final int worldSize;
     private final long epoch;
     private final Map<Long, Mark> marks;
+    private final Map<Long, Carry> carried;
+
+    /**
+     * The slots of one epoch's order settled before the number of ranks changed. The epoch's order has
+     * {@code (n / world) * world} slots (n samples; the remainder dropped as the first world dropped it); the slots
+     * not settled are dealt round-robin to the ranks now running: rank r of M takes the r-th, (r+M)-th, ... of them.
+     *
+     * @param world the number of ranks the epoch's slots were first dealt to
+     * @param slots the settled slots: a watermark (every slot below it) and the settled slots above it
+     */
+    public record Carry(int world, Mark slots) {
+        /** Checks the values. */
+        public Carry {
+            if (world < 1) {
+                throw new IllegalArgumentException("world must be >= 1, got " + world);
+            }
+            Objects.requireNonNull(slots, "slots");
+        }
+    }
 
     /**
      * The settled positions of one open epoch.
@@ -94,6 +122,21 @@ public final class LoaderState {
      * @param marks     the settled positions of epochs from {@code epoch} on (copied)
      */
     public LoaderState(long seed, int rank, int worldSize, long epoch, Map<Long, Mark> marks) {
+        this(seed, rank, worldSize, epoch, marks, Map.of());
+    }
+
+    /**
+     * Creates a state of a run whose world size changed in an open epoch.
+     *
+     * @param seed      the run's seed (shuffle and transforms)
+     * @param rank      the rank it belongs to
+     * @param worldSize the number of ranks
+     * @param epoch     the first epoch not done; every earlier one is
+     * @param marks     the settled positions of epochs from {@code epoch} on (copied)
+     * @param carried   the slots settled before the world size changed, of epochs from {@code epoch} on (copied)
+     */
+    public LoaderState(long seed, int rank, int worldSize, long epoch, Map<Long, Mark> marks,
+                       Map<Long, Carry> carried) {
         if (worldSize < 1 || rank < 0 || rank >= worldSize || epoch < 0) {
             throw new IllegalArgumentException("bad state: rank " + rank + " of " + worldSize + ", epoch " + epoch);
         }
@@ -103,11 +146,18 @@ public final class LoaderState {
                     + " is done");
             }
         }
+        for (long e : carried.keySet()) {
+            if (e < epoch) {
+                throw new IllegalArgumentException("epoch " + e + " carries slots but every epoch before " + epoch
+                    + " is done");
+            }
+        }
         this.seed = seed;
         this.rank = rank;
         this.worldSize = worldSize;
         this.epoch = epoch;
         this.marks = Collections.unmodifiableMap(new TreeMap<>(marks));
+        this.carried = Collections.unmodifiableMap(new TreeMap<>(carried));
     }
 
     /**
@@ -147,6 +197,14 @@ public final class LoaderState {
     }
 
     /**
+     * {@return the slots settled before the world size changed, by open epoch (unmodifiable, ascending; empty for a
+     * run that never changed it)}
+     */
+    public Map<Long, Carry> carried() {
+        return carried;
+    }
+
+    /**
      * {@return the settled positions of an epoch: everything for one before {@link #epoch()}, nothing for one without
      * a mark}
      *
@@ -165,21 +223,30 @@ public final class LoaderState {
         StringBuilder b = new StringBuilder(PREFIX).append(" seed=").append(seed).append(" rank=").append(rank)
             .append('/').append(worldSize).append(" epoch=").append(epoch);
         for (Map.Entry<Long, Mark> e : marks.entrySet()) {
-            b.append(' ').append(e.getKey()).append(':').append(e.getValue().watermark());
-            long[] above = e.getValue().above;
-            for (int i = 0; i < above.length; ) {
-                int j = i;
-                while (j + 1 < above.length && above[j + 1] == above[j] + 1) {
-                    j++;
-                }
-                b.append(i == 0 ? '+' : ',').append(above[i]);
-                if (j > i) {
-                    b.append('-').append(above[j]);
-                }
-                i = j + 1;
-            }
+            b.append(' ').append(e.getKey()).append(':');
+            appendMark(b, e.getValue());
+        }
+        for (Map.Entry<Long, Carry> e : carried.entrySet()) {
+            b.append(" x").append(e.getKey()).append('/').append(e.getValue().world()).append(':');
+            appendMark(b, e.getValue().slots());
         }
         return b.toString();
+    }
+
+    private static void appendMark(StringBuilder b, Mark mark) {
+        b.append(mark.watermark());
+        long[] above = mark.above;
+        for (int i = 0; i < above.length; ) {
+            int j = i;
+            while (j + 1 < above.length && above[j + 1] == above[j] + 1) {
+                j++;
+            }
+            b.append(i == 0 ? '+' : ',').append(above[i]);
+            if (j > i) {
+                b.append('-').append(above[j]);
+            }
+            i = j + 1;
+        }
     }
 
     /**
@@ -199,18 +266,29 @@ public final class LoaderState {
             String[] r = value(parts[2], "rank", text).split("/");
             long epoch = Long.parseLong(value(parts[3], "epoch", text));
             Map<Long, Mark> marks = new TreeMap<>();
+            Map<Long, Carry> carried = new TreeMap<>();
             for (int i = 4; i < parts.length; i++) {
-                int colon = parts[i].indexOf(':');
-                int plus = parts[i].indexOf('+');
-                long e = Long.parseLong(parts[i].substring(0, colon));
-                long watermark = Long.parseLong(parts[i].substring(colon + 1, plus < 0 ? parts[i].length() : plus));
-                long[] above = plus < 0 ? new long[0] : ranges(parts[i].substring(plus + 1));
-                marks.put(e, new Mark(watermark, above));
+                String part = parts[i];
+                int colon = part.indexOf(':');
+                Mark mark = parseMark(part.substring(colon + 1));
+                if (part.startsWith("x")) {
+                    int slash = part.indexOf('/');
+                    carried.put(Long.parseLong(part.substring(1, slash)),
+                        new Carry(Integer.parseInt(part.substring(slash + 1, colon)), mark));
+                } else {
+                    marks.put(Long.parseLong(part.substring(0, colon)), mark);
+                }
             }
-            return new LoaderState(seed, Integer.parseInt(r[0]), Integer.parseInt(r[1]), epoch, marks);
+            return new LoaderState(seed, Integer.parseInt(r[0]), Integer.parseInt(r[1]), epoch, marks, carried);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad loader state '" + text + "': " + e.getMessage(), e);
         }
+    }
+
+    private static Mark parseMark(String text) {
+        int plus = text.indexOf('+');
+        long watermark = Long.parseLong(text.substring(0, plus < 0 ? text.length() : plus));
+        return new Mark(watermark, plus < 0 ? new long[0] : ranges(text.substring(plus + 1)));
     }
 
     private static long[] ranges(String list) {
@@ -244,12 +322,12 @@ public final class LoaderState {
     @Override
     public boolean equals(Object o) {
         return o instanceof LoaderState s && s.seed == seed && s.rank == rank && s.worldSize == worldSize
-            && s.epoch == epoch && s.marks.equals(marks);
+            && s.epoch == epoch && s.marks.equals(marks) && s.carried.equals(carried);
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(seed, rank, worldSize, epoch, marks);
+        return Objects.hash(seed, rank, worldSize, epoch, marks, carried);
     }
 
     @Override

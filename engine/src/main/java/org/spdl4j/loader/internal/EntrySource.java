@@ -2,6 +2,7 @@ package org.spdl4j.loader.internal;
 
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.loader.LoaderState;
 
 /**
  * Where a loader's samples come from, per epoch and rank: the internal side of
@@ -35,6 +36,35 @@ public interface EntrySource {
      * @return the cursor
      */
     EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes);
+
+    /**
+     * Opens one epoch for one rank of a run whose world size changed in that epoch: the rank's round-robin share of
+     * the slots the carry leaves. Only sources of a known number of samples can.
+     *
+     * @param epoch   the epoch
+     * @param from    the position, in this rank's share, of the first sample to return
+     * @param rank    this rank (of the new world)
+     * @param seed    the shuffle seed
+     * @param shuffle whether to shuffle per epoch
+     * @param carry   the slots settled before the change
+     * @return the cursor
+     * @throws UnsupportedOperationException for a source whose samples are not known before reading them
+     */
+    default EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle,
+                             LoaderState.Carry carry) {
+        throw new UnsupportedOperationException(describe() + " cannot resume on another number of ranks than the"
+            + " run was saved with: only folders, lists and lists of entries can");
+    }
+
+    /**
+     * {@return samples this rank takes of an epoch whose world size changed: its share of what the carry leaves}
+     *
+     * @param rank  this rank (of the new world)
+     * @param carry the slots settled before the change
+     */
+    default long epochLength(RankInfo rank, LoaderState.Carry carry) {
+        return UNKNOWN_LENGTH;
+    }
 
     /** {@return what the source is, for messages and saved states: "folder /data/train (1281167 samples)"} */
     String describe();

@@ -3,9 +3,11 @@ package org.spdl4j.loader.internal;
 import java.util.List;
 import java.util.PrimitiveIterator;
 import org.spdl4j.engine.source.DistributedSampler;
+import org.spdl4j.engine.source.FeistelPermutation;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.loader.LoaderState;
 import org.spdl4j.loader.SampleEntry;
 
 /**
@@ -80,6 +82,49 @@ public final class IndexedEntries implements EntrySource {
                     return false;
                 }
                 indices.nextLong();
+                return true;
+            }
+
+            @Override
+            public void close() {
+                // nothing open
+            }
+        };
+    }
+
+    @Override
+    public long epochLength(RankInfo rank, LoaderState.Carry carry) {
+        return Reshard.slots(carry, entries.size()).share(rank.rank(), rank.worldSize());
+    }
+
+    @Override
+    public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle,
+                            LoaderState.Carry carry) {
+        RemainingSlots slots = Reshard.slots(carry, entries.size());
+        long length = slots.share(rank.rank(), rank.worldSize());
+        RemainingSlots.Walker walk = slots.walk(rank.rank() + Math.min(from, length) * rank.worldSize(),
+            rank.worldSize());
+        // The epoch's order is the same permutation of the samples whatever the number of ranks: slots map to
+        // samples as they did for the ranks that saved the state.
+        FeistelPermutation order = shuffle
+            ? new FeistelPermutation(entries.size(), DistributedSampler.epochKey(seed, epoch)) : null;
+        return new EntryCursor() {
+            @Override
+            public boolean next(LoaderItem item) {
+                if (!walk.hasNext()) {
+                    return false;
+                }
+                long slot = walk.next();
+                item.describe(entries.get((int) (order == null ? slot : order.apply(slot))));
+                return true;
+            }
+
+            @Override
+            public boolean skip() {
+                if (!walk.hasNext()) {
+                    return false;
+                }
+                walk.next();
                 return true;
             }
 

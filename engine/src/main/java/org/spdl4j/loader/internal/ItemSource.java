@@ -73,7 +73,9 @@ public final class ItemSource implements Source<LoaderItem> {
                 position = mark.watermark();
                 skip = mark.above();
                 skipIndex = 0;
-                cursor = source.open(epoch, position, rank, seed, shuffle, bytes);
+                LoaderState.Carry carry = from.carried().get(epoch);
+                cursor = carry == null ? source.open(epoch, position, rank, seed, shuffle, bytes)
+                    : source.open(epoch, position, rank, seed, shuffle, carry);
             }
             boolean more = true;
             while (more && skipIndex < skip.length && skip[skipIndex] == position) {

@@ -2,6 +2,8 @@ package org.spdl4j.loader.internal;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.OutputOrder;
@@ -78,7 +80,9 @@ public final class LoaderRuntime implements AutoCloseable {
         owned.add(r.decoder());
         boolean transferOwned = false;
         try {
-            this.progress = new Progress(r.from(), r.source().epochLength(r.rank())); // may refuse the state
+            Map<Long, Long> shares = new TreeMap<>();
+            r.from().carried().forEach((e, carry) -> shares.put(e, r.source().epochLength(r.rank(), carry)));
+            this.progress = new Progress(r.from(), r.source().epochLength(r.rank()), shares); // may refuse the state
             // Up to 1 MB every item in flight can hold a slab (with INPUT order finished reads wait for the oldest,
             // and a smaller class could be held entirely by reads waiting behind one that waits for a slab); larger
             // samples are few: a read finding its class empty takes a larger slab, and with INPUT order large reads

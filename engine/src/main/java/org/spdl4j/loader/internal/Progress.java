@@ -24,6 +24,10 @@ public final class Progress {
     private final TreeMap<Long, PositionSet> open = new TreeMap<>();
     /** Lengths of epochs the source has read to their end (sources of unknown length). */
     private final TreeMap<Long, Long> lengths = new TreeMap<>();
+    /** Slots settled before the world size changed, of open epochs; dropped as each epoch is done. */
+    private final TreeMap<Long, LoaderState.Carry> carried;
+    /** This rank's share of each carried epoch. */
+    private final TreeMap<Long, Long> carriedLengths = new TreeMap<>();
 
     /**
      * Starts from a state.
@@ -32,6 +36,19 @@ public final class Progress {
      * @param knownLength samples per epoch for this rank, or {@link EntrySource#UNKNOWN_LENGTH}
      */
     public Progress(LoaderState from, long knownLength) {
+        this(from, knownLength, Map.of());
+    }
+
+    /**
+     * Starts from a state whose world size changed in an open epoch.
+     *
+     * @param from           the state resumed from
+     * @param knownLength    samples per epoch for this rank, or {@link EntrySource#UNKNOWN_LENGTH}
+     * @param carriedLengths this rank's samples in each epoch {@code from} carries slots of
+     */
+    public Progress(LoaderState from, long knownLength, Map<Long, Long> carriedLengths) {
+        this.carried = new TreeMap<>(from.carried());
+        this.carriedLengths.putAll(carriedLengths);
         this.seed = from.seed();
         this.rank = new RankInfo(from.rank(), from.worldSize());
         this.knownLength = knownLength;
@@ -96,7 +113,7 @@ public final class Progress {
         for (Map.Entry<Long, PositionSet> e : open.entrySet()) {
             marks.put(e.getKey(), new LoaderState.Mark(e.getValue().watermark(), e.getValue().above()));
         }
-        return new LoaderState(seed, rank.rank(), rank.worldSize(), epoch, marks);
+        return new LoaderState(seed, rank.rank(), rank.worldSize(), epoch, marks, carried.tailMap(epoch));
     }
 
     /** {@return the first epoch not done} */
@@ -109,7 +126,9 @@ public final class Progress {
         for (;;) {
             // A known length of 0 (a rank with no sample) would pass every epoch at once, forever: such an epoch is
             // done once the source has read it, as one of unknown length.
-            long length = knownLength > 0 ? knownLength : lengths.getOrDefault(epoch, -1L);
+            Long share = carriedLengths.get(epoch);
+            long length = share != null && share > 0 ? share
+                : share == null && knownLength > 0 ? knownLength : lengths.getOrDefault(epoch, -1L);
             if (length < 0) {
                 return;
             }
@@ -120,6 +139,8 @@ public final class Progress {
             }
             open.remove(epoch);
             lengths.remove(epoch);
+            carried.remove(epoch);
+            carriedLengths.remove(epoch);
             epoch++;
         }
     }
