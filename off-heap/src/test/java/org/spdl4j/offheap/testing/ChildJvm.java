@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -69,8 +70,44 @@ public final class ChildJvm {
         return run(List.of(dropped), List.of(), main);
     }
 
+    /**
+     * Starts {@code main} in a child JVM with more options and environment variables, without waiting: several
+     * children run at once (ranks of one job). {@link #await} collects each.
+     *
+     * @param options     more JVM options
+     * @param environment variables to set for the child (on top of this process's)
+     * @param main        the class whose {@code main} runs
+     * @return the running child, its output merged into one stream
+     * @throws IOException when the child cannot be started
+     */
+    public static Process start(List<String> options, Map<String, String> environment, Class<?> main)
+            throws IOException {
+        ProcessBuilder builder = new ProcessBuilder(command(List.of(), options, main)).redirectErrorStream(true);
+        builder.environment().putAll(environment);
+        return builder.start();
+    }
+
+    /**
+     * Waits up to 60 s for a child {@link #start} started (a test failure if it takes longer).
+     *
+     * @param child the child
+     * @return its exit status and output
+     * @throws IOException          when its output cannot be read
+     * @throws InterruptedException when interrupted while waiting
+     */
+    public static Result await(Process child) throws IOException, InterruptedException {
+        String output = new String(child.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(child.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
+        return new Result(child.exitValue(), output);
+    }
+
     private static Result run(List<String> dropped, List<String> options, Class<?> main)
             throws IOException, InterruptedException {
+        Process p = new ProcessBuilder(command(dropped, options, main)).redirectErrorStream(true).start();
+        return await(p);
+    }
+
+    private static List<String> command(List<String> dropped, List<String> options, Class<?> main) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments().stream()
@@ -78,9 +115,6 @@ public final class ChildJvm {
                 .toList());
         command.addAll(options);
         command.addAll(List.of("-cp", System.getProperty("java.class.path"), main.getName()));
-        Process p = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(p.waitFor(60, TimeUnit.SECONDS)).as(output).isTrue();
-        return new Result(p.exitValue(), output);
+        return command;
     }
 }
