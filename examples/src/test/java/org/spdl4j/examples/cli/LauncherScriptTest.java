@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Instant;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -91,6 +92,52 @@ class LauncherScriptTest {
         assertThat(r.err()).contains("no JDK 25").doesNotContain("building");
     }
 
+    /**
+     * After a build the launcher records JDK 25's start-up cache with a short run on the built-in sample, then starts
+     * every command with it; SPDL4J_AOT=off neither records nor uses one; a failed recording leaves none behind.
+     */
+    @Test
+    void shouldRecordTheStartUpCacheAfterABuildAndStartWithIt() throws Exception {
+        Path stamp = builtTree();
+        // A JVM stand-in that writes the cache when asked to and prints the options it was given.
+        executable(tree.resolve("bin/spdl4j-java"), "#!/usr/bin/env bash\n"
+            + "for a in \"$@\"; do case \"$a\" in -XX:AOTCacheOutput=*) echo cache > \"${a#*=}\";; esac; done\n"
+            + "echo \"launched $*\"\n");
+        executable(tree.resolve("fake-bin/mvn"), "#!/usr/bin/env bash\nexit 0\n");
+        Path source = write(tree.resolve("engine/src/main/java/Foo.java"), "class F {}");
+        newerThan(stamp, source);
+        Path cache = tree.resolve("examples/target/spdl4j.aot");
+
+        Result built = launch();
+        assertThat(built.status()).as(built.err()).isZero();
+        assertThat(built.err()).contains("building", "recording the start-up cache");
+        assertThat(cache).exists();
+        assertThat(built.out()).contains("launched -XX:AOTCache=" + cache).contains("--help")
+            .as("the recording run's own output is not shown").doesNotContain("--max-batches");
+
+        Result again = launch();
+        assertThat(again.err()).doesNotContain("building", "recording");
+        assertThat(again.out()).contains("-XX:AOTCache=" + cache);
+
+        Result off = launch(Map.of("SPDL4J_AOT", "off"));
+        assertThat(off.out()).contains("launched").doesNotContain("AOTCache");
+    }
+
+    @Test
+    void shouldStartWithoutACacheWhenRecordingItFails() throws Exception {
+        Path stamp = builtTree();
+        executable(tree.resolve("bin/spdl4j-java"), "#!/usr/bin/env bash\n"
+            + "for a in \"$@\"; do case \"$a\" in -XX:AOTCacheOutput=*) echo half > \"${a#*=}\"; exit 1;; esac; done\n"
+            + "echo \"launched $*\"\n");
+        executable(tree.resolve("fake-bin/mvn"), "#!/usr/bin/env bash\nexit 0\n");
+        newerThan(stamp, write(tree.resolve("engine/src/main/java/Foo.java"), "class F {}"));
+
+        Result r = launch();
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(tree.resolve("examples/target/spdl4j.aot")).doesNotExist();
+        assertThat(r.out()).contains("launched").doesNotContain("AOTCache");
+    }
+
     /** A tree as after a build: the real {@code ./spdl4j}, its jar and stamp, stand-ins for mvn and the JVM. */
     private Path builtTree() throws IOException {
         Files.copy(REPO.resolve("spdl4j"), tree.resolve("spdl4j"), StandardCopyOption.COPY_ATTRIBUTES);
@@ -110,8 +157,14 @@ class LauncherScriptTest {
     }
 
     private Result launch() throws Exception {
+        return launch(Map.of());
+    }
+
+    private Result launch(Map<String, String> env) throws Exception {
         String path = tree.resolve("fake-bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
-        return run(List.of("bash", tree.resolve("spdl4j").toString(), "--help"), Map.of("PATH", path));
+        Map<String, String> all = new HashMap<>(env);
+        all.put("PATH", path);
+        return run(List.of("bash", tree.resolve("spdl4j").toString(), "--help"), all);
     }
 
     private static Result run(List<String> command, Map<String, String> env) throws Exception {
