@@ -12,6 +12,7 @@ import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.cuda.DeviceTransfer;
+import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
@@ -41,10 +42,15 @@ import picocli.CommandLine.Spec;
  * ({@link DeviceTransfer}, batch memory from the device's host allocator); the consumer waits for each copy.
  * {@code --state FILE} resumes from and saves the loader's state, {@code --keys FILE} logs each delivered sample,
  * {@code --max-batches K} stops early; SIGINT and SIGTERM end the run as a normal end does ({@link SignalStop}).
+ * {@code --max-failures} ({@link MaxFailures}) is each stage's failure budget: once spent, the run ends as on a signal
+ * (summary, keys, state) and exits with status 1 naming the stage, its first and last failures.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run the loader over your data and show where the time goes.")
 final class RunCommand implements Callable<Integer> {
+    /** {@code --task-timeout}'s default, in seconds: far above any sane image or clip, short of a hung run. */
+    static final int DEFAULT_TASK_TIMEOUT_SECONDS = 60;
+
     @Spec
     CommandSpec spec;
 
@@ -84,6 +90,17 @@ final class RunCommand implements Callable<Integer> {
         + " mount, a FIFO): that sample is skipped and counted, the run goes on (default 60)")
     Double readTimeoutSeconds;
 
+    @Option(names = "--task-timeout", paramLabel = "SECONDS", description = "fail a decode that takes longer (a"
+        + " pathological file): that sample is skipped and counted on the decode stage, the run goes on (default "
+        + DEFAULT_TASK_TIMEOUT_SECONDS + ")")
+    Double taskTimeoutSeconds;
+
+    @Option(names = "--max-failures", paramLabel = "N|P%", defaultValue = MaxFailures.DEFAULT,
+        description = "stop the run when a stage (read or decode) has failed more samples than this: a count (10)"
+            + " or a percentage of the samples the stage took (5%%, judged from its 100th sample on); the summary is"
+            + " printed, --state and --keys are saved, and the exit status is 1 (default 5%%)")
+    String maxFailuresText;
+
     @Option(names = "--state", paramLabel = "FILE", description = "resume from the loader state in FILE when it"
         + " exists (its seed and rank are the run's); write the state there when the run ends (also by --max-batches,"
         + " SIGINT or SIGTERM)")
@@ -108,6 +125,8 @@ final class RunCommand implements Callable<Integer> {
             + " host memory; host: copy into host memory; gpu: copy to the GPU or fail")
     DeviceOption device;
 
+    private MaxFailures maxFailures;
+
     @Override
     public Integer call() throws Exception {
         if (epochs < 1 || sampleImages < 1 || intervalMs < 10) {
@@ -120,6 +139,11 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--read-timeout " + readTimeoutSeconds
                 + ": give seconds, more than 0 and at most 86400");
         }
+        if (taskTimeoutSeconds != null && (!(taskTimeoutSeconds > 0) || taskTimeoutSeconds > 86_400)) {
+            throw new ParameterException(spec.commandLine(), "--task-timeout " + taskTimeoutSeconds
+                + ": give seconds, more than 0 and at most 86400");
+        }
+        maxFailures = MaxFailures.parse(spec, maxFailuresText);
         PipelineSettings settings = pipelineArgs.resolve(spec, media);
         if (settings.augment() && media != MediaOption.image) {
             throw new ParameterException(spec.commandLine(), "--augment is the image training transform; --media "
@@ -198,6 +222,9 @@ final class RunCommand implements Callable<Integer> {
         if (readTimeoutSeconds != null) {
             builder.readTimeout(java.time.Duration.ofNanos((long) (readTimeoutSeconds * 1e9)));
         }
+        builder.decodeTimeout(java.time.Duration.ofNanos((long) ((taskTimeoutSeconds != null ? taskTimeoutSeconds
+            : DEFAULT_TASK_TIMEOUT_SECONDS) * 1e9)));
+        builder.failureBudget(maxFailures.budget());
         if (target == null) {
             return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
         }
@@ -243,9 +270,16 @@ final class RunCommand implements Callable<Integer> {
             stats.markStarted();
             sampler.start();
             RunLoop.End end;
+            PipelineFailedException spent = null;
             try {
                 end = RunLoop.drain(loader, ready, maxBatches != null ? maxBatches : Long.MAX_VALUE, keys, stop,
                     metrics);
+            } catch (PipelineFailedException e) {
+                if (!maxFailures.spentBy(e, loader.stats())) {
+                    throw e;
+                }
+                end = RunLoop.End.FAILURE_BUDGET; // ends as a signal does: summary, keys and state, then status 1
+                spent = e;
             } finally {
                 sampler.close();
                 if (hlog != null) {
@@ -265,6 +299,9 @@ final class RunCommand implements Callable<Integer> {
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
+            if (spent != null) {
+                throw new IllegalStateException(maxFailures.describe(spent, loader.stats()));
+            }
             if (metrics.images() == 0 && end == RunLoop.End.DONE) { // the table above shows where it went
                 long failed = loader.failures();
                 if (failed == 0 && resume != null) {
@@ -299,6 +336,7 @@ final class RunCommand implements Callable<Integer> {
         switch (end) {
             case MAX_BATCHES -> out.println("stopped: --max-batches " + maxBatches);
             case SIGNAL -> out.println("stopped: by a signal (SIGINT or SIGTERM)");
+            case FAILURE_BUDGET -> out.println("stopped: --max-failures " + maxFailures.text() + " spent");
             case DONE -> { }
         }
         if (keys != null) {

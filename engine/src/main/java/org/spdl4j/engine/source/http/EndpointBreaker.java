@@ -3,6 +3,7 @@ package org.spdl4j.engine.source.http;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.InstantSource;
+import java.time.temporal.ChronoUnit;
 
 /**
  * The circuit breaker of one storage endpoint (scheme, host and port): closed while requests succeed; open after
@@ -143,7 +144,7 @@ public final class EndpointBreaker {
             : left.isPositive() ? "the next trial request goes in " + left.toMillis() + " ms"
             : "the next request is a trial";
         return "endpoint " + endpoint + " is down: " + consecutiveFailures + " consecutive failed requests since "
-            + firstFailure + " (the last: " + lastFailure + "); requests to it fail at once, unsent, until a trial"
+            + firstFailure.truncatedTo(ChronoUnit.MILLIS) + " (the last: " + lastFailure + "); requests to it fail at once, unsent, until a trial"
             + " request succeeds (" + next + "; cool-down " + settings.coolDown().toMillis() + " ms). Check the"
             + " server, or tune HttpFetchSettings.withCircuitBreaker";
     }
