@@ -63,6 +63,11 @@ final class RunCommand implements Callable<Integer> {
             + " them); default: built-in sample of images")
     Path data;
 
+    @Option(names = "--classes", paramLabel = "FILE", description = "tar shards whose .cls members hold class names"
+        + " (e.g. class00): one class name per line, the first is label 0, the same in every shard, rank and resumed"
+        + " run; without it names are labelled in the order this run first sees them")
+    Path classesFile;
+
     @Option(names = "--media", paramLabel = "KIND", defaultValue = "image",
         description = "image (default: [224, 224, 3] uint8), video (8 frames of 112x112 RGB per clip: [8, 112, 112, 3]"
             + " uint8) or audio (1 s of 16 kHz mono: [1, 16000] float32); a folder is read for that media's files")
@@ -166,6 +171,9 @@ final class RunCommand implements Callable<Integer> {
             OutputPaths.checkFile(spec, "--state", stateFile);
         }
         DataArgs.RunData runData = DataArgs.runData(spec, data, media, sampleImages, spec.commandLine().getErr());
+        if (classesFile != null) {
+            runData = DataArgs.withClasses(spec, runData, classesFile);
+        }
         if (resume != null && resume.epoch() >= epochs) {
             spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all %d"
                 + " epoch(s); nothing left to load (delete the file to start afresh)%n", stateFile, epochs);
