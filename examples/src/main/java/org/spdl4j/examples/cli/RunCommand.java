@@ -101,9 +101,10 @@ final class RunCommand implements Callable<Integer> {
     Double taskTimeoutSeconds;
 
     @Option(names = "--max-failures", paramLabel = "N|P%", defaultValue = MaxFailures.DEFAULT,
-        description = "stop the run when a stage (read or decode) has failed more samples than this: a count (10)"
-            + " or a percentage of the samples the stage took (5%%, judged from its 100th sample on); the summary is"
-            + " printed, --state and --keys are saved, and the exit status is 1 (default 5%%)")
+        description = "stop the run when a stage (read or decode) has failed more samples than this: a count (e.g."
+            + " 10) or a percentage of the samples the stage took (a number and a percent sign, judged from its 100th"
+            + " sample on); the summary is printed, --state and --keys are saved, and the exit status is 1 (default:"
+            + " 5 percent)")
     String maxFailuresText;
 
     @Option(names = "--state", paramLabel = "FILE", description = "resume from the loader state in FILE when it"
