@@ -236,11 +236,11 @@ public final class StageStats {
     public RunningTask longestRunningTask(long nowNanos) {
         RunningTask longest = null;
         for (int w = 0; w < workers.length; w++) {
-            Object[] t = workers[w].runningTask();
-            if (t != null) {
-                long ran = Math.max(0, nowNanos - (long) t[1]);
+            Object item = workers[w].runningItem(); // first: a start read after it is its task's or a later one's
+            if (item != null) {
+                long ran = Math.max(0, nowNanos - workers[w].runningSince());
                 if (longest == null || ran > longest.runningNanos()) {
-                    longest = new RunningTask(stage, w, t[0], ran);
+                    longest = new RunningTask(stage, w, item, ran);
                 }
             }
         }

@@ -108,7 +108,8 @@ public final class WorkerStats {
 
     /**
      * A timed task starts now on {@code item} (sync map stages; a task the sampled timer leaves untimed is not
-     * shown): what {@link #runningTask} reports while it runs. Two stores per timed task, by the owner only.
+     * shown): what {@link StageStats#longestRunningTask} reports while it runs. Two stores per timed task,
+     * by the owner only.
      *
      * @param item       the task's item
      * @param startNanos when it started ({@link System#nanoTime()})
@@ -123,13 +124,14 @@ public final class WorkerStats {
         runningItem = null;
     }
 
-    /**
-     * {@return the timed task this worker runs now, as {@code [item, startNanos]}, or {@code null} when it runs none
-     * (or one the sampled timer left untimed)}
-     */
-    public Object[] runningTask() {
-        Object item = runningItem;
-        return item == null ? null : new Object[] {item, runningSince};
+    /** {@return the item of the timed task this worker runs now, or {@code null} (read this before its start)} */
+    Object runningItem() {
+        return runningItem;
+    }
+
+    /** {@return when the task {@link #runningItem()} returned started ({@link System#nanoTime()})} */
+    long runningSince() {
+        return runningSince;
     }
 
     /** An item was taken from the input ring. */
