@@ -355,8 +355,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
 
     /**
      * Tells the endpoint's breaker how an attempt that delivered nothing went: a 5xx, a timeout or an I/O error
-     * (refused, reset, dropped) counts against the endpoint; any other answer shows it alive; the fetcher closing, or
-     * a body over the limit, says nothing of it.
+     * (refused, reset, dropped) counts against the endpoint; any other answer (a 4xx, a body over the limit) shows it
+     * alive; the fetcher closing, or another error of the client, says nothing of it.
      */
     private void judge(EndpointBreaker breaker, EndpointBreaker.Admission admission, Throwable error, int status,
                        Throwable cause, String what, boolean retryable) {
