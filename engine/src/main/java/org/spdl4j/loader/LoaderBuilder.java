@@ -326,7 +326,9 @@ public final class LoaderBuilder<T> {
     }
 
     /**
-     * Sets retries and timeouts of URL fetches (requests in flight are {@link #readConcurrency}).
+     * Sets retries, timeouts and the per-endpoint circuit breaker of URL fetches (requests in flight are
+     * {@link #readConcurrency}). While an endpoint's breaker is open ({@link HttpFetchSettings#circuitBreaker()}), its
+     * samples fail at once, unsent, each counted on the read stage against the {@link #failureBudget}.
      *
      * @param settings the settings
      * @return this builder

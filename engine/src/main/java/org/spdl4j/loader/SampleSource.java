@@ -12,6 +12,7 @@ import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.FileListDataset;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.engine.source.RankInfo;
+import org.spdl4j.engine.source.tar.ClassLabels;
 import org.spdl4j.loader.internal.EntrySource;
 import org.spdl4j.loader.internal.IndexedEntries;
 import org.spdl4j.loader.internal.ReadKind;
@@ -193,6 +194,41 @@ public final class SampleSource {
         }
         ReadKind kind = first.next().uri() != null ? ReadKind.HTTP : ReadKind.FILES;
         return new SampleSource(new StreamedEntries(entries, kind, "streamed samples"));
+    }
+
+    /**
+     * {@return these tar shards with a class list: a {@code .cls} member holding a class name is labelled by the
+     * name's index in {@code classes}, the same in every shard, rank and resumed run (without a list, names are
+     * labelled in the order this process first sees them, which differs between ranks and resumed runs)}
+     *
+     * @param classes the class names, each once; label i is {@code classes.get(i)}
+     * @throws IllegalStateException    when this source is not tar shards (a folder's classes are its sub-folders, a
+     *                                  list's labels are written in it)
+     * @throws IllegalArgumentException when a name is empty or given twice
+     */
+    public SampleSource classes(List<String> classes) {
+        return withLabels(ClassLabels.of(classes));
+    }
+
+    /**
+     * {@return these tar shards with the class list of a file: one class name per line, the first is label 0 (blank
+     * lines and {@code #} lines skipped); see {@link #classes(List)}}
+     *
+     * @param classList the file
+     * @throws IllegalStateException    when this source is not tar shards
+     * @throws UncheckedIOException     when the file cannot be read
+     * @throws IllegalArgumentException when it holds no class, or one twice
+     */
+    public SampleSource classes(Path classList) {
+        return withLabels(ClassLabels.read(classList));
+    }
+
+    private SampleSource withLabels(ClassLabels labels) {
+        if (!(entries instanceof TarShardEntries tar)) {
+            throw new IllegalStateException("a class list labels the .cls members of tar shards; " + describe()
+                + " has none (a folder's classes are its sub-folders, a list's labels are written in it)");
+        }
+        return new SampleSource(tar.withClassLabels(labels));
     }
 
     /** {@return the samples of the whole dataset (every rank's) when known before reading (folders, lists), else -1} */

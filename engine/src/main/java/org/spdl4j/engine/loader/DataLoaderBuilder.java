@@ -38,11 +38,12 @@ public final class DataLoaderBuilder<T> {
     private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
     private int bufferSize = DEFAULT_BUFFER;
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration taskTimeout;
     private Consumer<Object> onDiscard = DataLoaderBuilder::closeDiscarded;
 
     /** One stage, added to the pipeline at build time with the final options. */
     private interface Step {
-        PipelineBuilder<?> addTo(PipelineBuilder<Object> b, StageOptions base);
+        PipelineBuilder<?> addTo(PipelineBuilder<Object> b, StageOptions base, StageOptions timed);
     }
 
     private DataLoaderBuilder(Iterable<?> source, List<Step> steps, DataLoaderBuilder<?> settings) {
@@ -54,6 +55,7 @@ public final class DataLoaderBuilder<T> {
             this.waitPolicy = settings.waitPolicy;
             this.bufferSize = settings.bufferSize;
             this.timeout = settings.timeout;
+            this.taskTimeout = settings.taskTimeout;
             this.onDiscard = settings.onDiscard;
         }
     }
@@ -95,7 +97,7 @@ public final class DataLoaderBuilder<T> {
     public <R> DataLoaderBuilder<R> preprocess(Function<? super T, ? extends R> fn, int concurrency) {
         Function<Object, Object> f = erase(fn);
         String stage = "preprocess-" + steps.size();
-        return then((b, base) -> b.pipe(stage, f, base.withConcurrency(concurrency)));
+        return then((b, base, timed) -> b.pipe(stage, f, timed.withConcurrency(concurrency)));
     }
 
     /**
@@ -109,7 +111,7 @@ public final class DataLoaderBuilder<T> {
     public <R> DataLoaderBuilder<R> preprocessBlocking(Function<? super T, ? extends R> fn, int inFlight) {
         Function<Object, Object> f = erase(fn);
         String stage = "io-" + steps.size();
-        return then((b, base) -> b.pipeVirtual(stage, f, base.withConcurrency(inFlight)));
+        return then((b, base, timed) -> b.pipeVirtual(stage, f, timed.withConcurrency(inFlight)));
     }
 
     /**
@@ -127,7 +129,7 @@ public final class DataLoaderBuilder<T> {
                     + " must be at least 1");
         }
         // The loader's order and wait policy, like every other stage (an aggregator runs on one thread).
-        return then((b, base) -> b.aggregate(stage, () -> new BatchAggregator<Object>(size, dropLast),
+        return then((b, base, timed) -> b.aggregate(stage, () -> new BatchAggregator<Object>(size, dropLast),
                 base.withConcurrency(1)));
     }
 
@@ -141,7 +143,7 @@ public final class DataLoaderBuilder<T> {
     public <R> DataLoaderBuilder<R> collate(Function<? super T, ? extends R> fn) {
         Function<Object, Object> f = erase(fn);
         String stage = "collate-" + steps.size(); // by position, like every step: two collate steps may follow
-        return then((b, base) -> b.pipe(stage, f, base.withConcurrency(1)));
+        return then((b, base, timed) -> b.pipe(stage, f, timed.withConcurrency(1)));
     }
 
     /**
@@ -158,7 +160,7 @@ public final class DataLoaderBuilder<T> {
         @SuppressWarnings("unchecked") // typed by the builder chain
         Function<Object, CompletionStage<?>> f = (Function<Object, CompletionStage<?>>) (Function<?, ?>) fn;
         String stage = "transfer-" + steps.size();
-        return then((b, base) -> b.pipeAsync(stage, f, base.withConcurrency(inFlight)));
+        return then((b, base, timed) -> b.pipeAsync(stage, f, base.withConcurrency(inFlight)));
     }
 
     /**
@@ -225,6 +227,24 @@ public final class DataLoaderBuilder<T> {
     }
 
     /**
+     * Sets the longest one preprocess or collate task may run (default none): past it the task is interrupted, its
+     * item counts as failed, and the engine's watchdog logs it then (stage, item, time run) and again, with the
+     * worker's stack, if the task ignores the interrupt. Set it well below {@link #timeout}, so a stuck task is
+     * named in the log before the iterator gives up.
+     *
+     * @param perTask the bound, positive, or {@code null} for none
+     * @return this builder
+     */
+    public DataLoaderBuilder<T> taskTimeout(Duration perTask) {
+        if (perTask != null && (perTask.isNegative() || perTask.isZero())) {
+            throw new IllegalArgumentException("data loader task timeout " + perTask + " must be positive (or null"
+                    + " for none)");
+        }
+        this.taskTimeout = perTask;
+        return this;
+    }
+
+    /**
      * Sets what happens to items the loader drops when it is closed before the end (items in its rings, late async
      * results; see {@link PipelineBuilder#onDiscard}). The default closes every {@link AutoCloseable} item, and every
      * {@code AutoCloseable} element of a discarded batch ({@link Iterable}), so pooled samples and open files go back
@@ -281,7 +301,8 @@ public final class DataLoaderBuilder<T> {
         PipelineBuilder<Object> b = PipelineBuilder.fromIterable((Iterable<Object>) source).named(name)
             .sourceWaitPolicy(waitPolicy).onDiscard(onDiscard);
         for (Step step : steps) {
-            b = (PipelineBuilder<Object>) step.addTo(b, base);
+            b = (PipelineBuilder<Object>) step.addTo(b, base, taskTimeout == null ? base
+                : base.withTaskTimeout(taskTimeout));
         }
         return new DataLoader<>((org.spdl4j.engine.Pipeline<T>) (Object) b.sink(bufferSize, waitPolicy).build(),
             timeout, onDiscard);

@@ -412,7 +412,10 @@ final class MapWorker extends StageWorker {
     private Object apply(Object item) {
         long start = timer.start(); // 0 when this task is not timed (never with a guard)
         if (guard != null) {
-            guard.begin(start);
+            guard.begin(start, item);
+        }
+        if (start != 0) {
+            stats.taskStarted(item, start); // what a consumer's timeout names as running now
         }
         Object result;
         Exception error = null;
@@ -421,6 +424,9 @@ final class MapWorker extends StageWorker {
         } catch (Exception e) {
             result = null;
             error = e;
+        }
+        if (start != 0) {
+            stats.taskEnded();
         }
         boolean inTime = guard == null || guard.end();
         timer.stop(start);

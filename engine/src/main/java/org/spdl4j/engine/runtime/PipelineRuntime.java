@@ -178,7 +178,8 @@ public final class PipelineRuntime implements AutoCloseable {
                     windows.add(window);
                 }
                 for (int w = 0; w < threadCount; w++) {
-                    TaskTimeoutGuard guard = timeoutNanos > 0 ? new TaskTimeoutGuard(timeoutNanos) : null;
+                    TaskTimeoutGuard guard = timeoutNanos > 0 ? new TaskTimeoutGuard(timeoutNanos, pipeline, stage.name(), w)
+                            : null;
                     if (guard != null) {
                         guards.add(guard);
                     }

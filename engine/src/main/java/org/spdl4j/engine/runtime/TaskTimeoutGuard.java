@@ -2,6 +2,8 @@ package org.spdl4j.engine.runtime;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The per-worker handshake that lets a {@link TimeoutWatchdog} interrupt a sync task past its deadline without ever
@@ -12,6 +14,10 @@ import java.lang.invoke.VarHandle;
  * RUNNING state it read to TIMING_OUT with a CAS (the serial makes a stale read fail), interrupts the worker, then
  * stores TIMED_OUT. A worker whose CAS fails knows its task timed out; it waits for TIMED_OUT (a few instructions on
  * the watchdog) so the interrupt has surely landed, then clears it. Two CASes per task, only when a timeout is set.
+ *
+ * <p>The watchdog logs a task it times out when it does (stage, worker, item, time run), and once more, with the
+ * worker's stack, a task that is still running a grace period later (it ignores interrupts and holds its worker),
+ * so a stuck task shows in the log while it is stuck, not only when the pipeline closes.
  *
  * <p><b>Threading:</b> one worker thread and the watchdog thread.
  */
@@ -31,15 +37,30 @@ final class TaskTimeoutGuard {
         }
     }
 
+    private static final Logger LOG = LoggerFactory.getLogger(TaskTimeoutGuard.class);
+    /** The shortest wait after a time-out before a task still running is logged as ignoring the interrupt. */
+    private static final long MIN_GRACE_NANOS = 1_000_000_000L;
+    private static final int MAX_ITEM_TEXT = 200;
+
     private final long timeoutNanos;
+    private final String pipeline;
+    private final String stage;
+    private final int index;
     private volatile Thread worker;
+    /** The running task's item (null between tasks), for the watchdog's log. */
+    private volatile Object item;
+    /** Watchdog-only: the state of the last task logged as ignoring its interrupt. */
+    private long warnedIgnoring = -1;
     @SuppressWarnings("unused") // accessed through STATE
     private volatile long state;
     private volatile long startedNanos;
     private long serial;
 
-    TaskTimeoutGuard(long timeoutNanos) {
+    TaskTimeoutGuard(long timeoutNanos, String pipeline, String stage, int index) {
         this.timeoutNanos = timeoutNanos;
+        this.pipeline = pipeline;
+        this.stage = stage;
+        this.index = index;
     }
 
     /** Called by the worker thread once, before its first task. */
@@ -47,9 +68,10 @@ final class TaskTimeoutGuard {
         this.worker = thread;
     }
 
-    /** Worker: a task starts now. */
-    void begin(long nowNanos) {
+    /** Worker: a task on {@code task} starts now. */
+    void begin(long nowNanos, Object task) {
         startedNanos = nowNanos;
+        item = task;
         serial++;
         STATE.setRelease(this, (serial << 2) | RUNNING); // release: startedNanos is visible with the state
     }
@@ -60,6 +82,7 @@ final class TaskTimeoutGuard {
      * @return {@code true} if it finished in time, {@code false} if the watchdog timed it out (interrupt cleared)
      */
     boolean end() {
+        item = null;
         long running = (serial << 2) | RUNNING;
         if (STATE.compareAndSet(this, running, serial << 2 | IDLE)) {
             return true;
@@ -75,6 +98,10 @@ final class TaskTimeoutGuard {
     /** Watchdog: interrupts the worker if its current task is past the deadline. */
     void check(long nowNanos) {
         long s = (long) STATE.getAcquire(this);
+        if ((s & PHASE) == TIMED_OUT) {
+            stillRunning(s, nowNanos);
+            return;
+        }
         if ((s & PHASE) != RUNNING || nowNanos - startedNanos <= timeoutNanos) {
             return;
         }
@@ -84,7 +111,39 @@ final class TaskTimeoutGuard {
                 t.interrupt();
             }
             STATE.setRelease(this, (s & ~PHASE) | TIMED_OUT);
+            if (LOG.isWarnEnabled()) {
+                LOG.warn("pipeline '{}', stage '{}', worker {}: the task on item {} has run {} ms, past the stage's task"
+                        + " timeout of {} ms: interrupted; its item counts as failed when it returns", pipeline, stage,
+                        index, describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000);
+            }
         }
+    }
+
+    /** Watchdog: a timed-out task has not returned; logged once, a grace period after its deadline, with its stack. */
+    private void stillRunning(long s, long nowNanos) {
+        long grace = Math.max(MIN_GRACE_NANOS, timeoutNanos);
+        if (warnedIgnoring == s || nowNanos - startedNanos <= timeoutNanos + grace) {
+            return;
+        }
+        warnedIgnoring = s;
+        Thread t = worker;
+        if (LOG.isWarnEnabled()) {
+            LOG.warn("pipeline '{}', stage '{}', worker {}: the task on item {} is still running {} ms after it started"
+                    + " (task timeout {} ms): it ignores interrupts and holds its worker until it returns; make the"
+                    + " stage function respond to interrupts or bound its own wait. It is at:{}", pipeline, stage,
+                    index, describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000,
+                    t == null ? " (unknown)" : ThreadStopper.stackOf(t));
+        }
+    }
+
+    private static String describe(Object item) {
+        String text;
+        try {
+            text = String.valueOf(item);
+        } catch (RuntimeException e) {
+            text = item.getClass().getName() + " (toString threw " + e + ")";
+        }
+        return text.length() <= MAX_ITEM_TEXT ? text : text.substring(0, MAX_ITEM_TEXT) + "...";
     }
 
     long timeoutNanos() {

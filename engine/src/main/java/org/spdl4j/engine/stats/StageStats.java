@@ -216,6 +216,37 @@ public final class StageStats {
         return s;
     }
 
+    /**
+     * The longest-running task of a stage right now: its worker, item and how long it has run so far.
+     *
+     * @param stage       the stage
+     * @param worker      the worker's index
+     * @param item        the item it runs on
+     * @param runningNanos how long it has run, at the reader's clock reading
+     */
+    public record RunningTask(String stage, int worker, Object item, long runningNanos) {
+    }
+
+    /**
+     * {@return the task of this stage that has run longest so far, among the timed tasks running now (sync map
+     * stages), or {@code null} when none runs}
+     *
+     * @param nowNanos the reader's clock reading ({@link System#nanoTime()})
+     */
+    public RunningTask longestRunningTask(long nowNanos) {
+        RunningTask longest = null;
+        for (int w = 0; w < workers.length; w++) {
+            Object item = workers[w].runningItem(); // first: a start read after it is its task's or a later one's
+            if (item != null) {
+                long ran = Math.max(0, nowNanos - workers[w].runningSince());
+                if (longest == null || ran > longest.runningNanos()) {
+                    longest = new RunningTask(stage, w, item, ran);
+                }
+            }
+        }
+        return longest;
+    }
+
     /** {@return nanoseconds all workers together spent running tasks} */
     public long busyNanos() {
         return sum(WorkerStats.BUSY_NS);

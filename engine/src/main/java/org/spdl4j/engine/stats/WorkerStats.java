@@ -101,6 +101,39 @@ public final class WorkerStats {
         return recycled;
     }
 
+    /** The item of the timed task running now (see {@link #taskStarted}), or null. */
+    private volatile Object runningItem;
+    /** When that task started ({@link System#nanoTime()}), meaningful while {@link #runningItem} is set. */
+    private volatile long runningSince;
+
+    /**
+     * A timed task starts now on {@code item} (sync map stages; a task the sampled timer leaves untimed is not
+     * shown): what {@link StageStats#longestRunningTask} reports while it runs. Two stores per timed task,
+     * by the owner only.
+     *
+     * @param item       the task's item
+     * @param startNanos when it started ({@link System#nanoTime()})
+     */
+    public void taskStarted(Object item, long startNanos) {
+        runningSince = startNanos;
+        runningItem = item; // volatile store after the start: a reader that sees the item sees its start
+    }
+
+    /** The task {@link #taskStarted} announced has returned or thrown: its item is no longer referenced here. */
+    public void taskEnded() {
+        runningItem = null;
+    }
+
+    /** {@return the item of the timed task this worker runs now, or {@code null} (read this before its start)} */
+    Object runningItem() {
+        return runningItem;
+    }
+
+    /** {@return when the task {@link #runningItem()} returned started ({@link System#nanoTime()})} */
+    long runningSince() {
+        return runningSince;
+    }
+
     /** An item was taken from the input ring. */
     public void onItemIn() {
         add(IN, 1);

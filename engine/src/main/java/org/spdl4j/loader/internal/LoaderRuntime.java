@@ -161,7 +161,8 @@ public final class LoaderRuntime implements AutoCloseable {
     private HttpObjectFetcher fetcher(LoaderRecipe r, PooledSampleAllocator bytes) {
         HttpFetchSettings s = r.http();
         HttpFetchSettings capped = new HttpFetchSettings(r.readConcurrency(), s.maxAttempts(), s.attemptTimeout(),
-            s.connectTimeout(), s.initialBackoff(), s.maxBackoff(), Math.min(s.maxBodyBytes(), LARGEST_BYTES));
+            s.connectTimeout(), s.initialBackoff(), s.maxBackoff(), Math.min(s.maxBodyBytes(), LARGEST_BYTES),
+            s.circuitBreaker());
         // Bodies over 1 MB share the largest slabs; with INPUT order they take them in list order, so none waits
         // for a slab a younger body holds while it waits, held, behind the older one.
         return owned.add(new HttpObjectFetcher(capped, bytes,

@@ -10,13 +10,15 @@ import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.engine.source.SampleField;
+import org.spdl4j.engine.source.tar.ClassLabels;
 import org.spdl4j.engine.source.tar.ShardOpener;
 import org.spdl4j.engine.source.tar.WebDatasetSource;
 
 /**
  * WebDataset tar shards: whole shards dealt to ranks per epoch (their order shuffled by seed and epoch when asked),
  * each streamed member by member on the source thread straight into pooled memory. A sample's key is
- * {@code shard@member}; its label is its {@code cls} member; the member decoded is the one whose extension comes first
+ * {@code shard@member}; its label is its {@code cls} member (an integer, or a class name by the {@link ClassLabels}
+ * given: a class list, or by default the order names are first seen); the member decoded is the one whose extension comes first
  * in {@link #MEDIA_FIELDS}, else the first that is not a text member ({@link #TEXT_FIELDS}).
  *
  * <p><b>Bad shards:</b> a shard that cannot be opened or read to its end (truncated, corrupt) is logged, counted in the
@@ -35,16 +37,31 @@ public final class TarShardEntries implements EntrySource {
 
     private final List<String> shards;
     private final String description;
+    private final ClassLabels classLabels;
 
     /**
-     * Creates the source.
+     * Creates the source; class names in {@code cls} members are labelled in the order first seen.
      *
      * @param shards the shard files, in a fixed order (the same on every rank)
      */
     public TarShardEntries(List<Path> shards) {
-        this.shards = shards.stream().map(Path::toString).toList();
-        this.description = "tar shards (" + shards.size() + (shards.isEmpty() ? "" : ", first " + shards.get(0))
-            + ")";
+        this(shards.stream().map(Path::toString).toList(), "tar shards (" + shards.size()
+            + (shards.isEmpty() ? "" : ", first " + shards.get(0)) + ")", ClassLabels.seen());
+    }
+
+    private TarShardEntries(List<String> shards, String description, ClassLabels classLabels) {
+        this.shards = shards;
+        this.description = description;
+        this.classLabels = classLabels;
+    }
+
+    /**
+     * {@return these shards, their class names labelled by {@code labels}}
+     *
+     * @param labels a class list's labels, or the names in the order seen
+     */
+    public TarShardEntries withClassLabels(ClassLabels labels) {
+        return new TarShardEntries(shards, description, labels);
     }
 
     @Override
@@ -60,7 +77,7 @@ public final class TarShardEntries implements EntrySource {
     @Override
     public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
         WebDatasetSource source = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, rank, seed, shuffle,
-            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards();
+            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards().withClassLabels(classLabels);
         CloseableIterator<Sample> it = source.open(epoch, from);
         return new EntryCursor() {
             @Override

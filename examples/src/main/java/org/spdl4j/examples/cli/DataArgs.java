@@ -145,6 +145,30 @@ final class DataArgs {
     }
 
     /**
+     * Tar shards with {@code --classes}: their {@code .cls} class names labelled by the file's list.
+     *
+     * @param spec    the command, for errors
+     * @param runData what {@code --data} gave
+     * @param classes the class list file
+     * @return the data with the class list
+     * @throws ParameterException when the data is not tar shards or the file is not a class list
+     */
+    static RunData withClasses(CommandSpec spec, RunData runData, Path classes) {
+        if (runData.kind() != Kind.TAR_SHARDS) {
+            throw new ParameterException(spec.commandLine(), "--classes " + classes + ": a class list labels the .cls"
+                + " members of tar shards; --data is " + runData.source().describe() + " (a folder's classes are its"
+                + " sub-folders, a list's labels are written in it)");
+        }
+        try {
+            return new RunData(runData.source().classes(classes), runData.kind(), runData.samples(), runData.shards());
+        } catch (IllegalArgumentException | UncheckedIOException e) {
+            String why = String.valueOf(e.getMessage());
+            throw new ParameterException(spec.commandLine(), "--classes " + (why.contains(classes.toString()) ? why
+                : classes + ": " + why));
+        }
+    }
+
+    /**
      * The image files {@code tune} and {@code profile} measure: a folder or a list of paths, or the built-in sample.
      * Tar shards and URL lists are refused as bad arguments: those commands measure reads of local files.
      */

@@ -12,6 +12,7 @@ import org.spdl4j.cuda.CudaConfiguration;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.cuda.DeviceBatch;
 import org.spdl4j.cuda.DeviceTransfer;
+import org.spdl4j.engine.PipelineFailedException;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
@@ -41,10 +42,15 @@ import picocli.CommandLine.Spec;
  * ({@link DeviceTransfer}, batch memory from the device's host allocator); the consumer waits for each copy.
  * {@code --state FILE} resumes from and saves the loader's state, {@code --keys FILE} logs each delivered sample,
  * {@code --max-batches K} stops early; SIGINT and SIGTERM end the run as a normal end does ({@link SignalStop}).
+ * {@code --max-failures} ({@link MaxFailures}) is each stage's failure budget: once spent, the run ends as on a signal
+ * (summary, keys, state) and exits with status 1 naming the stage, its first and last failures.
  */
 @Command(name = "run", mixinStandardHelpOptions = true,
     description = "Run the loader over your data and show where the time goes.")
 final class RunCommand implements Callable<Integer> {
+    /** {@code --task-timeout}'s default, in seconds: far above any sane image or clip, short of a hung run. */
+    static final int DEFAULT_TASK_TIMEOUT_SECONDS = 60;
+
     @Spec
     CommandSpec spec;
 
@@ -56,6 +62,11 @@ final class RunCommand implements Callable<Integer> {
             + " http(s) URLs (each optionally followed by a tab and a label), or .tar shards (a file or a folder of"
             + " them); default: built-in sample of images")
     Path data;
+
+    @Option(names = "--classes", paramLabel = "FILE", description = "tar shards whose .cls members hold class names"
+        + " (e.g. class00): one class name per line, the first is label 0, the same in every shard, rank and resumed"
+        + " run; without it names are labelled in the order this run first sees them")
+    Path classesFile;
 
     @Option(names = "--media", paramLabel = "KIND", defaultValue = "image",
         description = "image (default: [224, 224, 3] uint8), video (8 frames of 112x112 RGB per clip: [8, 112, 112, 3]"
@@ -84,6 +95,18 @@ final class RunCommand implements Callable<Integer> {
         + " mount, a FIFO): that sample is skipped and counted, the run goes on (default 60)")
     Double readTimeoutSeconds;
 
+    @Option(names = "--task-timeout", paramLabel = "SECONDS", description = "fail a decode that takes longer (a"
+        + " pathological file): that sample is skipped and counted on the decode stage, the run goes on (default "
+        + DEFAULT_TASK_TIMEOUT_SECONDS + ")")
+    Double taskTimeoutSeconds;
+
+    @Option(names = "--max-failures", paramLabel = "N|P%", defaultValue = MaxFailures.DEFAULT,
+        description = "stop the run when a stage (read or decode) has failed more samples than this: a count (e.g."
+            + " 10) or a percentage of the samples the stage took (a number and a percent sign, judged from its 100th"
+            + " sample on); the summary is printed, --state and --keys are saved, and the exit status is 1 (default:"
+            + " 5 percent)")
+    String maxFailuresText;
+
     @Option(names = "--state", paramLabel = "FILE", description = "resume from the loader state in FILE when it"
         + " exists (its seed and rank are the run's); write the state there when the run ends (also by --max-batches,"
         + " SIGINT or SIGTERM)")
@@ -108,6 +131,8 @@ final class RunCommand implements Callable<Integer> {
             + " host memory; host: copy into host memory; gpu: copy to the GPU or fail")
     DeviceOption device;
 
+    private MaxFailures maxFailures;
+
     @Override
     public Integer call() throws Exception {
         if (epochs < 1 || sampleImages < 1 || intervalMs < 10) {
@@ -120,6 +145,11 @@ final class RunCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(), "--read-timeout " + readTimeoutSeconds
                 + ": give seconds, more than 0 and at most 86400");
         }
+        if (taskTimeoutSeconds != null && (!(taskTimeoutSeconds > 0) || taskTimeoutSeconds > 86_400)) {
+            throw new ParameterException(spec.commandLine(), "--task-timeout " + taskTimeoutSeconds
+                + ": give seconds, more than 0 and at most 86400");
+        }
+        maxFailures = MaxFailures.parse(spec, maxFailuresText);
         PipelineSettings settings = pipelineArgs.resolve(spec, media);
         if (settings.augment() && media != MediaOption.image) {
             throw new ParameterException(spec.commandLine(), "--augment is the image training transform; --media "
@@ -142,6 +172,9 @@ final class RunCommand implements Callable<Integer> {
             OutputPaths.checkFile(spec, "--state", stateFile);
         }
         DataArgs.RunData runData = DataArgs.runData(spec, data, media, sampleImages, spec.commandLine().getErr());
+        if (classesFile != null) {
+            runData = DataArgs.withClasses(spec, runData, classesFile);
+        }
         if (resume != null && resume.epoch() >= epochs) {
             spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all %d"
                 + " epoch(s); nothing left to load (delete the file to start afresh)%n", stateFile, epochs);
@@ -198,6 +231,9 @@ final class RunCommand implements Callable<Integer> {
         if (readTimeoutSeconds != null) {
             builder.readTimeout(java.time.Duration.ofNanos((long) (readTimeoutSeconds * 1e9)));
         }
+        builder.decodeTimeout(java.time.Duration.ofNanos((long) ((taskTimeoutSeconds != null ? taskTimeoutSeconds
+            : DEFAULT_TASK_TIMEOUT_SECONDS) * 1e9)));
+        builder.failureBudget(maxFailures.budget());
         if (target == null) {
             return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
         }
@@ -243,9 +279,16 @@ final class RunCommand implements Callable<Integer> {
             stats.markStarted();
             sampler.start();
             RunLoop.End end;
+            PipelineFailedException spent = null;
             try {
                 end = RunLoop.drain(loader, ready, maxBatches != null ? maxBatches : Long.MAX_VALUE, keys, stop,
                     metrics);
+            } catch (PipelineFailedException e) {
+                if (!maxFailures.spentBy(e, loader.stats())) {
+                    throw e;
+                }
+                end = RunLoop.End.FAILURE_BUDGET; // ends as a signal does: summary, keys and state, then status 1
+                spent = e;
             } finally {
                 sampler.close();
                 if (hlog != null) {
@@ -265,6 +308,9 @@ final class RunCommand implements Callable<Integer> {
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
+            if (spent != null) {
+                throw new IllegalStateException(maxFailures.describe(spent, loader.stats()));
+            }
             if (metrics.images() == 0 && end == RunLoop.End.DONE) { // the table above shows where it went
                 long failed = loader.failures();
                 if (failed == 0 && resume != null) {
@@ -299,6 +345,7 @@ final class RunCommand implements Callable<Integer> {
         switch (end) {
             case MAX_BATCHES -> out.println("stopped: --max-batches " + maxBatches);
             case SIGNAL -> out.println("stopped: by a signal (SIGINT or SIGTERM)");
+            case FAILURE_BUDGET -> out.println("stopped: --max-failures " + maxFailures.text() + " spent");
             case DONE -> { }
         }
         if (keys != null) {

@@ -28,7 +28,9 @@ final class RunLoop {
         /** {@code --max-batches} batches were taken. */
         MAX_BATCHES,
         /** SIGINT or SIGTERM. */
-        SIGNAL
+        SIGNAL,
+        /** A stage's failures exceeded {@code --max-failures} (the loader threw; set by the caller). */
+        FAILURE_BUDGET
     }
 
     /**
@@ -43,6 +45,8 @@ final class RunLoop {
      * @param <T>        the batches' data
      * @return why it ended
      * @throws InterruptedException when interrupted while waiting for a batch
+     * @throws org.spdl4j.engine.PipelineFailedException when the loader failed (a stage's failure budget spent); the
+     *     totals so far are told to {@code metrics} first
      */
     static <T> End drain(Loader<T> loader, Consumer<T> ready, long maxBatches, KeyLog keys, SignalStop stop,
                          RunMetrics metrics) throws InterruptedException {

@@ -16,9 +16,10 @@ import org.spdl4j.offheap.Timeouts;
  * @param initialBackoff the wait before the first retry; doubled each retry, with jitter
  * @param maxBackoff     the longest wait between attempts
  * @param maxBodyBytes   the largest object accepted (a bigger one fails without retry)
+ * @param circuitBreaker when an endpoint counts as down and its requests fail at once ({@link EndpointBreaker})
  */
 public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attemptTimeout, Duration connectTimeout,
-        Duration initialBackoff, Duration maxBackoff, int maxBodyBytes) {
+        Duration initialBackoff, Duration maxBackoff, int maxBodyBytes, CircuitBreakerSettings circuitBreaker) {
     /** Default requests in flight: 64. */
     public static final int DEFAULT_MAX_IN_FLIGHT = 64;
     /** Default attempts per object, the first included: 4. */
@@ -44,8 +45,10 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      * @param initialBackoff first backoff
      * @param maxBackoff     longest backoff
      * @param maxBodyBytes   largest object
+     * @param circuitBreaker per-endpoint circuit breaker
      */
     public HttpFetchSettings {
+        java.util.Objects.requireNonNull(circuitBreaker, "circuitBreaker");
         if (maxInFlight < 1 || maxAttempts < 1 || maxBodyBytes < 0) {
             throw new IllegalArgumentException("need maxInFlight >= 1, maxAttempts >= 1, maxBodyBytes >= 0: "
                     + maxInFlight + ", " + maxAttempts + ", " + maxBodyBytes);
@@ -65,6 +68,23 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
         connectTimeout = Duration.ofNanos(Timeouts.nanos(connectTimeout));
     }
 
+    /**
+     * Settings with the default circuit breaker ({@link CircuitBreakerSettings#defaults()}).
+     *
+     * @param maxInFlight    requests in flight
+     * @param maxAttempts    attempts per object
+     * @param attemptTimeout attempt timeout
+     * @param connectTimeout connect timeout
+     * @param initialBackoff first backoff
+     * @param maxBackoff     longest backoff
+     * @param maxBodyBytes   largest object
+     */
+    public HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attemptTimeout, Duration connectTimeout,
+            Duration initialBackoff, Duration maxBackoff, int maxBodyBytes) {
+        this(maxInFlight, maxAttempts, attemptTimeout, connectTimeout, initialBackoff, maxBackoff, maxBodyBytes,
+                CircuitBreakerSettings.defaults());
+    }
+
     /** {@return the defaults, the {@code DEFAULT_*} constants} */
     public static HttpFetchSettings defaults() {
         return new HttpFetchSettings(DEFAULT_MAX_IN_FLIGHT, DEFAULT_MAX_ATTEMPTS,
@@ -81,7 +101,7 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      */
     public HttpFetchSettings withMaxInFlight(int n) {
         return new HttpFetchSettings(n, maxAttempts, attemptTimeout, connectTimeout, initialBackoff, maxBackoff,
-                maxBodyBytes);
+                maxBodyBytes, circuitBreaker);
     }
 
     /**
@@ -92,7 +112,7 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      */
     public HttpFetchSettings withMaxBodyBytes(int bytes) {
         return new HttpFetchSettings(maxInFlight, maxAttempts, attemptTimeout, connectTimeout, initialBackoff,
-                maxBackoff, bytes);
+                maxBackoff, bytes, circuitBreaker);
     }
 
     /**
@@ -103,7 +123,7 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      */
     public HttpFetchSettings withConnectTimeout(Duration timeout) {
         return new HttpFetchSettings(maxInFlight, maxAttempts, attemptTimeout, timeout, initialBackoff, maxBackoff,
-                maxBodyBytes);
+                maxBodyBytes, circuitBreaker);
     }
 
     /**
@@ -116,6 +136,18 @@ public record HttpFetchSettings(int maxInFlight, int maxAttempts, Duration attem
      */
     public HttpFetchSettings withRetries(int attempts, Duration timeout, Duration backoff) {
         return new HttpFetchSettings(maxInFlight, attempts, timeout, connectTimeout, backoff, backoff.multipliedBy(20),
-                maxBodyBytes);
+                maxBodyBytes, circuitBreaker);
+    }
+
+    /**
+     * These settings with another circuit breaker per endpoint.
+     *
+     * @param breaker when an endpoint counts as down, and for how long ({@link CircuitBreakerSettings#disabled()}:
+     *                never)
+     * @return the new settings
+     */
+    public HttpFetchSettings withCircuitBreaker(CircuitBreakerSettings breaker) {
+        return new HttpFetchSettings(maxInFlight, maxAttempts, attemptTimeout, connectTimeout, initialBackoff,
+                maxBackoff, maxBodyBytes, breaker);
     }
 }

@@ -47,7 +47,11 @@ import org.spdl4j.engine.source.SampleField;
  * outgrows the large size takes one buffer of the largest size; with call order, large bodies take their buffers in
  * the order of the {@code apply} calls, waiting (on the client's thread, not counted by the attempt's deadline) for
  * older objects to take theirs or end. A retry after the object's turn passed (its attempt failed after taking its
- * buffer) takes its buffer out of turn.
+ * buffer) takes its buffer out of turn. <b>Endpoints that are down:</b> each scheme, host and port has a circuit
+ * breaker ({@link HttpFetchSettings#circuitBreaker()}, {@link EndpointBreaker}): after that many consecutive failed
+ * attempts (refused or reset connection, timeout, 5xx) an attempt on the endpoint fails at once, unsent and not
+ * retried, with a {@link FetchException} naming the endpoint, its consecutive failures and since when; after the
+ * cool-down one trial attempt goes through, and its success lets every request through again.
  *
  * <p><b>Threading:</b> thread-safe. The caller's thread never blocks: attempts are {@link HttpClient#sendAsync},
  * backoff waits are timers; a body may block the client's thread for a buffer (the allocator's back-pressure) or its
@@ -66,6 +70,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     private final HttpFetchSettings settings;
     private final SampleAllocator allocator;
     private final AsyncPermits permits;
+    private final EndpointBreakers breakers;
     private final LargeBodies large;
     /** The turns large bodies take their buffers in, or null (any order). */
     private final LargeBufferTurns turns;
@@ -120,6 +125,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         this.large = Objects.requireNonNull(large, "large");
         this.turns = large.inCallOrder() ? new LargeBufferTurns() : null;
         this.permits = new AsyncPermits(settings.maxInFlight());
+        this.breakers = new EndpointBreakers(settings.circuitBreaker());
         this.timers = new ScheduledThreadPoolExecutor(1, runnable -> {
             Thread t = new Thread(runnable, "spdl4j-http-timer-" + TIMER_THREADS.incrementAndGet());
             t.setDaemon(true);
@@ -193,16 +199,27 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             result.completeExceptionally(new FetchException(uri, attempt - 1, -1, "fetcher closed", null));
             return;
         }
+        EndpointBreaker breaker = breakers.forUri(uri);
+        EndpointBreaker.Admission admission = breaker == null ? EndpointBreaker.Admission.SEND : breaker.admit();
+        if (admission == EndpointBreaker.Admission.REFUSED) {
+            result.completeExceptionally(new FetchException(uri, attempt - 1, -1, breaker.describeOpen()
+                    + " (not retried)", null));
+            return;
+        }
         attemptsMade.incrementAndGet();
         try {
-            send(uri, attempt, result, ticket);
+            send(uri, attempt, result, ticket, breaker, admission);
         } catch (RuntimeException e) { // a URI the client refuses (no http/https scheme, no host) or a closed client
+            if (breaker != null) {
+                breaker.abandoned(admission);
+            }
             result.completeExceptionally(new FetchException(uri, attempt, -1, "request not sent: " + e.getMessage()
                     + " (not retryable)", e));
         }
     }
 
-    private void send(URI uri, int attempt, CompletableFuture<Sample> result, long ticket) {
+    private void send(URI uri, int attempt, CompletableFuture<Sample> result, long ticket, EndpointBreaker breaker,
+                      EndpointBreaker.Admission admission) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.attemptTimeout()).GET().build();
         // written by the client's thread, read by the deadline timer's thread
         AtomicReference<AllocatorBodySubscriber> body = new AtomicReference<>();
@@ -224,6 +241,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         openCalls.add(settled);
         if (closed) {
             openCalls.remove(settled);
+            if (breaker != null) {
+                breaker.abandoned(admission);
+            }
             result.completeExceptionally(new FetchException(uri, attempt - 1, -1, "fetcher closed", null));
             return;
         }
@@ -240,7 +260,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
         CompletableFuture<?> handled = call.whenComplete((response, error) -> {
             HANDLING.set(settled);
             try {
-                handle(uri, attempt, result, ticket, call, body.get(), sentAt, response, error);
+                handle(uri, attempt, result, ticket, call, body.get(), sentAt, response, error, breaker, admission);
             } finally {
                 HANDLING.remove();
             }
@@ -276,7 +296,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      */
     private void handle(URI uri, int attempt, CompletableFuture<Sample> result, long ticket,
                         CompletableFuture<HttpResponse<ByteBuffer>> call, AllocatorBodySubscriber collected,
-                        long sentAt, HttpResponse<ByteBuffer> response, Throwable error) {
+                        long sentAt, HttpResponse<ByteBuffer> response, Throwable error, EndpointBreaker breaker,
+                        EndpointBreaker.Admission admission) {
         if (error != null) {
             // The response was not delivered (deadline, shutdown, network error), so what the body collected is
             // ours, however far it got: the body may even be complete when the exchange is aborted after it.
@@ -287,6 +308,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             }
         }
         if (error == null && response.statusCode() / 100 == 2) {
+            if (breaker != null) {
+                breaker.succeeded(admission);
+            }
             ByteBuffer bytes = response.body();
             Sample sample = new Sample(uri.toString(), Sample.NO_LABEL, uri.toString(),
                     List.of(new SampleField("bytes", bytes)), allocator);
@@ -313,6 +337,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             retryable = false;
             what = "fetcher closed during the attempt";
         }
+        if (breaker != null) {
+            judge(breaker, admission, error, status, cause, what, retryable);
+        }
         if (!retryable || attempt >= settings.maxAttempts()) {
             result.completeExceptionally(new FetchException(uri, attempt, status,
                     retryable ? what + " (last retry)" : what + " (not retryable)", cause));
@@ -323,6 +350,30 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
                     TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException closing) { // closed between the check and the schedule
             result.completeExceptionally(new FetchException(uri, attempt, status, "fetcher closed", cause));
+        }
+    }
+
+    /**
+     * Tells the endpoint's breaker how an attempt that delivered nothing went: a 5xx, a timeout or an I/O error
+     * (refused, reset, dropped) counts against the endpoint; any other answer (a 4xx, a body over the limit) shows it
+     * alive; the fetcher closing, or another error of the client, says nothing of it.
+     */
+    private void judge(EndpointBreaker breaker, EndpointBreaker.Admission admission, Throwable error, int status,
+                       Throwable cause, String what, boolean retryable) {
+        if (closed) {
+            breaker.abandoned(admission);
+        } else if (error == null) {
+            if (status / 100 == 5) {
+                breaker.failed(admission, what);
+            } else {
+                breaker.succeeded(admission);
+            }
+        } else if (retryable) { // I/O errors and timeouts: the endpoint did not answer
+            breaker.failed(admission, what);
+        } else if (cause instanceof IOException) { // a body over the limit: the endpoint answered
+            breaker.succeeded(admission);
+        } else {
+            breaker.abandoned(admission);
         }
     }
 

@@ -15,7 +15,9 @@ import org.spdl4j.engine.source.SampleField;
  * ({@code train/0001.jpg} + {@code train/0001.cls} give key {@code train/0001}, fields {@code jpg} and {@code cls}).
  * The key ends at the first dot of the member's file name; a member without that form (no extension, or a hidden
  * name such as macOS's {@code ._0001.jpg}) is skipped, as WebDataset does (logged once per shard); a field twice in
- * one sample is an error. A {@code cls} field holding an integer becomes the sample's label.
+ * one sample is an error. A {@code cls} field becomes the sample's label: an integer as it is, a class name through
+ * the {@link ClassLabels} given (by a class list, or in the order names are first seen); one that gives no label
+ * (not UTF-8 text, too long, a name not in the list) is logged once per shard, naming the shard and the member.
  *
  * <p><b>Errors:</b> a {@link TarFormatException} from the reader ends the iteration: samples before it have been
  * delivered, the sample being assembled is released (not delivered: it may be incomplete) and the exception, naming
@@ -34,8 +36,9 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     private Sample next;
     private TarFormatException deferred;
     private boolean done;
-    /** Whether a non-integer {@code cls} was reported for this shard (once per shard, not per sample). */
-    private boolean warnedClassName;
+    /** Whether a {@code cls} that gives no label was reported for this shard (once per shard, not per sample). */
+    private boolean warnedLabel;
+    private final ClassLabels classLabels;
 
     /**
      * Creates the iterator.
@@ -44,8 +47,20 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
      * @param allocator where member bytes go
      */
     public WebDatasetSampleIterator(TarStreamReader reader, SampleAllocator allocator) {
+        this(reader, allocator, ClassLabels.seen());
+    }
+
+    /**
+     * Creates the iterator.
+     *
+     * @param reader    the shard's reader, at its start; now owned by this iterator
+     * @param allocator where member bytes go
+     * @param labels    how a {@code cls} member's class name becomes a label (share one across a dataset's shards)
+     */
+    public WebDatasetSampleIterator(TarStreamReader reader, SampleAllocator allocator, ClassLabels labels) {
         this.reader = reader;
         this.allocator = allocator;
+        this.classLabels = java.util.Objects.requireNonNull(labels, "labels");
     }
 
     @Override
@@ -206,24 +221,29 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     private int label(List<SampleField> fields, String key) {
         for (SampleField f : fields) {
             if (f.name().equals("cls")) {
-                String text = f.length() <= 64
-                        ? new String(f.toByteArray(), java.nio.charset.StandardCharsets.UTF_8).trim() : null;
-                try {
-                    return Integer.parseInt(text);
-                } catch (NumberFormatException e) {
-                    // a class name rather than a number: no label, said once per shard
-                    if (!warnedClassName) {
-                        warnedClassName = true;
-                        LOG.warn("tar shard '{}': sample '{}' has cls {} (not an integer), so its samples get no "
-                                + "label (-1); write class indices into the .cls members (and any more such in this "
-                                + "shard)", reader.shard(), key, text == null ? "of " + f.length() + " bytes"
-                                : "'" + text + "'");
-                    }
-                    return Sample.NO_LABEL;
+                String text = f.length() <= ClassLabels.MAX_CLS_BYTES ? utf8(f) : null;
+                int label = text == null ? Sample.NO_LABEL : classLabels.label(text);
+                if (label == Sample.NO_LABEL && !warnedLabel) { // said once per shard, not per sample
+                    warnedLabel = true;
+                    LOG.warn("tar shard '{}': member '{}.cls' ({}) gives no label, so the sample gets -1 (and any more"
+                            + " such in this shard); {}", reader.shard(), key, text == null ? f.length() + " bytes, not"
+                            + " UTF-8 text of at most " + ClassLabels.MAX_CLS_BYTES + " bytes" : "'" + text + "'",
+                            classLabels.hasList() ? "add the class to the class list, or fix the member"
+                                    : "write a class name or index into it");
                 }
+                return label;
             }
         }
         return Sample.NO_LABEL;
+    }
+
+    /** {@return a member's text, trimmed, or {@code null} when it is not UTF-8} */
+    private static String utf8(SampleField f) {
+        try {
+            return java.nio.charset.StandardCharsets.UTF_8.newDecoder().decode(f.view()).toString().trim();
+        } catch (java.nio.charset.CharacterCodingException e) {
+            return null;
+        }
     }
 
     private void release(List<SampleField> fields) {

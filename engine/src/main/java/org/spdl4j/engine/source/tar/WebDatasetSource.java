@@ -40,6 +40,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
     private final SampleAllocator allocator;
     private final long samplesPerEpoch;
     private final boolean skipBadShards;
+    private final ClassLabels classLabels;
 
     /**
      * Creates the source.
@@ -61,15 +62,28 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         this.allocator = allocator;
         this.samplesPerEpoch = samplesPerEpoch;
         this.skipBadShards = false;
+        this.classLabels = ClassLabels.seen();
     }
 
-    private WebDatasetSource(WebDatasetSource s, boolean skipBadShards) {
+    private WebDatasetSource(WebDatasetSource s, boolean skipBadShards, ClassLabels classLabels) {
         this.shards = s.shards;
         this.opener = s.opener;
         this.sampler = s.sampler;
         this.allocator = s.allocator;
         this.samplesPerEpoch = s.samplesPerEpoch;
         this.skipBadShards = skipBadShards;
+        this.classLabels = classLabels;
+    }
+
+    /**
+     * {@return this source, labelling class names in {@code .cls} members by {@code labels} (default: a
+     * {@link ClassLabels#seen()} of this source's own, in the order names are first seen; give a class list for labels
+     * that are the same on every rank and in resumed runs)}
+     *
+     * @param labels how class names become labels
+     */
+    public WebDatasetSource withClassLabels(ClassLabels labels) {
+        return new WebDatasetSource(this, skipBadShards, java.util.Objects.requireNonNull(labels, "labels"));
     }
 
     /**
@@ -79,7 +93,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
      * the samples read from it before the fault are kept}
      */
     public WebDatasetSource skippingBadShards() {
-        return new WebDatasetSource(this, true);
+        return new WebDatasetSource(this, true, classLabels);
     }
 
     /**
@@ -158,7 +172,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 String name = shards.get((int) shardOrder.nextLong());
                 shardName = name;
                 try {
-                    shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator);
+                    shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator,
+                            classLabels);
                 } catch (IOException e) {
                     UncheckedIOException failure = new UncheckedIOException("cannot open tar shard '" + name + "': "
                         + e, e);

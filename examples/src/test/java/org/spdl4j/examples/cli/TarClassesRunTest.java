@@ -1,0 +1,95 @@
+package org.spdl4j.examples.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.spdl4j.examples.sample.SampleImages;
+
+/** {@code spdl4j run --classes FILE} over tar shards whose {@code .cls} members hold class names. */
+@Timeout(120)
+class TarClassesRunTest {
+    private static final List<String> NAMES = List.of("class00", "class01", "class02");
+
+    @TempDir
+    Path dir;
+
+    private Path shard;
+    /** Each sample's key in the shard (without the shard) and its class name. */
+    private final Map<String, String> classOf = new HashMap<>();
+
+    @BeforeEach
+    void shard() throws Exception {
+        Path images = dir.resolve("img");
+        SampleImages.generate(images, 6, 3);
+        List<Path> jpgs;
+        try (var walk = Files.walk(images)) {
+            jpgs = walk.filter(p -> p.toString().endsWith(".jpg")).sorted().toList();
+        }
+        Path members = Files.createDirectories(dir.resolve("members"));
+        List<String> command = new ArrayList<>(List.of("tar", "--format=ustar", "-cf",
+            dir.resolve("data.tar").toString(), "-C", members.toString()));
+        for (int i = 0; i < jpgs.size(); i++) {
+            String key = String.format("%04d", i);
+            String name = NAMES.get(i % NAMES.size());
+            Files.copy(jpgs.get(i), members.resolve(key + ".jpg"));
+            Files.writeString(members.resolve(key + ".cls"), name + "\n");
+            classOf.put(key, name);
+            command.add(key + ".jpg");
+            command.add(key + ".cls");
+        }
+        assertThat(new ProcessBuilder(command).inheritIO().start().waitFor()).isZero();
+        shard = dir.resolve("data.tar");
+    }
+
+    /** {@return each delivered sample's label, by its key in the shard} */
+    private static Map<String, Integer> labels(Path keys) throws Exception {
+        Map<String, Integer> labels = new HashMap<>();
+        for (String line : Files.readAllLines(keys)) {
+            String[] kv = line.split("\t");
+            labels.put(kv[0].substring(kv[0].lastIndexOf('@') + 1), Integer.parseInt(kv[1]));
+        }
+        return labels;
+    }
+
+    @Test
+    void shouldLabelClassNamesByTheClassList() throws Exception {
+        List<String> list = List.of("class02", "class00", "class01"); // not sorted: the list's order is the label
+        Path classes = Files.write(dir.resolve("classes.txt"), list);
+        Path keys = dir.resolve("keys.txt");
+        CommandLineTest.Run r = CommandLineTest.run("run", "--data", shard.toString(), "--classes",
+            classes.toString(), "--keys", keys.toString(), "--no-progress", "--batch-size", "2");
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        Map<String, Integer> labels = labels(keys);
+        assertThat(labels).hasSize(classOf.size());
+        classOf.forEach((key, name) -> assertThat(labels.get(key)).as(key).isEqualTo(list.indexOf(name)));
+    }
+
+    @Test
+    void shouldLabelClassNamesInTheOrderSeenWithoutAList() throws Exception {
+        Path keys = dir.resolve("keys.txt");
+        CommandLineTest.Run r = CommandLineTest.run("run", "--data", shard.toString(), "--keys", keys.toString(),
+            "--no-progress", "--batch-size", "2");
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        Map<String, Integer> labels = labels(keys);
+        assertThat(labels).hasSize(classOf.size()).doesNotContainValue(-1);
+        classOf.forEach((key, name) -> assertThat(labels.get(key)).as(key).isEqualTo(NAMES.indexOf(name)));
+    }
+
+    @Test
+    void shouldRefuseAClassListForAFolder() throws Exception {
+        Path classes = Files.write(dir.resolve("classes.txt"), NAMES);
+        CommandLineTest.Run r = CommandLineTest.run("run", "--data", dir.resolve("img").toString(), "--classes",
+            classes.toString());
+        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(r.err()).contains("--classes " + classes + ": a class list labels the .cls members of tar shards");
+    }
+}
