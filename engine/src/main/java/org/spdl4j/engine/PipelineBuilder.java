@@ -46,10 +46,13 @@ public final class PipelineBuilder<T> {
     private final WaitPolicy sinkWaitPolicy;
     private final Consumer<Object> onDiscard;
     private final CpuSet sourceCpus;
+    private final FailureListener onFailure;
 
     private PipelineBuilder(String name, Supplier<? extends Source<?>> source, WaitPolicy sourceWaitPolicy,
                             PublishBatching sourceBatching, List<StageSpec> stages, int sinkBuffer,
-                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard, CpuSet sourceCpus) {
+                            WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard, CpuSet sourceCpus,
+                            FailureListener onFailure) {
+        this.onFailure = onFailure;
         this.name = name;
         this.source = source;
         this.sourceWaitPolicy = sourceWaitPolicy;
@@ -73,7 +76,7 @@ public final class PipelineBuilder<T> {
         return new PipelineBuilder<>(EngineConfiguration.DEFAULT_PIPELINE_NAME, factory,
                 EngineConfiguration.DEFAULT_WAIT_POLICY, EngineConfiguration.DEFAULT_SOURCE_PUBLISH_BATCHING,
                 List.of(), EngineConfiguration.DEFAULT_SINK_BUFFER, EngineConfiguration.DEFAULT_WAIT_POLICY,
-                NO_DISCARD, null);
+                NO_DISCARD, null, FailureListener.NONE);
     }
 
     /**
@@ -168,7 +171,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> named(String pipelineName) {
         return new PipelineBuilder<>(pipelineName, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
-                sinkWaitPolicy, onDiscard, sourceCpus);
+                sinkWaitPolicy, onDiscard, sourceCpus, onFailure);
     }
 
     /**
@@ -178,7 +181,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourceWaitPolicy(WaitPolicy policy) {
         return new PipelineBuilder<>(name, source, Objects.requireNonNull(policy), sourceBatching, stages,
-                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus);
+                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus, onFailure);
     }
 
     /**
@@ -194,7 +197,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourcePublishBatching(PublishBatching batching) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, Objects.requireNonNull(batching), stages,
-                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus);
+                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus, onFailure);
     }
 
     /**
@@ -206,7 +209,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sourceCpus(CpuSet cpus) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
-                sinkWaitPolicy, onDiscard, cpus);
+                sinkWaitPolicy, onDiscard, cpus, onFailure);
     }
 
     /**
@@ -334,7 +337,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> sink(int bufferSize, WaitPolicy policy) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, bufferSize,
-                Objects.requireNonNull(policy), onDiscard, sourceCpus);
+                Objects.requireNonNull(policy), onDiscard, sourceCpus, onFailure);
     }
 
     /**
@@ -354,7 +357,19 @@ public final class PipelineBuilder<T> {
      */
     public PipelineBuilder<T> onDiscard(Consumer<Object> hook) {
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages, sinkBuffer,
-                sinkWaitPolicy, Objects.requireNonNull(hook, "hook"), sourceCpus);
+                sinkWaitPolicy, Objects.requireNonNull(hook, "hook"), sourceCpus, onFailure);
+    }
+
+    /**
+     * Sets who is told of each failure the pipeline counts, in any stage or the source ({@link FailureListener}):
+     * to keep a list of bad samples, alert, or stop early on a policy of one's own.
+     *
+     * @param listener told of each failure; thread-safe
+     * @return the builder
+     */
+    public PipelineBuilder<T> onFailure(FailureListener listener) {
+        return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, stages,
+                sinkBuffer, sinkWaitPolicy, onDiscard, sourceCpus, Objects.requireNonNull(listener, "listener"));
     }
 
     /**
@@ -365,7 +380,7 @@ public final class PipelineBuilder<T> {
      */
     public PipelineSpec spec() {
         PipelineSpec spec = new PipelineSpec(name, SOURCE_NAME, source, sourceWaitPolicy, sourceBatching,
-                sourceCpus, stages, sinkBuffer, sinkWaitPolicy, onDiscard);
+                sourceCpus, stages, sinkBuffer, sinkWaitPolicy, onDiscard, onFailure);
         PipelineValidator.validate(spec);
         return spec;
     }
@@ -389,6 +404,6 @@ public final class PipelineBuilder<T> {
         List<StageSpec> next = new ArrayList<>(stages);
         next.add(stage);
         return new PipelineBuilder<>(name, source, sourceWaitPolicy, sourceBatching, List.copyOf(next), sinkBuffer,
-                sinkWaitPolicy, onDiscard, sourceCpus);
+                sinkWaitPolicy, onDiscard, sourceCpus, onFailure);
     }
 }

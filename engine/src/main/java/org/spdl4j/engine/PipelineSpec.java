@@ -22,11 +22,12 @@ import org.spdl4j.engine.affinity.CpuSet;
  * @param sinkWaitPolicy   how the consumer waits for items
  * @param onDiscard        told of every item the engine drops undelivered when the pipeline stops (see
  *                         {@link PipelineBuilder#onDiscard})
+ * @param onFailure        told of every failure counted (see {@link PipelineBuilder#onFailure})
  */
 public record PipelineSpec(String name, String sourceName, Supplier<? extends Source<?>> source,
                            WaitPolicy sourceWaitPolicy, PublishBatching sourcePublishBatching, CpuSet sourceCpus,
                            List<StageSpec> stages, int sinkBuffer,
-                           WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard) {
+                           WaitPolicy sinkWaitPolicy, Consumer<Object> onDiscard, FailureListener onFailure) {
     /** The name of the consumer's stage in stats and messages. */
     public static final String SINK_NAME = "sink";
 
@@ -43,10 +44,12 @@ public record PipelineSpec(String name, String sourceName, Supplier<? extends So
      * @param sinkBuffer       sink ring capacity
      * @param sinkWaitPolicy   consumer wait policy
      * @param onDiscard        the discard hook
+     * @param onFailure        the failure listener
      */
     public PipelineSpec {
         stages = List.copyOf(stages);
         Objects.requireNonNull(onDiscard, "onDiscard");
+        Objects.requireNonNull(onFailure, "onFailure");
         Objects.requireNonNull(sourcePublishBatching, "sourcePublishBatching");
     }
 

@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.OutputOrder;
@@ -60,6 +61,7 @@ public final class LoaderBuilder<T> {
     private boolean shuffle = true;
     private RankInfo rank = RankInfo.SINGLE;
     private LoaderState resume;
+    private Consumer<SampleFailure> onFailure;
     private List<LoaderState> resumeAll;
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
@@ -371,6 +373,22 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Sets who is told of each sample (or tar shard) the loader could not deliver, once each, as it fails: to keep a
+     * list of bad samples, count them by cause, or stop early on a policy of one's own. Failures are also counted on
+     * their stage ({@link Loader#stats()}), logged naming the sample, and judged by the {@link #failureBudget}.
+     *
+     * <p>Called on the failing stage's thread, from several at once: it must be thread-safe and quick. What it throws
+     * is logged and ignored.
+     *
+     * @param listener told of each failure, or {@code null} for none
+     * @return this builder
+     */
+    public LoaderBuilder<T> onFailure(Consumer<SampleFailure> listener) {
+        this.onFailure = listener;
+        return this;
+    }
+
+    /**
      * Builds the loader: opens its pools and checks the recipe. Its threads start at the first batch asked for.
      *
      * @return the loader
@@ -401,7 +419,7 @@ public final class LoaderBuilder<T> {
         }
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
-            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout));
+            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure));
     }
 
     /** The state of this rank from every saved rank's: that rank's own when the number of ranks is the same. */

@@ -320,8 +320,9 @@ final class AsyncDispatcher extends StageWorker {
     private void expireOverdue(long now) {
         for (AsyncTaskEntry e : entries) {
             if (e.phase() == AsyncTaskEntry.RUNNING && now - e.startedNanos > timeoutNanos) {
-                e.complete(e.generation, null, new TimeoutException("task ran longer than its timeout of "
-                        + timeoutNanos / 1_000_000 + " ms and was abandoned"));
+                e.complete(e.generation, null, new TimeoutException("stage '" + stage + "': the task on "
+                        + StageFailures.describe(e.item) + " ran longer than its timeout of " + timeoutNanos / 1_000_000
+                        + " ms and was abandoned"));
                 Thread runner = e.runner(); // after completing: see AsyncTaskEntry.bindRunner
                 if (runner != null) {
                     runner.interrupt();

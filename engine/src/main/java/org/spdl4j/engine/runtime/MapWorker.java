@@ -433,8 +433,8 @@ final class MapWorker extends StageWorker {
         clearTaskInterrupt();
         if (!inTime) {
             discarder.discard(result); // returned (not thrown) after the deadline: nobody will take it
-            failure = new TimeoutException("task ran longer than its timeout of "
-                    + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted");
+            failure = new TimeoutException("stage '" + stage + "': the task on " + StageFailures.describe(item)
+                    + " ran longer than its timeout of " + guard.timeoutNanos() / 1_000_000 + " ms and was interrupted");
             return FAILED;
         }
         if (error != null) {

@@ -13,6 +13,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.FailureListener;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.PipelineSpec;
 import org.spdl4j.engine.PublishBatching;
@@ -56,6 +57,7 @@ public final class PipelineRuntime implements AutoCloseable {
     private final List<AggregateWorker> aggregators = new ArrayList<>();
     private final ItemLink[] links;
     private final Discarder discarder;
+    private final FailureListener onFailure;
     private final SinkReader sink;
     private final AtomicBoolean started = new AtomicBoolean();
     /**
@@ -88,6 +90,7 @@ public final class PipelineRuntime implements AutoCloseable {
         String name = spec.name();
         this.control = new PipelineControl(name);
         this.discarder = new Discarder(name, spec.onDiscard());
+        this.onFailure = spec.onFailure();
         List<StageSpec> stages = spec.stages();
         int n = stages.size();
         this.links = new ItemLink[n + 1];
@@ -110,7 +113,8 @@ public final class PipelineRuntime implements AutoCloseable {
             workers.add(new SourceWorker(control, spec.sourceName(), sourceStats.worker(0), source, sourceOut,
                     batchMax(spec.sourcePublishBatching(), links[0]),
                     new EndOfStream(1, links[0].consumerCount()), discarder,
-                    new StageFailures(control, spec.sourceName(), FailureBudget.UNLIMITED, sourceStats)));
+                    new StageFailures(control, spec.sourceName(), FailureBudget.UNLIMITED, sourceStats,
+                    spec.onFailure())));
             pinWorkersAdded(name, spec.sourceName(), spec.sourceCpus());
             for (int i = 0; i < n; i++) {
                 addStage(name, stages.get(i), links[i], links[i + 1]); // runs aggregator factories: user code
@@ -163,7 +167,7 @@ public final class PipelineRuntime implements AutoCloseable {
         StageStats st = new StageStats(pipeline, stage.name(), threadCount,
                 Math.max(threadCount, o.concurrency()), in::occupancy, in.capacity());
         stats.add(st);
-        StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st);
+        StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st, onFailure);
         EndOfStream end = new EndOfStream(threadCount, out.consumerCount());
         // A timeout too long for a long of ns (ChronoUnit.FOREVER) is no limit: no guard, no watchdog.
         long timeoutNanos = o.taskTimeout() == null ? 0 : Timeouts.nanos(o.taskTimeout());

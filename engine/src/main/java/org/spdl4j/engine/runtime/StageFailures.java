@@ -4,6 +4,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.FailureBudget;
+import org.spdl4j.engine.FailureListener;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.WorkerStats;
 
@@ -23,6 +24,7 @@ public final class StageFailures {
     private final FailureBudget budget;
     private final StageStats stats;
     private final AtomicLong failures = new AtomicLong();
+    private final FailureListener listener;
 
     /**
      * Creates the failure counter of a stage.
@@ -33,6 +35,21 @@ public final class StageFailures {
      * @param stats   the stage's stats (items taken, for fractional budgets)
      */
     public StageFailures(PipelineControl control, String stage, FailureBudget budget, StageStats stats) {
+        this(control, stage, budget, stats, FailureListener.NONE);
+    }
+
+    /**
+     * Creates the failure counter of a stage that tells each failure to a listener.
+     *
+     * @param control  the pipeline's control, failed when the budget is exceeded
+     * @param stage    the stage's name
+     * @param budget   the failures tolerated
+     * @param stats    the stage's stats (items taken, for fractional budgets)
+     * @param listener told of each failure counted
+     */
+    public StageFailures(PipelineControl control, String stage, FailureBudget budget, StageStats stats,
+                         FailureListener listener) {
+        this.listener = listener;
         this.control = control;
         this.stage = stage;
         this.budget = budget;
@@ -57,6 +74,14 @@ public final class StageFailures {
             LOG.warn("pipeline '{}', stage '{}': task failed on item {} (failure {}, budget {}): {}",
                     control.pipeline(), stage, describe(item), n, budget, cause.toString());
         }
+        if (listener != FailureListener.NONE) {
+            try {
+                listener.failed(stage, item, cause);
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}', stage '{}': the failure listener threw on item {}: {}", control.pipeline(),
+                        stage, describe(item), e.toString());
+            }
+        }
         if (budget.isExceeded(n, stats.itemsIn())) {
             control.fail(stage, n + " failed tasks exceed the stage's failure budget of " + budget
                     + "; the last failed on item " + describe(item)
@@ -64,7 +89,12 @@ public final class StageFailures {
         }
     }
 
-    private static String describe(Object item) {
+    /**
+     * {@return an item as messages name it: its text, cut to a few hundred characters}
+     *
+     * @param item the item
+     */
+    static String describe(Object item) {
         String s;
         try {
             s = String.valueOf(item);

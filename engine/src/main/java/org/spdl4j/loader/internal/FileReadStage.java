@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.function.BooleanSupplier;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -17,7 +16,7 @@ import org.spdl4j.offheap.Lease;
 
 /**
  * The read stage for local files: reads an item's file into a pooled off-heap lease (the one copy from storage), on a
- * virtual thread. An item of a decoder that {@link org.spdl4j.offheap.batch.SlotDecoder#readsFiles() reads files
+ * virtual thread (the file opened on a platform thread: {@link PlatformOpen}). An item of a decoder that {@link org.spdl4j.offheap.batch.SlotDecoder#readsFiles() reads files
  * itself} passes through unread.
  *
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
@@ -86,7 +85,7 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
         }
         boolean turnPassed = turns == null;
         Lease lease = null;
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.READ)) {
+        try (FileChannel channel = PlatformOpen.open(file)) { // never FileChannel.open on a virtual thread
             long size = channel.size();
             if (size == 0 || size > bytesPool.maxSlabBytes()) {
                 throw new SampleException(item.key, size == 0 ? "empty file (0 bytes)" : "file of "

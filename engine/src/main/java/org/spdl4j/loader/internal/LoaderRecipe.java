@@ -1,12 +1,14 @@
 package org.spdl4j.loader.internal;
 
 import java.time.Duration;
+import java.util.function.Consumer;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.loader.LoaderState;
+import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.offheap.MemoryAllocator;
 import org.spdl4j.offheap.batch.BatchTransfer;
 import org.spdl4j.offheap.batch.SlotDecoder;
@@ -36,11 +38,12 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param http              fetch settings for URL sources
  * @param taskTimeout       the decode stage's task timeout, or {@code null}
  * @param readTimeout       the file read stage's task timeout
+ * @param onFailure         told of each failed sample or shard
  */
 public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
                            int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
                            OutputOrder order, int readConcurrency, int decodeConcurrency, WaitPolicy waitPolicy,
                            int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
                            FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout,
-                           Duration readTimeout) {
+                           Duration readTimeout, Consumer<SampleFailure> onFailure) {
 }

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.spdl4j.engine.FailureListener;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.PipelineBuilder;
@@ -16,6 +17,7 @@ import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.source.http.HttpObjectFetcher;
 import org.spdl4j.engine.source.http.LargeBodies;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.CleanupFailures;
 import org.spdl4j.offheap.PoolConfig;
@@ -128,7 +130,11 @@ public final class LoaderRuntime implements AutoCloseable {
             AssignStage assign = new AssignStage(assembler, table, items);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
                     r.source(), r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
-                .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items));
+                .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items))
+                .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
+                    r.onFailure().accept(item instanceof LoaderItem i
+                        ? new SampleFailure(stage, i.key, i.epoch, i.position, cause)
+                        : new SampleFailure(stage, String.valueOf(item), -1, -1, cause)));
             head = switch (kind) {
                 case FILES -> head.pipeVirtual(READ_STAGE, new FileReadStage(bytes, items, turns, PLENTIFUL_BYTES,
                     r.decoder().readsFiles(), progress, control), base.withConcurrency(r.readConcurrency())
