@@ -84,13 +84,14 @@ final class RunReport {
                 String.format(Locale.ROOT, "%.1f %s", counted / seconds, units.rate(stage)),
                 timed ? StatsTable.nanos(s.p50Nanos()) : "-", timed ? StatsTable.nanos(s.p90Nanos()) : "-",
                 timed ? StatsTable.nanos(s.p99Nanos()) : "-", timed ? StatsTable.nanos(s.maxNanos()) : "-",
-                percent(s.busyPercent()), percent(s.starvedPercent()), percent(s.backPressuredPercent())));
+                percent(s.busyPercent()) + " / " + percent(s.starvedPercent()) + " / "
+                    + percent(s.backPressuredPercent())));
             if (s.bottleneck()) {
                 bottleneck = rows.size() - 1;
             }
         }
         page.table(List.of("stage", "workers", "in", "out", "failed", "rate (whole run)", "p50 task", "p90 task",
-            "p99 task", "max task", "busy %", "starved %", "back-pressured %"), rows, bottleneck);
+            "p99 task", "max task", "busy / starved / back-pressured, % of time"), rows, bottleneck);
     }
 
     private static SvgChart timeChart(String title, String yTitle, Map<String, List<double[]>> series) {

@@ -52,7 +52,7 @@ class CommandLineTest {
     void shouldSayWhichCommandIsMissingOnTheGivenErrorWriter() {
         Run r = run();
         assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
-        assertThat(r.err()).contains("missing command: run, profile, tune, probe or soak");
+        assertThat(r.err()).contains("missing command: run, profile, tune, compare, probe or soak");
     }
 
     @Test

@@ -47,7 +47,7 @@ class ReportInBrowserTest {
         HeadlessBrowser browser = browser();
         Path report = work.resolve("short");
         String out = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "2",
-            "--epochs", "2", "--no-progress", "--report", report.toString());
+            "--epochs", "6", "--no-progress", "--report", report.toString());
         String dom = browser.dumpDom(report.resolve("index.html"), work);
         assertEveryChartHasData(dom, 3);
         assertThat(dom).contains("<title>spdl4j run over " + data, "images/s", "batches/s");
@@ -59,7 +59,7 @@ class ReportInBrowserTest {
         HeadlessBrowser browser = browser();
         Path report = work.resolve("long");
         String out = run("run", "--data", data.toString(), "--batch-size", "8", "--decode-threads", "1",
-            "--epochs", "20", "--no-progress", "--report", report.toString());
+            "--epochs", "60", "--no-progress", "--report", report.toString());
         double wall = wallSeconds(out);
         String dom = browser.dumpDom(report.resolve("index.html"), work);
         // 50 ms steps: about 20 points a second; a loaded machine may wake the sampler late, so ask for half
