@@ -290,7 +290,9 @@ final class RunCommand implements Callable<Integer> {
         PipelineSettings s = header.settings();
         String title = String.format(Locale.ROOT, "spdl4j run over %s: batch %d, decode %d threads%s", what,
             s.batchSize(), s.decodeConcurrency(), device == DeviceOption.cpu ? "" : ", device " + device);
-        String command = "spdl4j run " + String.join(" ", spec.commandLine().getParseResult().originalArgs());
+        java.util.List<String> args = spec.commandLine().getParseResult().originalArgs(); // "run" and its options
+        String command = "spdl4j " + String.join(" ", args.isEmpty() || !args.getFirst().equals("run")
+            ? java.util.stream.Stream.concat(java.util.stream.Stream.of("run"), args.stream()).toList() : args);
         return new RunReport.Header(title, command + "  |  " + header.describe(), new StageUnits(media.unit()));
     }
 

@@ -50,7 +50,8 @@ class ReportInBrowserTest {
             "--epochs", "6", "--no-progress", "--report", report.toString());
         String dom = browser.dumpDom(report.resolve("index.html"), work);
         assertEveryChartHasData(dom, 3);
-        assertThat(dom).contains("<title>spdl4j run over " + data, "images/s", "batches/s");
+        assertThat(dom).contains("<title>spdl4j run over " + data, "images/s", "batches/s",
+            "spdl4j run --data " + data).doesNotContain("run run");
         assertThat(wallSeconds(out)).as("a short run").isLessThan(5);
     }
 
