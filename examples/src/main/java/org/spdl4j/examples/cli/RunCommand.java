@@ -265,7 +265,8 @@ final class RunCommand implements Callable<Integer> {
             out.println(summary);
             printEnd(out, end, keys, loader);
             if (report != null) {
-                RunReport.write(report, reportHeader(header), stats, last, summary, sampler, trace);
+                RunReport.write(report, reportHeader(header), stats, last, metrics.describe(loader.failures()), sampler,
+                    trace);
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
