@@ -13,7 +13,9 @@ import java.util.Set;
  *       ({@code sqrt(noiseA^2 + noiseB^2)}, each from a bootstrap over that run's intervals: {@link StageFigures});
  *   <li>it is at least {@value #MIN_CHANGE_PERCENT}% of run A's figure: task times are recorded to 1% (HdrHistogram,
  *       two significant digits), and a run's intervals do not show what changes between runs (the machine's load),
- *       so smaller changes are not called.
+ *       so smaller changes are not called;
+ *   <li>for a task time, it is at least {@value #MIN_CHANGE_NANOS} ns: below a microsecond a change is the clock's
+ *       and the scheduler's, not the stage's.
  * </ul>
  * Immutable.
  *
@@ -26,6 +28,8 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
     public static final double SIGMAS = 3;
     /** The smallest relative change that is called, percent. */
     public static final double MIN_CHANGE_PERCENT = 5;
+    /** The smallest change of a task time that is called, ns. */
+    public static final double MIN_CHANGE_NANOS = 1_000;
 
     /**
      * One figure of one stage in both runs.
@@ -53,7 +57,8 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
 
         /** {@return whether the change is beyond noise, by the rule of {@link RunComparison}} */
         public boolean beyondNoise() {
-            return Math.abs(b - a) > SIGMAS * noise && Math.abs(changePercent()) >= MIN_CHANGE_PERCENT;
+            return Math.abs(b - a) > SIGMAS * noise && Math.abs(changePercent()) >= MIN_CHANGE_PERCENT
+                && (metric == StageFigures.Metric.RATE || Math.abs(b - a) >= MIN_CHANGE_NANOS);
         }
     }
 

@@ -17,6 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.engine.stats.StatsConfiguration;
 import org.spdl4j.examples.report.HeadlessBrowser;
+import org.spdl4j.examples.report.RunComparison;
 import org.spdl4j.examples.sample.SampleImages;
 
 /**
@@ -60,6 +61,18 @@ class CompareCommandTest {
             .orElseThrow()).contains("UP, beyond noise");
         assertThat(r.out().lines().filter(l -> l.startsWith("read") && l.contains(" p50 ")).findFirst()
             .orElseThrow()).contains("within noise");
+    }
+
+    @Test
+    void shouldCallAChangeOnlyPastThreeSigmasFivePercentAndAMicrosecond() {
+        var p50 = org.spdl4j.examples.report.StageFigures.Metric.P50;
+        var rate = org.spdl4j.examples.report.StageFigures.Metric.RATE;
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1e4).beyondNoise()).isTrue();
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1.1e5).beyondNoise()).as("within 3 sigmas")
+            .isFalse();
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.04e6, 0).beyondNoise()).as("under 5%").isFalse();
+        assertThat(new RunComparison.Row("assign", p50, 903, 957, 0).beyondNoise()).as("54 ns").isFalse();
+        assertThat(new RunComparison.Row("decode", rate, 900, 600, 10).beyondNoise()).isTrue();
     }
 
     @Test
