@@ -28,6 +28,7 @@ public final class SvgChart {
     private static final int BOTTOM = 52;
     private static final double CHAR_WIDTH = 7.0; // 12px sans-serif, a generous average
     private static final int Y_TITLE_BAND = 24;
+    private static final int MARKED_POINTS = 24;
 
     private final String title;
     private final ChartAxis x;
@@ -154,9 +155,11 @@ public final class SvgChart {
         b.append(fmt("<polyline class=\"series\" data-name=\"%s\" data-points=\"%d\" fill=\"none\" stroke=\"%s\""
                 + " stroke-width=\"2\" stroke-linejoin=\"round\"%s points=\"", escape(s.name()), s.xs().length, color,
             s.dashed() ? " stroke-dasharray=\"6 4\"" : "")).append(points).append("\"/>\n");
-        if (s.xs().length == 1) { // a lone point draws no line: mark it
-            String[] xy = points.toString().split(",");
-            b.append(fmt("<circle cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\"/>\n", xy[0], xy[1], color));
+        if (s.xs().length > 0 && s.xs().length <= MARKED_POINTS) { // few points (a profile): mark each
+            for (String xy : points.toString().split(" ")) {
+                String[] c = xy.split(",");
+                b.append(fmt("<circle cx=\"%s\" cy=\"%s\" r=\"3\" fill=\"%s\"/>\n", c[0], c[1], color));
+            }
         }
     }
 

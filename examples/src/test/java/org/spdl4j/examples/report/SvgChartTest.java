@@ -28,6 +28,7 @@ class SvgChartTest {
             new ChartAxis("images/s", ChartAxis.Scale.LINEAR))
             .add("decode", new double[] {1, 2, 4, 8, 16}, new double[] {100, 190, 370, 380, 375}).toSvg();
         assertThat(labels(X_TICK, svg)).containsExactly("1", "2", "4", "8", "16");
+        assertThat(svg.split("<circle", -1)).as("each of the five points marked").hasSize(6);
         assertThat(labels(Y_TICK, svg)).containsExactly("0", "100", "200", "300", "400");
     }
 
@@ -59,6 +60,15 @@ class SvgChartTest {
         assertThat(xTitle.find()).isTrue();
         assertThat(Integer.parseInt(xTitle.group(1))).as("x title baseline a line below the tick labels")
             .isGreaterThanOrEqualTo(Integer.parseInt(x.group(1)) + 16);
+    }
+
+    @Test
+    void shouldDrawAnEmptySeriesAndAnEmptyChartWithoutFailing() {
+        String svg = new SvgChart("t", new ChartAxis("x", ChartAxis.Scale.LOG10),
+            new ChartAxis("y", ChartAxis.Scale.LOG10)).add("none", new double[0], new double[0]).toSvg();
+        assertThat(svg).contains("data-points=\"0\"").doesNotContain("<circle");
+        assertThat(new SvgChart("t", new ChartAxis("x", ChartAxis.Scale.LINEAR),
+            new ChartAxis("y", ChartAxis.Scale.LINEAR)).toSvg()).contains("</svg>");
     }
 
     private static List<String> labels(Pattern p, String svg) {
