@@ -62,7 +62,7 @@ final class CompareCommand implements Callable<Integer> {
             rows.add(List.of(r.stage(), r.metric().label(), figure(r, r.a(), units), figure(r, r.b(), units),
                 String.format(Locale.ROOT, "%+.1f%%", r.changePercent()),
                 String.format(Locale.ROOT, "+-%.1f%%", r.thresholdPercent()),
-                r.beyondNoise() ? (r.b() > r.a() ? "UP, beyond noise" : "DOWN, beyond noise") : "within noise"));
+                verdict(r)));
         }
         printTable(out, header, rows);
         for (String s : cmp.onlyInA()) {
@@ -70,6 +70,10 @@ final class CompareCommand implements Callable<Integer> {
         }
         for (String s : cmp.onlyInB()) {
             out.println("stage " + s + ": only in B");
+        }
+        if (cmp.rows().stream().anyMatch(r -> !r.enoughIntervals())) {
+            out.printf(Locale.ROOT, "note: a stage with fewer than %d intervals in a run is not judged; record more"
+                + " (a longer run, or spdl4j run --interval-ms 100)%n", RunComparison.MIN_INTERVALS);
         }
         String verdict = verdict(cmp);
         out.println(verdict);
@@ -97,6 +101,13 @@ final class CompareCommand implements Callable<Integer> {
         } catch (IOException e) {
             throw new ParameterException(spec.commandLine(), name + ": " + e.getMessage());
         }
+    }
+
+    private static String verdict(RunComparison.Row r) {
+        if (!r.enoughIntervals()) {
+            return "too few intervals (" + r.intervals() + ")";
+        }
+        return r.beyondNoise() ? (r.b() > r.a() ? "UP, beyond noise" : "DOWN, beyond noise") : "within noise";
     }
 
     /** {@return the last line: what changed beyond noise, or that nothing did} */

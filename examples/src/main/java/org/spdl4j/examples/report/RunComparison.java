@@ -14,6 +14,7 @@ import java.util.Set;
  *   <li>it is at least {@value #MIN_CHANGE_PERCENT}% of run A's figure: task times are recorded to 1% (HdrHistogram,
  *       two significant digits), and a run's intervals do not show what changes between runs (the machine's load),
  *       so smaller changes are not called;
+ *   <li>each run has at least {@value #MIN_INTERVALS} intervals of the stage (fewer tell too little of the noise);
  *   <li>for a task time, it is at least {@value #MIN_CHANGE_NANOS} ns: below a microsecond a change is the clock's
  *       and the scheduler's, not the stage's.
  * </ul>
@@ -28,6 +29,8 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
     public static final double SIGMAS = 3;
     /** The smallest relative change that is called, percent. */
     public static final double MIN_CHANGE_PERCENT = 5;
+    /** The fewest intervals per run from which noise is estimated; with fewer, no change is called. */
+    public static final int MIN_INTERVALS = 5;
     /** The smallest change of a task time that is called, ns. */
     public static final double MIN_CHANGE_NANOS = 1_000;
 
@@ -39,8 +42,9 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
      * @param a      run A's value (ns, or tasks/s)
      * @param b      run B's value
      * @param noise  the noise of the difference: {@code sqrt(noiseA^2 + noiseB^2)}
+     * @param intervals the fewer of the two runs' intervals of this stage
      */
-    public record Row(String stage, StageFigures.Metric metric, double a, double b, double noise) {
+    public record Row(String stage, StageFigures.Metric metric, double a, double b, double noise, int intervals) {
         /** {@return {@code (b - a) / a} in percent; 0 when both are 0, infinite when only a is} */
         public double changePercent() {
             if (a == 0) {
@@ -55,9 +59,14 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
             return Math.max(sigmas, MIN_CHANGE_PERCENT);
         }
 
+        /** {@return whether both runs have {@value #MIN_INTERVALS} intervals or more: enough to estimate noise} */
+        public boolean enoughIntervals() {
+            return intervals >= MIN_INTERVALS;
+        }
+
         /** {@return whether the change is beyond noise, by the rule of {@link RunComparison}} */
         public boolean beyondNoise() {
-            return Math.abs(b - a) > SIGMAS * noise && Math.abs(changePercent()) >= MIN_CHANGE_PERCENT
+            return enoughIntervals() && Math.abs(b - a) > SIGMAS * noise && Math.abs(changePercent()) >= MIN_CHANGE_PERCENT
                 && (metric == StageFigures.Metric.RATE || Math.abs(b - a) >= MIN_CHANGE_NANOS);
         }
     }
@@ -87,7 +96,8 @@ public record RunComparison(List<Row> rows, List<String> onlyInA, List<String> o
                 continue;
             }
             for (StageFigures.Metric m : StageFigures.Metric.values()) {
-                rows.add(new Row(stage, m, fa.value(m), fb.value(m), Math.hypot(fa.noise(m), fb.noise(m))));
+                rows.add(new Row(stage, m, fa.value(m), fb.value(m), Math.hypot(fa.noise(m), fb.noise(m)),
+                    Math.min(fa.intervals(), fb.intervals())));
             }
         }
         return new RunComparison(List.copyOf(rows), List.copyOf(onlyA), List.copyOf(onlyB));

@@ -64,15 +64,16 @@ class CompareCommandTest {
     }
 
     @Test
-    void shouldCallAChangeOnlyPastThreeSigmasFivePercentAndAMicrosecond() {
+    void shouldCallAChangeOnlyPastThreeSigmasFivePercentAMicrosecondAndWithFiveIntervals() {
         var p50 = org.spdl4j.examples.report.StageFigures.Metric.P50;
         var rate = org.spdl4j.examples.report.StageFigures.Metric.RATE;
-        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1e4).beyondNoise()).isTrue();
-        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1.1e5).beyondNoise()).as("within 3 sigmas")
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1e4, 30).beyondNoise()).isTrue();
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.3e6, 1.1e5, 30).beyondNoise()).as("within 3 sigmas")
             .isFalse();
-        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.04e6, 0).beyondNoise()).as("under 5%").isFalse();
-        assertThat(new RunComparison.Row("assign", p50, 903, 957, 0).beyondNoise()).as("54 ns").isFalse();
-        assertThat(new RunComparison.Row("decode", rate, 900, 600, 10).beyondNoise()).isTrue();
+        assertThat(new RunComparison.Row("decode", p50, 1e6, 1.04e6, 0, 30).beyondNoise()).as("under 5%").isFalse();
+        assertThat(new RunComparison.Row("assign", p50, 903, 957, 0, 30).beyondNoise()).as("54 ns").isFalse();
+        assertThat(new RunComparison.Row("decode", rate, 900, 600, 10, 30).beyondNoise()).isTrue();
+        assertThat(new RunComparison.Row("decode", rate, 900, 600, 10, 4).beyondNoise()).as("4 intervals").isFalse();
     }
 
     @Test
