@@ -18,7 +18,8 @@ import org.spdl4j.engine.profile.StageProfile;
 import org.spdl4j.engine.profile.StageProfiler;
 import org.spdl4j.engine.source.FileItem;
 import org.spdl4j.engine.source.IndexedDataset;
-import org.spdl4j.examples.report.LineChart;
+import org.spdl4j.examples.report.ChartAxis;
+import org.spdl4j.examples.report.SvgChart;
 import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PerThreadImageDecoders;
@@ -33,7 +34,7 @@ import picocli.CommandLine.Spec;
  * {@code spdl4j profile}: each stage of the image pipeline alone at concurrency 1, 2, 4, ... (as SPDL's
  * profile_pipeline): read (file bytes, virtual threads) and decode (FFmpeg + scale to 224, from bytes in memory).
  * Each stage first makes one unmeasured warm-up pass, so that its concurrency-1 baseline is not also timing JVM and
- * engine start-up. Prints a table and writes {@code profile.png}. Reads image files (a folder, or a .txt list of paths); tar shards
+ * engine start-up. Prints a table and writes {@code profile.svg}. Reads image files (a folder, or a .txt list of paths); tar shards
  * and URL lists are refused as bad arguments.
  */
 @Command(name = "profile", mixinStandardHelpOptions = true,
@@ -55,7 +56,7 @@ final class ProfileCommand implements Callable<Integer> {
             + " which is I/O)")
     Integer maxConcurrency;
 
-    @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.png goes (default .)")
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = ".", description = "where profile.svg goes (default .)")
     Path outDir;
 
     @Override
@@ -111,7 +112,8 @@ final class ProfileCommand implements Callable<Integer> {
             inputs.put("decode", encoded.size());
         }
         out.printf(Locale.ROOT, "%-8s %12s %12s %10s%n", "stage", "concurrency", "items/s", "speed-up");
-        LineChart chart = new LineChart("each stage alone: items/s by concurrency", "concurrency", "items/s");
+        SvgChart chart = new SvgChart("each stage alone: images/s by concurrency",
+            new ChartAxis("concurrency (log2)", ChartAxis.Scale.LOG2), new ChartAxis("images/s", ChartAxis.Scale.LINEAR));
         for (StageProfile p : profiles) {
             double base = p.points().get(0).itemsPerSecond();
             double[] xs = new double[p.points().size()];
@@ -136,8 +138,8 @@ final class ProfileCommand implements Callable<Integer> {
                     + encoded.size());
         }
         Files.createDirectories(outDir);
-        chart.writePng(outDir.resolve("profile.png"));
-        out.println("plot: " + outDir.resolve("profile.png"));
+        chart.writeSvg(outDir.resolve("profile.svg"));
+        out.println("plot: " + outDir.resolve("profile.svg"));
         out.flush();
         for (StageProfile p : profiles) {
             int n = inputs.get(p.stage());

@@ -4,7 +4,8 @@ import java.io.PrintWriter;
 import java.util.Locale;
 
 /**
- * The live progress line: items done of total, items/s over the last interval, ETA. On a terminal it redraws one
+ * The live progress line: items done of total, items/s over the last interval, ETA, and with {@code --live} the
+ * stage that limits the run now ({@link LiveBottleneck}). On a terminal it redraws one
  * line ({@code \r}); otherwise (a log, CI) it prints a plain line at most every few seconds.
  *
  * <p><b>Threading:</b> {@link #update} is called by one sampling thread; {@link #finish} by the same thread or after
@@ -26,11 +27,11 @@ final class ProgressLine {
         this.unit = unit;
     }
 
-    void update(long done, double ratePerSecond, long nowNanos) {
-        draw(done, ratePerSecond, nowNanos, false);
+    void update(long done, double ratePerSecond, long nowNanos, String detail) {
+        draw(done, ratePerSecond, nowNanos, false, detail);
     }
 
-    private void draw(long done, double ratePerSecond, long nowNanos, boolean force) {
+    private void draw(long done, double ratePerSecond, long nowNanos, boolean force, String detail) {
         String eta = ratePerSecond > 0 && total > 0
             ? String.format(Locale.ROOT, "ETA %.1fs", Math.max(0, total - done) / ratePerSecond) : "ETA -";
         String line;
@@ -40,6 +41,9 @@ final class ProgressLine {
                 " ".repeat(BAR - filled), done, total, unit, ratePerSecond, unit, eta);
         } else {
             line = String.format(Locale.ROOT, "%d %s  %.0f %s/s", done, unit, ratePerSecond, unit);
+        }
+        if (detail != null && !detail.isEmpty()) {
+            line += "  " + detail;
         }
         if (terminal) {
             err.print("\r" + line + "   ");
@@ -56,9 +60,10 @@ final class ProgressLine {
      *
      * @param done          items done
      * @param ratePerSecond the run's average rate
+     * @param detail        what {@code --live} adds (the whole run's limiting stage), or null
      */
-    void finish(long done, double ratePerSecond) {
-        draw(done, ratePerSecond, System.nanoTime(), true);
+    void finish(long done, double ratePerSecond, String detail) {
+        draw(done, ratePerSecond, System.nanoTime(), true, detail);
         if (terminal) {
             err.println();
             err.flush();

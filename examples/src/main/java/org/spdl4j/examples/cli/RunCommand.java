@@ -37,7 +37,7 @@ import picocli.CommandLine.Spec;
  * {@code spdl4j run}: the library's {@link Loader} over the built-in sample or {@code --data} (a folder, a list of
  * paths or URLs, tar shards), decoding images (short side 256, centre crop 224, or with {@code --augment} a random
  * resized crop 224 + flip), video or audio clips ({@link MediaOption}) into batches, with a live progress line, a
- * per-stage table at the end, and with {@code --report} an HTML page, PNG plots, {@code .hlog} interval logs and a
+ * per-stage table at the end, and with {@code --report} an HTML page with SVG plots, {@code .hlog} interval logs and a
  * Perfetto trace of the decode tasks. {@code --device auto|host|gpu} adds the loader's transfer stage
  * ({@link DeviceTransfer}, batch memory from the device's host allocator); the consumer waits for each copy.
  * {@code --state FILE} resumes from and saves the loader's state, {@code --keys FILE} logs each delivered sample,
@@ -125,6 +125,10 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--no-progress", description = "no live progress line")
     boolean noProgress;
+
+    @Option(names = "--live", description = "the progress line also names the stage that limits the run now and its"
+        + " p99 task time")
+    boolean live;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "cpu",
         description = "cpu (default): batches stay in host memory; auto: copy to the GPU if one is found, else into"
@@ -272,7 +276,7 @@ final class RunCommand implements Callable<Integer> {
                 : null;
             ProgressLine progress = noProgress ? null
                 : new ProgressLine(err, System.console() != null, total, media.rateUnit());
-            StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, metrics);
+            StatsSampler sampler = new StatsSampler(stats, intervalMs, progress, live);
             header.print(out);
             out.flush();
             metrics.start();
@@ -298,13 +302,14 @@ final class RunCommand implements Callable<Integer> {
             }
             PipelineSnapshot last = stats.runSnapshot(); // shares over the whole run, not the last interval
             if (progress != null) {
-                progress.finish(metrics.images(), metrics.imagesPerSecond());
+                progress.finish(metrics.images(), metrics.imagesPerSecond(), live ? LiveBottleneck.describe(last) : null);
             }
             String summary = StatsTable.render(last) + "\n" + metrics.describe(loader.failures());
             out.println(summary);
             printEnd(out, end, keys, loader);
             if (report != null) {
-                RunReport.write(report, stats, last, summary, sampler.throughputSeries(), trace);
+                RunReport.write(report, reportHeader(header), stats, last, metrics.describe(loader.failures()), sampler,
+                    trace);
                 out.println("report: " + report.resolve("index.html"));
             }
             out.flush();
@@ -324,6 +329,18 @@ final class RunCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** The report's title (what ran: the data, the media, the key settings) and its subtitle (the command line). */
+    private RunReport.Header reportHeader(RunHeader header) {
+        String what = data == null ? "built-in sample of " + sampleImages + " images" : data.toString();
+        PipelineSettings s = header.settings();
+        String title = String.format(Locale.ROOT, "spdl4j run over %s: batch %d, decode %d threads%s", what,
+            s.batchSize(), s.decodeConcurrency(), device == DeviceOption.cpu ? "" : ", device " + device);
+        java.util.List<String> args = spec.commandLine().getParseResult().originalArgs(); // "run" and its options
+        String command = "spdl4j " + String.join(" ", args.isEmpty() || !args.getFirst().equals("run")
+            ? java.util.stream.Stream.concat(java.util.stream.Stream.of("run"), args.stream()).toList() : args);
+        return new RunReport.Header(title, command + "  |  " + header.describe(), new StageUnits(media.unit()));
     }
 
     /** Flushes the keys and writes the state: the end of every run, however it ends. */

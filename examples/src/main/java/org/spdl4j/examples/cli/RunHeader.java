@@ -48,9 +48,14 @@ record RunHeader(DataArgs.RunData data, MediaOption media, PipelineSettings sett
      * @param out where
      */
     void print(PrintWriter out) {
+        out.println("spdl4j run: " + describe());
+    }
+
+    /** {@return the run's line without the command's prefix: what {@link #print} prints after "spdl4j run: "} */
+    String describe() {
         long perEpoch = data.perEpoch(rank);
-        out.printf(Locale.ROOT, "spdl4j run: %s %s x %d epoch(s), batch %d, %s, decode %d threads, order %s, wait %s,"
-                + " %s, %s%n", perEpoch < 0 ? "?" : Long.toString(perEpoch), media.unit(), epochs,
+        return String.format(Locale.ROOT, "%s %s x %d epoch(s), batch %d, %s, decode %d threads, order %s, wait %s,"
+                + " %s, %s", perEpoch < 0 ? "?" : Long.toString(perEpoch), media.unit(), epochs,
             settings.batchSize(), reads(), settings.decodeConcurrency(), settings.order(), settings.waitPolicy(),
             shuffle ? (data.kind() == DataArgs.Kind.TAR_SHARDS ? "shard order shuffled" : "shuffled") + " (seed "
                 + seed + ")" : "in order", media.describe(settings.augment(), seed));

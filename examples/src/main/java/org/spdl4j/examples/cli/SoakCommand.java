@@ -13,7 +13,7 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code spdl4j soak --minutes N}: the image loader over and over, sampling RSS, heap, native memory and threads
- * every 10 s into {@code soak.csv} and {@code soak.png}; exits 1 when RSS grew 5% or more after warm-up.
+ * every 10 s into {@code soak.csv} and {@code soak.svg}; exits 1 when RSS grew 5% or more after warm-up.
  */
 @Command(name = "soak", mixinStandardHelpOptions = true,
     description = "Run the image loader for N minutes and watch memory and threads.")
@@ -32,7 +32,7 @@ final class SoakCommand implements Callable<Integer> {
     Path data;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = "spdl4j-soak",
-        description = "where soak.csv and soak.png go (default ${DEFAULT-VALUE})")
+        description = "where soak.csv and soak.svg go (default ${DEFAULT-VALUE})")
     Path out;
 
     @Override

@@ -7,7 +7,8 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code probe}, {@code soak}.
+ * The {@code spdl4j} command line: {@code run}, {@code profile}, {@code tune}, {@code compare}, {@code probe},
+ * {@code soak}.
  *
  * <p>Bad arguments print one line naming the problem and exit with status 2; a failed run prints one line with the
  * cause and exits with status 1. Stack traces only with {@code -Dspdl4j.verbose=true}, never for user mistakes
@@ -21,7 +22,8 @@ import picocli.CommandLine.Command;
         "2:bad arguments",
         "3:./spdl4j: the build failed (run 'mvn -B package -DskipTests' to see why)",
         "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"},
-    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, ProbeCommand.class, SoakCommand.class})
+    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, CompareCommand.class, ProbeCommand.class,
+        SoakCommand.class})
 public final class Spdl4jCommand implements Runnable {
     /** Exit status for bad arguments. */
     public static final int EXIT_USAGE = 2;
@@ -40,7 +42,7 @@ public final class Spdl4jCommand implements Runnable {
 
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, profile, tune, probe or soak");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command: run, profile, tune, compare, probe or soak");
     }
 
     /**

@@ -2,9 +2,9 @@ package org.spdl4j.examples.cli;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongToDoubleFunction;
 import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageSnapshot;
@@ -14,29 +14,38 @@ import org.spdl4j.loader.Loader;
 
 /**
  * A daemon thread ({@code spdl4j-run-sampler}) that every interval takes a stats snapshot (which also feeds the
- * {@code .hlog} writer), emits it as {@code org.spdl4j.StageStats} JFR events, updates the progress line and records
- * images/s over time for the throughput plot.
+ * {@code .hlog} writer), emits it as {@code org.spdl4j.StageStats} JFR events and updates the progress line (with
+ * {@code --live}, also the current bottleneck: {@link LiveBottleneck}); between snapshots, at the finer step of a
+ * {@link RunTimeline}, it reads the live counters (images so far, ring occupancy) for the report's plots.
  *
  * <p>{@link #close()} takes one last snapshot, so the run's tail (the part of an interval after the last periodic
- * sample) is in the plot and in JFR, and a run shorter than one interval still has a point and an event per stage.
- * A tail shorter than a tenth of an interval is not plotted as a point of its own (its rate over so short a time
- * is noise): the previous point is widened to cover it. When a sample was taken that recently and no image moved
- * since, there is no last snapshot at all: it would repeat the one just taken.
+ * sample) is in JFR and in the plots, and a run shorter than one interval still has an event per stage. When a
+ * snapshot was taken less than a tenth of an interval before and no image moved since, there is no last snapshot:
+ * it would repeat the one just taken.
  */
 final class StatsSampler implements AutoCloseable {
     private final PipelineStats stats;
     private final long intervalMs;
     private final ProgressLine progress;
-    private final RunMetrics metrics;
-    private final List<double[]> series = new ArrayList<>();
+    private final boolean live;
+    private final RunTimeline timeline;
+    private final List<StageStats> rings = new ArrayList<>();
     private final Thread thread;
     private volatile boolean running = true;
 
-    StatsSampler(PipelineStats stats, long intervalMs, ProgressLine progress, RunMetrics metrics) {
+    StatsSampler(PipelineStats stats, long intervalMs, ProgressLine progress, boolean live) {
         this.stats = stats;
         this.intervalMs = intervalMs;
         this.progress = progress;
-        this.metrics = metrics;
+        this.live = live;
+        List<String> names = new ArrayList<>();
+        for (StageStats s : stats.stages()) {
+            if (s.inputCapacity() > 0) {
+                rings.add(s);
+                names.add(s.stage());
+            }
+        }
+        this.timeline = new RunTimeline(System.nanoTime(), names);
         this.thread = Thread.ofPlatform().daemon().name("spdl4j-run-sampler").unstarted(this::loop);
     }
 
@@ -46,101 +55,59 @@ final class StatsSampler implements AutoCloseable {
 
     private void loop() {
         long intervalNanos = TimeUnit.MILLISECONDS.toNanos(intervalMs);
-        Points points = new Points(intervalNanos, System.nanoTime());
+        long lastSnapshotNanos = System.nanoTime();
+        long lastSnapshotImages = 0;
+        boolean snapshotTaken = false;
         while (true) {
             // Parked, not slept: close() wakes it with unpark, never an interrupt, since an interrupt landing while
             // the snapshot spills the .hlog writer's buffer would close its (interruptible) file channel.
-            long until = System.nanoTime() + intervalNanos;
-            for (long left = intervalNanos; running && left > 0; left = until - System.nanoTime()) {
+            long until;
+            synchronized (timeline) {
+                until = Math.min(lastSnapshotNanos + intervalNanos, timeline.nextSampleNanos());
+            }
+            for (long left = until - System.nanoTime(); running && left > 0; left = until - System.nanoTime()) {
                 LockSupport.parkNanos(this, left);
             }
             boolean closing = !running;
-            if (closing && points.justSampled(System.nanoTime()) && imagesIn(stats.stages()) == points.lastImages()) {
-                return; // a sample was just taken and no image moved since: a last snapshot would repeat it
+            long now = System.nanoTime();
+            long imagesNow = imagesIn(stats.stages());
+            synchronized (timeline) {
+                if (closing) {
+                    timeline.last(now, imagesNow, ringPercent());
+                } else if (now >= timeline.nextSampleNanos()) {
+                    timeline.sample(now, imagesNow, ringPercent());
+                }
+            }
+            if (closing && snapshotTaken && now - lastSnapshotNanos < intervalNanos / 10
+                    && imagesNow == lastSnapshotImages) {
+                return; // a snapshot was just taken and no image moved since: a last one would repeat it
+            }
+            if (!closing && now - lastSnapshotNanos < intervalNanos) {
+                continue;
             }
             PipelineSnapshot snap = stats.snapshot();
             StageStatsEvent.emit(snap); // one JFR event per stage when a recording wants them
-            long now = System.nanoTime();
             long images = imagesIn(snap);
-            double rate;
-            synchronized (series) {
-                rate = points.add(now, images, closing, series, metrics::elapsedSeconds);
-            }
+            double rate = (images - lastSnapshotImages) / ((now - lastSnapshotNanos) / 1e9);
+            lastSnapshotNanos = now;
+            lastSnapshotImages = images;
+            snapshotTaken = true;
             if (closing) {
                 return; // the run's summary draws the progress line's final state
             }
             if (progress != null) {
-                progress.update(images, rate, now);
+                progress.update(images, rate, now, live ? LiveBottleneck.describe(snap) : null);
             }
         }
     }
 
-    /**
-     * The throughput plot's bookkeeping, kept apart from the clock and the thread so that it can be tested with
-     * made-up readings: each sample appends (seconds, images/s over the interval since the previous sample); the
-     * last sample, when it comes less than a tenth of an interval after the one before, replaces that one's point
-     * with a point over both intervals. Used by one thread.
-     */
-    static final class Points {
-        private final long intervalNanos;
-        private long lastNanos;
-        private long lastImages;
-        private long priorNanos;
-        private long priorImages;
-        private boolean sampled;
-
-        /**
-         * Creates the bookkeeping of one run.
-         *
-         * @param intervalNanos the sampling interval
-         * @param startNanos    when counting started (zero images then)
-         */
-        Points(long intervalNanos, long startNanos) {
-            this.intervalNanos = intervalNanos;
-            this.lastNanos = startNanos;
-            this.priorNanos = startNanos;
+    private double[] ringPercent() {
+        double[] percent = new double[rings.size()];
+        for (int i = 0; i < percent.length; i++) {
+            StageStats s = rings.get(i);
+            percent[i] = 100.0 * s.inputOccupancy() / s.inputCapacity();
         }
-
-        /**
-         * {@return whether a sample taken now would come less than a tenth of an interval after the previous one}
-         *
-         * @param nowNanos the clock now
-         */
-        boolean justSampled(long nowNanos) {
-            return sampled && nowNanos - lastNanos < intervalNanos / 10;
-        }
-
-        /** {@return images counted at the previous sample (0 before the first)} */
-        long lastImages() {
-            return lastImages;
-        }
-
-        /**
-         * Adds a sample's point to {@code series}, or for a last sample close behind the previous one widens that
-         * one's point.
-         *
-         * @param nowNanos the sample's clock reading
-         * @param images   images counted so far
-         * @param last     whether this is the last sample
-         * @param series   the points: (x, images/s)
-         * @param x        the x of a clock reading
-         * @return images/s over the interval since the previous sample
-         */
-        double add(long nowNanos, long images, boolean last, List<double[]> series, LongToDoubleFunction x) {
-            double rate = (images - lastImages) / ((nowNanos - lastNanos) / 1e9);
-            if (last && justSampled(nowNanos) && !series.isEmpty()) {
-                double widened = (images - priorImages) / ((nowNanos - priorNanos) / 1e9);
-                series.set(series.size() - 1, new double[] {x.applyAsDouble(nowNanos), widened});
-            } else {
-                series.add(new double[] {x.applyAsDouble(nowNanos), rate});
-                priorNanos = lastNanos;
-                priorImages = lastImages;
-            }
-            lastNanos = nowNanos;
-            lastImages = images;
-            sampled = true;
-            return rate;
-        }
+        return percent;
     }
 
     /**
@@ -172,10 +139,17 @@ final class StatsSampler implements AutoCloseable {
         return stage.equals(Loader.DECODE_STAGE);
     }
 
-    /** {@return (seconds since start, images/s) pairs, one per interval, the last one up to {@link #close()}} */
+    /** {@return (seconds since start, images/s) pairs at the timeline's step, the last one up to {@link #close()}} */
     List<double[]> throughputSeries() {
-        synchronized (series) {
-            return List.copyOf(series);
+        synchronized (timeline) {
+            return timeline.throughput();
+        }
+    }
+
+    /** {@return each sampled ring's (seconds since start, occupancy percent) pairs} */
+    Map<String, List<double[]>> ringSeries() {
+        synchronized (timeline) {
+            return timeline.ringOccupancy();
         }
     }
 

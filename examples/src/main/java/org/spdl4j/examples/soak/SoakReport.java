@@ -6,11 +6,12 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import org.spdl4j.examples.report.LineChart;
+import org.spdl4j.examples.report.ChartAxis;
+import org.spdl4j.examples.report.SvgChart;
 
 /**
  * What a soak measured: the samples as a CSV ({@code soak.csv}), a plot of memory and threads over time
- * ({@code soak.png}), and the figure that matters, resident memory growth after warm-up.
+ * ({@code soak.svg}), and the figure that matters, resident memory growth after warm-up.
  *
  * <p>Growth: the median VmRSS of the first three samples at or after the warm-up against the median of the last three
  * (medians, so one sample caught mid-GC does not decide), in percent of the first. Immutable.
@@ -22,7 +23,7 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
     /** CSV file name inside the output folder. */
     public static final String CSV = "soak.csv";
     /** Plot file name inside the output folder. */
-    public static final String PNG = "soak.png";
+    public static final String SVG = "soak.svg";
 
     /**
      * Copies the samples.
@@ -57,7 +58,7 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
     }
 
     /**
-     * Writes {@value #CSV} and {@value #PNG} into a folder.
+     * Writes {@value #CSV} and {@value #SVG} into a folder.
      *
      * @param dir the output folder (created if needed)
      * @throws IOException when a file cannot be written
@@ -70,20 +71,15 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
             lines.add(s.csvRow());
         }
         Files.write(dir.resolve(CSV), lines);
-        chart().writePng(dir.resolve(PNG));
+        chart().writeSvg(dir.resolve(SVG));
     }
 
-    private LineChart chart() {
+    private SvgChart chart() {
         double[] t = samples.stream().mapToDouble(s -> s.seconds() / 60).toArray();
-        LineChart c = new LineChart(String.format(java.util.Locale.ROOT,
-                "spdl4j soak: image pipeline, RSS growth after warm-up %.2f%%", rssGrowthPercent()), "minutes", "MiB");
-        double minutes = t.length == 0 ? 1 : Math.max(1, Math.ceil(t[t.length - 1]));
-        int step = (int) Math.max(1, Math.ceil(minutes / 12));
-        double[] ticks = new double[(int) (minutes / step) + 1];
-        for (int i = 0; i < ticks.length; i++) {
-            ticks[i] = i * step;
-        }
-        c.xTicks(ticks, v -> Long.toString(Math.round(v)));
+        SvgChart c = new SvgChart(String.format(java.util.Locale.ROOT,
+                "spdl4j soak: image pipeline, RSS growth after warm-up %.2f%%", rssGrowthPercent()),
+            new ChartAxis("minutes", ChartAxis.Scale.LINEAR), new ChartAxis("MiB (threads: count)",
+                ChartAxis.Scale.LINEAR));
         c.add("RSS", t, mib(samples.stream().mapToLong(s -> s.rssKiB() * 1024).toArray()));
         c.add("heap used", t, mib(samples.stream().mapToLong(MemorySample::heapUsed).toArray()));
         c.add("pools (off-heap)", t, mib(samples.stream().mapToLong(MemorySample::poolBytes).toArray()));

@@ -27,7 +27,7 @@ import org.spdl4j.offheap.batch.Batch;
  * The soak: runs the image loader ({@link Loader} with {@link ImageSlotDecoder#evaluation}, a new loader per epoch, so
  * pools, threads and FFmpeg contexts go through their whole life cycle each time) over and over for a given time, sampling RSS, heap, direct
  * and pooled off-heap memory, FFmpeg objects and threads at a fixed interval; writes {@code soak.csv} and
- * {@code soak.png} and prints the RSS growth after warm-up. The last epoch is cut short at the deadline (an early
+ * {@code soak.svg} and prints the RSS growth after warm-up. The last epoch is cut short at the deadline (an early
  * close, like a training loop that stops).
  *
  * <p>Settings ({@code spdl4j.soak.*}): sample interval {@value #DEFAULT_INTERVAL_SECONDS} s, warm-up
@@ -86,7 +86,7 @@ public final class SoakRunner {
      * @param data     a folder of images (class sub-folders, or images directly in it); the built-in sample is
      *                 generated there if it has none
      * @param duration how long to run
-     * @param outDir   where {@code soak.csv} and {@code soak.png} go
+     * @param outDir   where {@code soak.csv} and {@code soak.svg} go
      * @param out      where the summary is printed
      * @return 0 when RSS grew less than the pass mark after warm-up, 1 when it grew more (or could not be measured)
      */
@@ -101,7 +101,7 @@ public final class SoakRunner {
      *                 generated there if it has none
      * @param duration how long to run
      * @param interval time between samples
-     * @param outDir   where {@code soak.csv} and {@code soak.png} go
+     * @param outDir   where {@code soak.csv} and {@code soak.svg} go
      * @param out      where the summary is printed
      * @return 0 when RSS grew less than the pass mark after warm-up, 1 when it grew more (or could not be measured)
      */
@@ -174,7 +174,7 @@ public final class SoakRunner {
         } else {
             out.println("RSS growth: not measured (fewer than two samples after warm-up; run longer)");
         }
-        out.printf(Locale.ROOT, "wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.PNG));
+        out.printf(Locale.ROOT, "wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.SVG));
         out.flush();
         if (images == 0) { // a soak that decoded nothing measured the memory of failures: not a pass
             out.println("soak failed: no image was delivered in " + String.format(Locale.ROOT, "%.1f", seconds)

@@ -52,9 +52,7 @@ class StatsSamplerTest {
                  .named("short-run").pipe("decode", x -> x).aggregate(8, false).sink(8).build()) {
             recording.enable("org.spdl4j.StageStats");
             recording.start();
-            RunMetrics metrics = new RunMetrics();
-            metrics.start();
-            StatsSampler sampler = new StatsSampler(PipelineStats.of(p.stats()), 600_000, null, metrics);
+            StatsSampler sampler = new StatsSampler(PipelineStats.of(p.stats()), 600_000, null, false);
             sampler.start();
             int batches = 0;
             for (int i = 0; i < 5; i++) {
@@ -66,8 +64,8 @@ class StatsSamplerTest {
             recording.stop();
             recording.dump(jfr);
         }
-        assertThat(series).as("one point, for the whole (short) run").hasSize(1);
-        assertThat(series.get(0)[1]).as("images/s").isPositive();
+        assertThat(series).as("at least the last point, for the whole (short) run").isNotEmpty();
+        assertThat(series.stream().mapToDouble(pt -> pt[1]).max().orElseThrow()).as("images/s").isPositive();
         Map<String, Long> lastItemsIn = new HashMap<>();
         for (RecordedEvent e : RecordingFile.readAllEvents(jfr)) {
             if (e.getEventType().getName().equals("org.spdl4j.StageStats")
@@ -79,33 +77,47 @@ class StatsSamplerTest {
             .containsKeys("source", "sink");
     }
 
-    /** Each sample is a point; a last one that comes right after a periodic one widens that point, not a new one. */
+    /** A half-second run gets about ten points: the first step is 50 ms, whatever the stats interval. */
     @Test
-    void shouldFoldALastSampleJustAfterAPeriodicOneIntoThatPointRatherThanAddADuplicate() {
-        long second = 1_000_000_000L;
-        List<double[]> series = new ArrayList<>();
-        StatsSampler.Points points = new StatsSampler.Points(second / 2, 0);
-        assertThat(points.add(second / 2, 100, false, series, t -> t / 1e9)).isEqualTo(200.0);
-        assertThat(points.add(second, 200, false, series, t -> t / 1e9)).isEqualTo(200.0);
-        assertThat(points.justSampled(second + 1_000_000)).isTrue();
-        assertThat(points.lastImages()).isEqualTo(200);
+    void shouldSampleEvery50MsSoAHalfSecondRunHasACurve() {
+        long ms = 1_000_000L;
+        RunTimeline t = new RunTimeline(0, List.of("decode"));
+        for (long now = 50 * ms; now <= 500 * ms; now += 50 * ms) {
+            assertThat(t.nextSampleNanos()).isEqualTo(now);
+            t.sample(now, now / ms, new double[] {now == 250 * ms ? 75 : 10});
+        }
+        t.last(501 * ms, 501, new double[] {0}); // 1 ms after the last periodic sample: replaces it
+        List<double[]> points = t.throughput();
+        assertThat(points).hasSize(10);
+        assertThat(points.get(0)[0]).isEqualTo(0.05);
+        assertThat(points.get(0)[1]).as("50 images in 50 ms").isCloseTo(1000,
+            org.assertj.core.data.Offset.offset(1e-6));
+        assertThat(points.get(9)[0]).isEqualTo(0.501);
+        assertThat(t.ringOccupancy().get("decode")).hasSize(11).anySatisfy(p -> assertThat(p[1]).isEqualTo(75));
+    }
 
-        points.add(second + 1_000_000, 210, true, series, t -> t / 1e9); // 1 ms later: folded into the last point
-        assertThat(series).hasSize(2);
-        assertThat(series.get(1)[0]).isEqualTo(1.001);
-        assertThat(series.get(1)[1]).as("(210 - 100) images over 0.501 s").isCloseTo(110 / 0.501,
-            org.assertj.core.data.Offset.offset(1e-9));
-
-        List<double[]> other = new ArrayList<>();
-        StatsSampler.Points later = new StatsSampler.Points(second / 2, 0);
-        later.add(second / 2, 100, false, other, t -> t / 1e9);
-        assertThat(later.justSampled(second / 2 + second / 10)).isFalse();
-        later.add(second / 2 + second / 10, 130, true, other, t -> t / 1e9); // 100 ms later: a point of its own
-        assertThat(other).hasSize(2);
-        assertThat(other.get(1)[1]).isCloseTo(300, org.assertj.core.data.Offset.offset(1e-9));
-
-        List<double[]> first = new ArrayList<>();
-        new StatsSampler.Points(second / 2, 0).add(1_000_000, 5, true, first, t -> t / 1e9);
-        assertThat(first).as("a run shorter than a tenth of an interval still has its point").hasSize(1);
+    /**
+     * A long run keeps at most {@link RunTimeline#MAX_SAMPLES} samples: past that, every other one goes and the step
+     * doubles. A 60 s run ends at a 100 ms step, an hour at 6.4 s; no image is lost to the thinning.
+     */
+    @Test
+    void shouldThinTheSamplesOfALongRunAndKeepTheirCountsExact() {
+        long ms = 1_000_000L;
+        RunTimeline t = new RunTimeline(0, List.of());
+        long now = 0;
+        while (now < 60_000 * ms) {
+            now = t.nextSampleNanos();
+            t.sample(now, now / ms * 2, new double[0]); // 2000 images/s throughout
+        }
+        assertThat(t.stepNanos()).isEqualTo(100 * ms);
+        assertThat(t.size()).isLessThanOrEqualTo(RunTimeline.MAX_SAMPLES);
+        assertThat(t.throughput()).hasSizeGreaterThan(RunTimeline.MAX_SAMPLES / 2)
+            .allSatisfy(p -> assertThat(p[1]).isCloseTo(2000, org.assertj.core.data.Offset.offset(1e-6)));
+        while (now < 3_600_000 * ms) {
+            now = t.nextSampleNanos();
+            t.sample(now, now / ms * 2, new double[0]);
+        }
+        assertThat(t.size()).isLessThanOrEqualTo(RunTimeline.MAX_SAMPLES);
+        assertThat(t.stepNanos()).isEqualTo(6_400 * ms);
     }
 }

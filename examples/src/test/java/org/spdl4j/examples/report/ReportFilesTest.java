@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.awt.image.BufferedImage;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -12,7 +11,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Function;
-import javax.imageio.ImageIO;
 import org.HdrHistogram.Histogram;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -185,7 +183,7 @@ class ReportFilesTest {
     }
 
     @Test
-    void shouldWritePercentilePlotAsValidPng() throws Exception {
+    void shouldChartOneCurvePerStageOnAPercentileAxis() {
         Histogram fast = new Histogram(3);
         Histogram slow = new Histogram(3);
         for (int i = 1; i <= 1000; i++) {
@@ -195,38 +193,21 @@ class ReportFilesTest {
         Map<String, Histogram> stages = new LinkedHashMap<>();
         stages.put("read", fast);
         stages.put("decode", slow);
-        Path png = dir.resolve("latency.png");
-        PercentileCurves.write("task time", stages, png);
-        BufferedImage image = ImageIO.read(png.toFile());
-        assertThat(image).isNotNull();
-        assertThat(image.getWidth()).isGreaterThan(100);
-        // the two series are drawn in different colors: both palette colors appear somewhere
-        assertThat(countColor(image, 0x1f77b4)).isPositive();
-        assertThat(countColor(image, 0xd62728)).isPositive();
+        String svg = PercentileCurves.chart("task time", stages).toSvg();
+        assertThat(svg).contains("data-name=\"read\"", "data-name=\"decode\"", ">90%<", ">99%<", ">99.9%<",
+            "stroke=\"#1f77b4\"", "stroke=\"#d62728\"");
     }
 
     @Test
-    void shouldPlacePercentilesOnLogScale() {
-        assertThat(PercentileCurves.position(90)).isCloseTo(1.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(PercentileCurves.position(99)).isCloseTo(2.0, org.assertj.core.data.Offset.offset(1e-9));
-        assertThat(PercentileCurves.position(99.9)).isCloseTo(3.0, org.assertj.core.data.Offset.offset(1e-9));
-    }
-
-    @Test
-    void shouldWriteHtmlLinkingPlotsAndEscapingText() throws Exception {
-        HtmlReport.write(dir, "run <1>", "stage  p50\nread   1 ms", List.of("latency.png"), List.of("run.hlog", "trace.json"));
+    void shouldWriteHtmlWithInlineChartsLinksAndEscapedText() throws Exception {
+        new HtmlReport("run <1>", "spdl4j run --data a&b").table(List.of("stage", "p50"),
+                List.of(List.of("read", "1 ms")), 0)
+            .chart(new SvgChart("c", new ChartAxis("x", ChartAxis.Scale.LINEAR), new ChartAxis("y",
+                ChartAxis.Scale.LINEAR)).add("s", new double[] {0, 1}, new double[] {1, 2}))
+            .preformatted("stage  p50\nread   1 ms").files(List.of("run.hlog", "trace.json"))
+            .write(dir.resolve("index.html"));
         String html = Files.readString(dir.resolve("index.html"));
-        assertThat(html).contains("<img src=\"latency.png\"", "href=\"run.hlog\"", "href=\"trace.json\"", "run &lt;1&gt;",
-            "read   1 ms");
-    }
-
-    private static int countColor(BufferedImage image, int rgb) {
-        int n = 0;
-        for (int y = 0; y < image.getHeight(); y++) {
-            for (int x = 0; x < image.getWidth(); x++) {
-                n += (image.getRGB(x, y) & 0xffffff) == rgb ? 1 : 0;
-            }
-        }
-        return n;
+        assertThat(html).contains("<svg", "data-points=\"2\"", "href=\"run.hlog\"", "href=\"trace.json\"",
+            "<title>run &lt;1&gt;</title>", "a&amp;b", "<tr class=\"bottleneck\"><td>read</td>", "read   1 ms");
     }
 }
