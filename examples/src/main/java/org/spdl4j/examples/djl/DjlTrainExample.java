@@ -109,8 +109,8 @@ public final class DjlTrainExample implements Callable<Integer> {
         if (!"spdl4j".equals(loader) && !"djl".equals(loader)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--loader: spdl4j or djl, not " + loader);
         }
-        boolean convertHere = "djl".equals(normalize);
-        if (!convertHere && !"decoder".equals(normalize)) {
+        boolean djlNormalize = "djl".equals(normalize);
+        if (!djlNormalize && !"decoder".equals(normalize)) {
             throw new CommandLine.ParameterException(new CommandLine(this), "--normalize: decoder or djl");
         }
         Path root = data != null ? data : ColorClassImages.generate(Files.createTempDirectory("spdl4j-djl-"),
@@ -127,9 +127,10 @@ public final class DjlTrainExample implements Callable<Integer> {
             NDArray std = manager.create(norm.std()).reshape(1, 1, 1, 3);
             Dataset dataset;
             LoaderDataset spdl4j = null;
+            boolean convertHere = djlNormalize;
             if ("spdl4j".equals(loader)) {
                 spdl4j = LoaderDataset.builder(epoch -> Loader.builder().name("djl-train")
-                        .source(SampleSource.folder(root)).decoder(decoder(shortSide, size, convertHere, norm))
+                        .source(SampleSource.folder(root)).decoder(decoder(shortSide, size, djlNormalize, norm))
                         .batchSize(batch).dropLast(true).seed(epoch).decodeConcurrency(threads).build())
                     .build();
                 dataset = spdl4j;
