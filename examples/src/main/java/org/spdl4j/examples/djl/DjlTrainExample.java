@@ -24,6 +24,7 @@ import ai.djl.training.dataset.Dataset;
 import ai.djl.training.loss.Loss;
 import ai.djl.training.optimizer.Optimizer;
 import ai.djl.training.tracker.Tracker;
+import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Iterator;
@@ -35,14 +36,17 @@ import org.HdrHistogram.Histogram;
 import org.spdl4j.djl.LoaderDataset;
 import org.spdl4j.djl.NormalizingSlotDecoder;
 import org.spdl4j.djl.PixelNormalization;
+import org.spdl4j.examples.common.ExampleCommands;
 import org.spdl4j.examples.training.ColorClassImages;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.SampleSource;
 import org.spdl4j.media.ImageSlotDecoder;
 import org.spdl4j.offheap.batch.SlotDecoder;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine;
 
 /**
  * Trains a small CNN with DJL (PyTorch engine, CPU) on an image folder for a number of steps and prints where each
@@ -62,6 +66,9 @@ import picocli.CommandLine.Option;
     description = "Trains a small CNN with DJL on batches from spdl4j or from DJL's ImageFolder; prints img/s and "
         + "per-step waiting for data vs compute.")
 public final class DjlTrainExample implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
     @Option(names = "--data", description = "folder of class sub-folders (default: generated colour classes)")
     private Path data;
 
@@ -91,8 +98,27 @@ public final class DjlTrainExample implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "decode threads (spdl4j) or executor threads (djl)")
     private int threads;
 
+    private float firstLoss = Float.NaN;
+    private float lastLoss = Float.NaN;
+    private double imagesPerSecond;
+
     /** Creates the command with its defaults (picocli sets the options). */
     public DjlTrainExample() {
+    }
+
+    /** {@return the loss of the first step of the last run} */
+    public float firstLoss() {
+        return firstLoss;
+    }
+
+    /** {@return the loss of the last step of the last run} */
+    public float lastLoss() {
+        return lastLoss;
+    }
+
+    /** {@return images per second over the measured steps of the last run} */
+    public double imagesPerSecond() {
+        return imagesPerSecond;
     }
 
     /**
@@ -101,17 +127,22 @@ public final class DjlTrainExample implements Callable<Integer> {
      * @param args command-line arguments
      */
     public static void main(String[] args) {
-        System.exit(new CommandLine(new DjlTrainExample()).execute(args));
+        System.exit(ExampleCommands.execute(new DjlTrainExample(), args));
     }
 
     @Override
     public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
         if (!"spdl4j".equals(loader) && !"djl".equals(loader)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--loader: spdl4j or djl, not " + loader);
+            throw new CommandLine.ParameterException(spec.commandLine(), "--loader: spdl4j or djl, not " + loader);
+        }
+        if (steps <= warmup || warmup < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--steps (" + steps + ") must exceed --warmup ("
+                + warmup + ")");
         }
         boolean djlNormalize = "djl".equals(normalize);
         if (!djlNormalize && !"decoder".equals(normalize)) {
-            throw new CommandLine.ParameterException(new CommandLine(this), "--normalize: decoder or djl");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--normalize: decoder or djl, not " + normalize);
         }
         Path root = data != null ? data : ColorClassImages.generate(Files.createTempDirectory("spdl4j-djl-"),
             perClass, size * 8 / 7 + 8, 1);
@@ -173,6 +204,9 @@ public final class DjlTrainExample implements Callable<Integer> {
                             NDArray l = trainer.getLoss().evaluate(b.getLabels(), predictions);
                             collector.backward(l);
                             loss = l.getFloat();
+                            if (step == 0) {
+                                firstLoss = loss;
+                            }
                         }
                         trainer.step();
                         long t3 = System.nanoTime();
@@ -184,7 +218,7 @@ public final class DjlTrainExample implements Callable<Integer> {
                         }
                     }
                     if ((step + 1) % 20 == 0) {
-                        System.out.printf(Locale.ROOT, "step %d  loss %.4f%n", step + 1, loss);
+                        out.printf(Locale.ROOT, "step %d  loss %.4f%n", step + 1, loss);
                     }
                 }
             } finally {
@@ -193,10 +227,12 @@ public final class DjlTrainExample implements Callable<Integer> {
                 }
             }
             double seconds = (System.nanoTime() - measuredStart) / 1e9;
-            System.out.printf(Locale.ROOT, "loader %s%s, batch %d, %dx%d, %d threads, %d steps measured%n", loader,
+            lastLoss = loss;
+            imagesPerSecond = images / seconds;
+            out.printf(Locale.ROOT, "loader %s%s, batch %d, %dx%d, %d threads, %d steps measured%n", loader,
                 "spdl4j".equals(loader) ? " (normalize in " + normalize + ")" : "", batch, size, size, threads,
                 steps - warmup);
-            System.out.printf(Locale.ROOT, "%.1f img/s; per step (ms, mean / p50 / p99): wait for data %s, "
+            out.printf(Locale.ROOT, "%.1f img/s; per step (ms, mean / p50 / p99): wait for data %s, "
                 + "convert %s, compute %s; last loss %.4f%n", images / seconds, ms(wait), ms(convert), ms(compute),
                 loss);
         } finally {
