@@ -31,9 +31,10 @@ import org.spdl4j.offheap.batch.Batch;
  * }</pre>
  *
  * <p><b>Ownership:</b> the loader's batch is closed as soon as its arrays exist (the loader moves on); the arrays
- * hold the memory until the DJL batch is closed, as {@code EasyTrain} does after each step. A pass read to its end
- * closes its loader; starting the next pass, or {@link #close()}, closes one left open. <b>Threading:</b> one pass at
- * a time, iterated from one thread; {@link #dataWaitNanos()} from any.
+ * hold the memory until the DJL batch is closed, as {@code EasyTrain} does after each step, also past the end of
+ * its pass and its loader. A pass read to its end closes its loader; starting the next pass, or {@link #close()},
+ * closes one left open (its iterator then has no more batches). <b>Threading:</b> one pass at a time, iterated from
+ * one thread; {@link #dataWaitNanos()} from any.
  */
 public final class LoaderDataset implements Dataset, AutoCloseable {
     private final LongFunction<Loader<Batch>> loaderOfEpoch;
@@ -104,6 +105,10 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
         return open;
     }
 
+    private synchronized boolean isOpen(Loader<Batch> loader) {
+        return open == loader;
+    }
+
     private synchronized void passEnded(Loader<Batch> loader) {
         if (open == loader) {
             open = null;
@@ -127,6 +132,10 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
         @Override
         public boolean hasNext() {
             if (loader == null) {
+                return false;
+            }
+            if (!isOpen(loader)) { // the next pass began, or the dataset closed: this pass has ended
+                loader = null;
                 return false;
             }
             long start = System.nanoTime();
