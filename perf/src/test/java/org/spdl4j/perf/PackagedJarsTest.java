@@ -142,6 +142,11 @@ class PackagedJarsTest {
         List<String> lines = assertModule("engine/djl", "spdl4j-djl", "org.spdl4j.djl", "org.spdl4j.djl");
         assertThat(qualifiedExports(lines)).isEmpty();
         assertThat(lines).contains("requires org.spdl4j.engine transitive", "requires ai.djl.api transitive");
+        for (String[] core : new String[][] {{"off-heap", "spdl4j-off-heap"}, {"engine", "spdl4j-engine"},
+                {"media-native", "spdl4j-media-native"}, {"cuda-staging", "spdl4j-cuda-staging"}}) {
+            assertThat(describeModule(libraryJar(core[0], core[1]))).as("the core artifact " + core[1])
+                    .noneMatch(l -> l.contains("ai.djl"));
+        }
     }
 
     @Test
