@@ -56,6 +56,7 @@ class LoaderDatasetTrainingTest {
     @Test
     void shouldTrainATinyCnnUntilTheLossFalls() throws Exception {
         Path images = ColorSquares.generate(dir.resolve("images"), PER_CLASS, 36, 21);
+        Path heldOut = ColorSquares.generate(dir.resolve("held-out"), 8, 36, 22);
         Engine.getEngine("PyTorch").setRandomSeed(42);
         List<Float> losses = new ArrayList<>();
         try (LoaderDataset dataset = LoaderDataset.builder(epoch -> Loader.builder().name("djl-train")
@@ -76,6 +77,7 @@ class LoaderDatasetTrainingTest {
                 for (int pass = 0; pass < 2; pass++) {
                     trainOnePass(trainer, dataset, losses);
                 }
+                assertThat(accuracy(trainer, heldOut)).as("held-out accuracy (chance: 0.25)").isGreaterThan(0.9);
             }
             assertThat(dataset.epochsStarted()).isEqualTo(6);
             assertThat(dataset.dataWaitNanos()).isPositive();
@@ -104,6 +106,30 @@ class LoaderDatasetTrainingTest {
                 trainer.step();
             }
         }
+    }
+
+    /** Predictions on another folder's images against their labels: the labels travel with their own pixels. */
+    private static double accuracy(Trainer trainer, Path folder) throws Exception {
+        int right = 0;
+        int total = 0;
+        try (LoaderDataset test = LoaderDataset.builder(epoch -> Loader.builder().name("djl-held-out")
+                 .source(SampleSource.folder(folder))
+                 .decoder(NormalizingSlotDecoder.builder(ImageSlotDecoder.evaluation(SIZE, SIZE)).build())
+                 .batchSize(BATCH).decodeConcurrency(2).readConcurrency(4).build()).build()) {
+            for (Batch batch : trainer.iterateDataset(test)) {
+                try (batch) {
+                    NDArray predicted = trainer.evaluate(batch.getData()).head().argMax(1);
+                    long[] p = predicted.toType(DataType.INT64, false).toLongArray();
+                    int[] labels = batch.getLabels().head().toIntArray();
+                    for (int i = 0; i < labels.length; i++) {
+                        right += p[i] == labels[i] ? 1 : 0;
+                    }
+                    total += labels.length;
+                }
+            }
+        }
+        assertThat(total).isEqualTo(8 * ColorSquares.CLASSES.size());
+        return (double) right / total;
     }
 
     private static double mean(List<Float> values) {
