@@ -138,12 +138,24 @@ class PackagedJarsTest {
     }
 
     @Test
+    void shouldShipTheDjlAdapterAsAModuleOnTheEngineAndDjlsApi() {
+        List<String> lines = assertModule("engine/djl", "spdl4j-djl", "org.spdl4j.djl", "org.spdl4j.djl");
+        assertThat(qualifiedExports(lines)).isEmpty();
+        assertThat(lines).contains("requires org.spdl4j.engine transitive", "requires ai.djl.api transitive");
+        for (String[] core : new String[][] {{"off-heap", "spdl4j-off-heap"}, {"engine", "spdl4j-engine"},
+                {"media-native", "spdl4j-media-native"}, {"cuda-staging", "spdl4j-cuda-staging"}}) {
+            assertThat(describeModule(libraryJar(core[0], core[1]))).as("the core artifact " + core[1])
+                    .noneMatch(l -> l.contains("ai.djl"));
+        }
+    }
+
+    @Test
     void shouldManageEveryLibraryArtifactInTheBomAtThisVersion() throws IOException {
         String bom = Files.readString(ROOT.resolve("engine/bom/pom.xml"));
         assertThat(bom).contains("<artifactId>spdl4j-bom</artifactId>", "<version>" + VERSION + "</version>")
                 .doesNotContain("<parent>");
         for (String artifact : List.of("spdl4j-off-heap", "spdl4j-engine", "spdl4j-records", "spdl4j-media-native",
-                "spdl4j-cuda-staging")) {
+                "spdl4j-cuda-staging", "spdl4j-djl")) {
             assertThat(bom).as("the BOM manages " + artifact).contains("<artifactId>" + artifact + "</artifactId>");
         }
     }
