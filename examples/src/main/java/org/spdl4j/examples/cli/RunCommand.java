@@ -5,6 +5,8 @@ import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Consumer;
@@ -112,6 +114,15 @@ final class RunCommand implements Callable<Integer> {
         + " SIGINT or SIGTERM)")
     Path stateFile;
 
+    @Option(names = "--resume-from", paramLabel = "FILE", split = ",", description = "resume a run saved on another"
+        + " number of ranks: every saved rank's --state file, comma-separated; this run's rank comes from RANK /"
+        + " WORLD_SIZE, and what the saved ranks had not delivered of their epoch is dealt to the new ranks (folders"
+        + " and lists); this run's own state goes to --state")
+    List<Path> resumeFrom;
+
+    /** Every saved rank's state, when resuming on another number of ranks ({@code --resume-from}). */
+    private List<LoaderState> resumeAll;
+
     @Option(names = "--keys", paramLabel = "FILE", description = "write each delivered sample's key and label,"
         + " tab-separated, one per line, in delivery order")
     Path keysFile;
@@ -163,8 +174,23 @@ final class RunCommand implements Callable<Integer> {
         long runSeed = seed != null ? seed : LoaderBuilder.DEFAULT_SEED;
         LoaderState resume = stateFile != null ? StateFile.read(spec, stateFile) : null;
         if (resume != null) {
-            runSeed = checkedSeed(resume);
+            runSeed = checkedSeed(resume, "--state " + stateFile);
             rank = checkedRank(resume, rank);
+        }
+        if (resumeFrom != null) {
+            if (resume != null) {
+                throw new ParameterException(spec.commandLine(), "--state " + stateFile + " exists and --resume-from"
+                    + " is given: resume from one (give --state a new file to save this rank's state in)");
+            }
+            resumeAll = new ArrayList<>();
+            for (Path file : resumeFrom) {
+                LoaderState saved = StateFile.read(spec, file);
+                if (saved == null) {
+                    throw new ParameterException(spec.commandLine(), "--resume-from " + file + ": no such file");
+                }
+                resumeAll.add(saved);
+            }
+            runSeed = checkedSeed(resumeAll.get(0), "--resume-from " + resumeFrom.get(0));
         }
         if (report != null) {
             reportDirectory();
@@ -191,9 +217,9 @@ final class RunCommand implements Callable<Integer> {
     }
 
     /** The saved seed, refusing a {@code --seed} that differs: a resumed run is the saved run. */
-    private long checkedSeed(LoaderState resume) {
+    private long checkedSeed(LoaderState resume, String from) {
         if (seed != null && seed != resume.seed()) {
-            throw new ParameterException(spec.commandLine(), "--seed " + seed + ": --state " + stateFile
+            throw new ParameterException(spec.commandLine(), "--seed " + seed + ": " + from
                 + " was saved by a run with seed " + resume.seed() + "; resume with that seed (or no --seed), or"
                 + " delete the file to start afresh");
         }
@@ -231,6 +257,9 @@ final class RunCommand implements Callable<Integer> {
         SlotDecoder decoder = new TracingSlotDecoder(media.decoder(settings.augment()), trace);
         LoaderBuilder<Batch> builder = Loader.builder().name("run").source(runData.source()).decoder(decoder)
             .epochs(epochs).seed(runSeed).shuffle(!noShuffle).rank(rank).resume(resume);
+        if (resumeAll != null) {
+            builder.resume(resumeAll); // every saved rank's state: this rank's share of what they left
+        }
         settings.applyTo(builder);
         if (readTimeoutSeconds != null) {
             builder.readTimeout(java.time.Duration.ofNanos((long) (readTimeoutSeconds * 1e9)));
