@@ -98,6 +98,10 @@ public final class DjlTrainExample implements Callable<Integer> {
     @Option(names = "--threads", defaultValue = "2", description = "decode threads (spdl4j) or executor threads (djl)")
     private int threads;
 
+    @Option(names = "--model", defaultValue = "cnn", description = "cnn (train the small CNN) or none (only load: "
+        + "each batch is taken and closed, to measure the loader alone)")
+    private String modelKind;
+
     private float firstLoss = Float.NaN;
     private float lastLoss = Float.NaN;
     private double imagesPerSecond;
@@ -140,6 +144,10 @@ public final class DjlTrainExample implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--steps (" + steps + ") must exceed --warmup ("
                 + warmup + ")");
         }
+        if (!"cnn".equals(modelKind) && !"none".equals(modelKind)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--model: cnn or none, not " + modelKind);
+        }
+        boolean train = "cnn".equals(modelKind);
         boolean djlNormalize = "djl".equals(normalize);
         if (!djlNormalize && !"decoder".equals(normalize)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--normalize: decoder or djl, not " + normalize);
@@ -199,16 +207,18 @@ public final class DjlTrainExample implements Callable<Integer> {
                                 .div(std).transpose(0, 3, 1, 2));
                         }
                         long t2 = System.nanoTime();
-                        try (GradientCollector collector = trainer.newGradientCollector()) {
-                            NDList predictions = trainer.forward(input);
-                            NDArray l = trainer.getLoss().evaluate(b.getLabels(), predictions);
-                            collector.backward(l);
-                            loss = l.getFloat();
-                            if (step == 0) {
-                                firstLoss = loss;
+                        if (train) {
+                            try (GradientCollector collector = trainer.newGradientCollector()) {
+                                NDList predictions = trainer.forward(input);
+                                NDArray l = trainer.getLoss().evaluate(b.getLabels(), predictions);
+                                collector.backward(l);
+                                loss = l.getFloat();
+                                if (step == 0) {
+                                    firstLoss = loss;
+                                }
                             }
+                            trainer.step();
                         }
-                        trainer.step();
                         long t3 = System.nanoTime();
                         if (step >= warmup) {
                             wait.recordValue((t1 - t0) / 1000);
@@ -235,8 +245,35 @@ public final class DjlTrainExample implements Callable<Integer> {
             out.printf(Locale.ROOT, "%.1f img/s; per step (ms, mean / p50 / p99): wait for data %s, "
                 + "convert %s, compute %s; last loss %.4f%n", images / seconds, ms(wait), ms(convert), ms(compute),
                 loss);
+            double stepTotal = wait.getMean() + convert.getMean() + compute.getMean();
+            double cpuSeconds = processCpuSeconds();
+            out.printf(Locale.ROOT, "waiting for data: %.1f%% of step time; process: %.2f cpu-s in all, %.2f cpu-s per"
+                + " 1,000 measured images (warm-up and start included), peak RSS %d MiB%n",
+                stepTotal > 0 ? 100 * wait.getMean() / stepTotal : 0, cpuSeconds, cpuSeconds * 1000 / images,
+                peakRssKib() / 1024);
         } finally {
             executor.shutdownNow();
+        }
+        return 0;
+    }
+
+    /** {@return CPU seconds this process used so far, all threads (native ones included)} */
+    private static double processCpuSeconds() {
+        java.lang.management.OperatingSystemMXBean os = java.lang.management.ManagementFactory
+            .getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() / 1e9 : Double.NaN;
+    }
+
+    /** {@return the process's peak resident set in KiB (VmHWM), or 0 where /proc is not there} */
+    private static long peakRssKib() {
+        try {
+            for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                if (line.startsWith("VmHWM:")) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                }
+            }
+        } catch (java.io.IOException | NumberFormatException e) {
+            return 0;
         }
         return 0;
     }
