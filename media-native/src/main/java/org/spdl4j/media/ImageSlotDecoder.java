@@ -32,9 +32,10 @@ public final class ImageSlotDecoder implements SlotDecoder {
     private final ImageSpec spec;
     private final PerThreadImageDecoders decoders;
 
-    private ImageSlotDecoder(final ImageSpec spec, final MediaLimits limits) {
+    private ImageSlotDecoder(final ImageSpec spec, final MediaLimits limits, final DecodeMemoryBudget budget) {
         this.spec = Objects.requireNonNull(spec, "spec");
-        this.decoders = new PerThreadImageDecoders(Objects.requireNonNull(limits, "limits"));
+        this.decoders = new PerThreadImageDecoders(Objects.requireNonNull(limits, "limits"),
+                Objects.requireNonNull(budget, "budget"));
     }
 
     /**
@@ -82,7 +83,21 @@ public final class ImageSlotDecoder implements SlotDecoder {
      * @return the decoder, owned by the caller (a loader closes it)
      */
     public static ImageSlotDecoder of(final ImageSpec spec, final MediaLimits limits) {
-        return new ImageSlotDecoder(spec, limits);
+        return of(spec, limits, DecodeMemoryBudget.shared());
+    }
+
+    /**
+     * A decoder for any output description under given limits, reserving each image's decoded size from a budget of
+     * its own choosing before decoding it (the other factories use {@link DecodeMemoryBudget#shared()}).
+     *
+     * @param spec size, pixel format, resize mode (a random one draws from {@link EncodedSample#seed()})
+     * @param limits checked against each input (bytes, declared pixels)
+     * @param budget the decode memory budget its decode threads share, e.g. {@link DecodeMemoryBudget#ofBytes(long)}
+     * @return the decoder, owned by the caller (a loader closes it)
+     */
+    public static ImageSlotDecoder of(final ImageSpec spec, final MediaLimits limits,
+                                      final DecodeMemoryBudget budget) {
+        return new ImageSlotDecoder(spec, limits, budget);
     }
 
     /** {@return the output description every sample is decoded to} */

@@ -320,6 +320,51 @@ final class ImageSniffer {
         return -1;
     }
 
+    /**
+     * {@return the number of components a JPEG's frame header declares (1 gray, 3 colour, 4 CMYK or YCCK), or 0 when
+     * no frame header is found}
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static int jpegComponents(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        return p < 0 || p + 10 > length ? 0 : u8(address + p + 9);
+    }
+
+    /**
+     * {@return whether a JPEG's frame is progressive (SOF2, 6, 10, 14): FFmpeg then keeps every coefficient of the
+     * image (two bytes per sample) besides the picture}
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static boolean jpegIsProgressive(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        return p >= 0 && (u8(address + p + 1) & 0xF3) == 0xC2; // C2, C6, CA, CE
+    }
+
+    /**
+     * {@return bytes per pixel of the frame FFmpeg's PNG decoder gives for a PNG, from its IHDR (channels of the
+     * colour type times 2 for 16-bit samples, 1 for palette and sub-byte depths), or 0 when the header is too short}
+     *
+     * @param address first byte (89 'P' 'N' 'G')
+     * @param length number of bytes
+     */
+    static int pngBytesPerPixel(final long address, final long length) {
+        if (length < 26) {
+            return 0;
+        }
+        final int depth = u8(address + 24);
+        final int channels = switch (u8(address + 25)) {
+            case 2 -> 3; // RGB
+            case 4 -> 2; // gray + alpha
+            case 6 -> 4; // RGBA
+            default -> 1; // gray, palette
+        };
+        return depth == 16 ? 2 * channels : channels;
+    }
+
     private static long pack(final long width, final long height) {
         return width << 32 | (height & 0xFFFF_FFFFL);
     }

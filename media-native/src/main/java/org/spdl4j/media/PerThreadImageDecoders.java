@@ -40,6 +40,7 @@ import org.slf4j.LoggerFactory;
 public final class PerThreadImageDecoders implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PerThreadImageDecoders.class);
     private final MediaLimits limits;
+    private final DecodeMemoryBudget budget;
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::forPlatformThread);
     /** Platform threads' decoders with the thread each belongs to: an ended thread's decoder goes to a new thread. */
@@ -62,7 +63,20 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
+        this(limits, DecodeMemoryBudget.shared());
+    }
+
+    /**
+     * Creates the (empty) set of per-thread decoders, all reserving each image's decoded size from {@code budget}
+     * before decoding it, and warms FFmpeg up as {@link #PerThreadImageDecoders(MediaLimits)} does.
+     *
+     * @param limits the limits every input is checked against
+     * @param budget the decode memory budget every thread's decoder shares ({@link DecodeMemoryBudget#shared()} by
+     *               default)
+     */
+    public PerThreadImageDecoders(final MediaLimits limits, final DecodeMemoryBudget budget) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.budget = Objects.requireNonNull(budget, "budget");
         FFmpeg.preload();
         warmUp();
     }
@@ -106,7 +120,8 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     }
 
     private SingleThreadImageDecoder create() {
-        final SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits);
+        final SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits,
+                MediaConfiguration.DEFAULT_REDUCED_JPEG_DECODE, budget);
         all.add(decoder);
         return decoder;
     }
