@@ -64,6 +64,7 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
 public final class SingleThreadImageDecoder implements AutoCloseable {
     private static final int EAGAIN = -11; // AVERROR(EAGAIN)
     private static final int EINVAL = -22; // AVERROR(EINVAL)
+    private static final int ENOMEM = -12; // AVERROR(ENOMEM)
     /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
     private static final int AV_FRAME_FLAG_CORRUPT = 1;
     /** Names the decoder in the error when one of its allocations fails (it has no input yet). */
@@ -328,8 +329,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                 return decodeAt(srcAddress, srcLength, label, spec, seed, dstAddress, demuxer, headerWidth,
                         headerHeight, lowres);
             } catch (final MediaException reducedFailure) {
-                if (lowres == 0) {
-                    throw reducedFailure;
+                if (lowres == 0 || reducedFailure.errorCode() == ENOMEM) {
+                    throw reducedFailure; // out of memory is no matter of scale: the full decode would need more
                 }
                 // Some JPEGs decode at full scale only (FFmpeg's lowres refuses a CMYK or YCCK JPEG whose chroma is
                 // subsampled: "Not yet implemented in FFmpeg"): retry once at full scale, whose verdict is final.
