@@ -20,7 +20,9 @@ import org.spdl4j.offheap.tensor.DType;
  * </ul>
  *
  * <p><b>Threading:</b> {@link #decode} may be called by any number of threads at once; each uses its own thread's
- * FFmpeg contexts ({@link PerThreadImageDecoders}; a virtual thread borrows an idle one for the call). <b>Ownership:</b>
+ * FFmpeg contexts ({@link PerThreadImageDecoders}; a virtual thread borrows an idle one for the call). <b>Blocking:</b>
+ * a decode first reserves its image's decoded size from the {@link DecodeMemoryBudget} all decode threads share, and
+ * waits (bounded, interruptible) while it does not fit. <b>Ownership:</b>
  * owns its {@link PerThreadImageDecoders}, created (FFmpeg loaded and warmed up, a few hundred milliseconds the first
  * time in a JVM) by the factory and freed by {@link #close()}, once every decode has returned. The sample's bytes stay
  * the caller's; they are read during the call only. <b>Allocation:</b> no pixel or byte buffer per sample; the FFmpeg

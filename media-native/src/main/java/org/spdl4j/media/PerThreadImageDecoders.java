@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * never shared between threads), created on the thread's first call and reused for every later item.
  *
  * <p><b>Threading:</b> every decode method may be called from any number of threads at once; calls on different
- * threads share nothing but the native-resource counters. {@link #close()} frees every thread's decoder and must be
+ * threads share nothing but the native-resource counters and the {@link DecodeMemoryBudget}, where a call waits
+ * (bounded) while its image's decoded size does not fit. {@link #close()} frees every thread's decoder and must be
  * called once decoding has stopped (for a pipeline: after its decode stage has shut down). A close that races decode
  * calls anyway is safe: calls that start after it fail with {@link IllegalStateException}, and it waits for the calls
  * in progress (at most {@value #CLOSE_WAIT_MILLIS} ms; past that it leaks the decoders, logged, rather than free
