@@ -11,6 +11,7 @@ import org.bytedeco.ffmpeg.avformat.AVInputFormat;
  * <ul>
  *   <li>JPEG: one byte per component per pixel (subsampled chroma counted at full size: an upper bound).</li>
  *   <li>PNG: the IHDR's channels, two bytes each at 16 bits ({@link ImageSniffer#pngBytesPerPixel}).</li>
+ *   <li>TIFF: samples per pixel times bytes per sample (whole bytes), from the first directory's tags.</li>
  *   <li>WebP, BMP: four bytes per pixel (ARGB or YUVA for WebP, BGRA at most for BMP).</li>
  * </ul>
  *
@@ -47,7 +48,14 @@ final class DecodeMemoryEstimate {
             }
             return total;
         }
-        final int bytesPerPixel = demuxer == ImageSniffer.PNG ? ImageSniffer.pngBytesPerPixel(address, length) : 0;
+        int bytesPerPixel = 0;
+        if (demuxer == ImageSniffer.PNG) {
+            bytesPerPixel = ImageSniffer.pngBytesPerPixel(address, length);
+        } else if (demuxer == ImageSniffer.TIFF) {
+            final long samples = ImageSniffer.tiffTag(address, length, ImageSniffer.TIFF_SAMPLES_PER_PIXEL, 1);
+            final long bits = ImageSniffer.tiffTag(address, length, ImageSniffer.TIFF_BITS_PER_SAMPLE, 1);
+            bytesPerPixel = (int) Math.min(32, Math.max(samples, 1) * Math.max((bits + 7) / 8, 1));
+        }
         return align((long) width * (bytesPerPixel > 0 ? bytesPerPixel : DEFAULT_BYTES_PER_PIXEL)) * height;
     }
 
@@ -60,7 +68,8 @@ final class DecodeMemoryEstimate {
      */
     static String describe(final AVInputFormat demuxer, final int width, final int height) {
         final String kind = demuxer == ImageSniffer.JPEG ? "JPEG" : demuxer == ImageSniffer.PNG ? "PNG"
-                : demuxer == ImageSniffer.WEBP ? "WebP" : demuxer == ImageSniffer.BMP ? "BMP" : "image";
+                : demuxer == ImageSniffer.WEBP ? "WebP" : demuxer == ImageSniffer.BMP ? "BMP"
+                : demuxer == ImageSniffer.TIFF ? "TIFF" : "image";
         return "a " + width + "x" + height + " " + kind;
     }
 

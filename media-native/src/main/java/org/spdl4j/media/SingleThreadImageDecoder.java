@@ -48,12 +48,12 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  *
  * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
  * decoder's native scratch buffer; a heap-backed buffer is copied there too. Output goes directly to the destination.
- * Before an image whose header gives its size (JPEG, PNG, WebP, BMP) is decoded, the memory its decode takes
+ * Before an image whose header gives its size (JPEG, PNG, WebP, BMP, TIFF) is decoded, the memory its decode takes
  * ({@link DecodeMemoryEstimate}) is reserved from a {@link DecodeMemoryBudget} shared with the other decoders (by
  * default {@link DecodeMemoryBudget#shared()}), waiting while it does not fit, and given back when the image is done:
  * peak decode memory is bounded by the budget, not by the largest image times the decode threads. A codec context
  * that decoded a frame over {@link MediaConfiguration#LARGEST_POOLED_FRAME_BYTES} is freed with it, so that its
- * buffer pool does not keep that memory. Other formats (TIFF, GIF, ...) are decoded without a reservation.
+ * buffer pool does not keep that memory. Other formats (GIF, ...) are decoded without a reservation.
  *
  * <p><b>Fallback:</b> a JPEG whose reduced-scale decode fails (FFmpeg's lowres refuses CMYK and YCCK JPEGs with
  * subsampled chroma) is decoded once more at full scale, whose verdict is final; each cause is logged once.

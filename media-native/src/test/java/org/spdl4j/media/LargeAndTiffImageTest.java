@@ -75,6 +75,24 @@ class LargeAndTiffImageTest {
     }
 
     @Test
+    void shouldCheckATiffsSizeFromItsHeaderBeforeDecoding() throws Exception {
+        final byte[] tiff = tiff(TestImages.photo(320, 240, 5), null);
+        final UnsafeBuffer dst = TestImages.nativeBuffer(RGB.bytes());
+        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(
+                MediaLimits.DEFAULT.withMaxPixels(320 * 240 - 1))) {
+            assertThatThrownBy(() -> decoder.decode(TestImages.offHeap(tiff), 0, tiff.length, "photo.tiff", RGB, dst,
+                    0)).hasMessage("photo.tiff: declared size 320x240 exceeds the limit of 76799 pixels; raise"
+                            + " MediaLimits.maxPixels if the input is trusted");
+        }
+        final DecodeMemoryBudget budget = DecodeMemoryBudget.ofBytes(100_000);
+        try (SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(MediaLimits.DEFAULT, true, budget)) {
+            assertThatThrownBy(() -> decoder.decode(TestImages.offHeap(tiff), 0, tiff.length, "photo.tiff", RGB, dst,
+                    0)).hasMessageStartingWith("photo.tiff: a 320x240 TIFF needs 0.2 MiB (230400 bytes) to decode, more"
+                            + " than the whole decode memory budget");
+        }
+    }
+
+    @Test
     void shouldStillRefuseACorruptTiff() throws Exception {
         final byte[] tiff = tiff(TestImages.photo(32, 24, 5), null);
         final byte[] cut = java.util.Arrays.copyOf(tiff, tiff.length / 2);
