@@ -20,8 +20,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link MediaConfiguration#DECODE_MEMORY_BYTES}.
  *
  * <p><b>Blocking:</b> {@link #reserve} waits while the reservation does not fit, first come first served (a large
- * image is not overtaken forever by small ones), at most {@link #maxWait()}, and gives up at once when its thread is
- * interrupted. A reservation larger than the whole budget fails at once. Either way the failure is a
+ * image is not overtaken forever by small ones), at most {@link #maxWait()} and never past the caller's deadline
+ * (a loader's decode timeout, {@link org.spdl4j.offheap.batch.EncodedSample#deadlineNanos()}), and gives up at once
+ * when its thread is interrupted. A reservation larger than the whole budget fails at once. Either way the failure is a
  * {@link MediaException} naming the input, its size and the budget, and saying how to raise it.
  *
  * <p><b>Threading:</b> thread safe. <b>Allocation:</b> none when the reservation fits at once; a small queue node
@@ -125,6 +126,20 @@ public final class DecodeMemoryBudget {
      *                        room; when the thread is interrupted while waiting (its interrupt status is kept)
      */
     public void reserve(final long bytes, final String label, final String what) {
+        reserve(bytes, label, what, Long.MAX_VALUE);
+    }
+
+    /**
+     * Reserves {@code bytes} as {@link #reserve(long, String, String)} does, giving up at a deadline too (a loader's
+     * decode timeout: an image that would start after it is failed rather than decoded and discarded).
+     *
+     * @param bytes bytes the decode holds at its peak, not negative
+     * @param label the input, for errors
+     * @param what what needs them, for errors
+     * @param deadlineNanos the {@link System#nanoTime()} after which it stops waiting, or {@link Long#MAX_VALUE}
+     * @throws MediaException as {@link #reserve(long, String, String)}, and when the deadline passes while waiting
+     */
+    public void reserve(final long bytes, final String label, final String what, final long deadlineNanos) {
         if (bytes > capacity) {
             throw new MediaException(label, what + " needs " + mib(bytes) + " to decode, more than the whole decode"
                     + " memory budget of " + mib(capacity) + "; raise it with -D"
@@ -143,14 +158,19 @@ public final class DecodeMemoryBudget {
             final Object self = new Object();
             waiting.addLast(self);
             try {
-                long nanos = maxWait.toNanos();
+                final long start = System.nanoTime();
+                final long untilDeadline = deadlineNanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadlineNanos - start;
+                final boolean byDeadline = untilDeadline < maxWait.toNanos();
+                long nanos = Math.min(maxWait.toNanos(), untilDeadline);
                 while (waiting.peekFirst() != self || inUse + bytes > capacity) {
                     if (nanos <= 0) {
                         throw new MediaException(label, what + " needs " + mib(bytes) + " to decode and waited "
-                                + maxWait.toMillis() + " ms for the decode memory budget (" + mib(inUse) + " of "
-                                + mib(capacity) + " in use); raise it with -D"
-                                + MediaConfiguration.DECODE_MEMORY_BYTES_PROP + "=<bytes> or DecodeMemoryBudget.ofBytes,"
-                                + " or decode on fewer threads");
+                                + (System.nanoTime() - start) / 1_000_000 + " ms for the decode memory budget ("
+                                + mib(inUse) + " of " + mib(capacity) + " in use), "
+                                + (byDeadline ? "until its decode deadline; raise the decode timeout, or"
+                                        : "its longest wait; raise")
+                                + " the budget with -D" + MediaConfiguration.DECODE_MEMORY_BYTES_PROP
+                                + "=<bytes> or DecodeMemoryBudget.ofBytes, or decode on fewer threads");
                     }
                     nanos = changed.awaitNanos(nanos);
                 }

@@ -22,7 +22,7 @@ import org.spdl4j.offheap.tensor.DType;
  * <p><b>Threading:</b> {@link #decode} may be called by any number of threads at once; each uses its own thread's
  * FFmpeg contexts ({@link PerThreadImageDecoders}; a virtual thread borrows an idle one for the call). <b>Blocking:</b>
  * a decode first reserves its image's decoded size from the {@link DecodeMemoryBudget} all decode threads share, and
- * waits (bounded, interruptible) while it does not fit. <b>Ownership:</b>
+ * waits (bounded, interruptible, no later than {@link EncodedSample#deadlineNanos()}) while it does not fit. <b>Ownership:</b>
  * owns its {@link PerThreadImageDecoders}, created (FFmpeg loaded and warmed up, a few hundred milliseconds the first
  * time in a JVM) by the factory and freed by {@link #close()}, once every decode has returned. The sample's bytes stay
  * the caller's; they are read during the call only. <b>Allocation:</b> no pixel or byte buffer per sample; the FFmpeg
@@ -125,7 +125,8 @@ public final class ImageSlotDecoder implements SlotDecoder {
         if (address == 0 && bytes > 0) {
             throw new IllegalArgumentException(sample.key() + ": " + bytes + " bytes at address 0");
         }
-        decoders.decode(address, bytes, sample.key(), spec, sample.seed(), destination, length);
+        decoders.decode(address, bytes, sample.key(), spec, sample.seed(), destination, length,
+                sample.deadlineNanos());
     }
 
     /** Frees every thread's FFmpeg contexts; call once every {@link #decode} has returned. Idempotent. */

@@ -326,6 +326,22 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     }
 
     /**
+     * Decodes as {@link #decode(long, long, String, ImageSpec, long, long, long)} does, waiting for the decode memory
+     * budget no later than {@code deadlineNanos} ({@link System#nanoTime()}; Long.MAX_VALUE for no deadline).
+     */
+    int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+               final long seed, final long dstAddress, final long dstCapacity, final long deadlineNanos) {
+        final SingleThreadImageDecoder d = borrow();
+        d.deadline(deadlineNanos);
+        try {
+            return d.decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
+        } finally {
+            d.deadline(Long.MAX_VALUE);
+            giveBack(d);
+        }
+    }
+
+    /**
      * Frees every thread's decoder once the decode calls (and {@link #current()} set-ups) in progress have returned
      * (later calls throw IllegalStateException). Call it when decoding has stopped; a call still running after
      * {@value #CLOSE_WAIT_MILLIS} ms leaves the decoders allocated (logged) rather than freed under it.

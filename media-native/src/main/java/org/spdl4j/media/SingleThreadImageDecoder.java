@@ -77,6 +77,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private Thread owner = Thread.currentThread();
     private final MediaLimits limits;
     private final DecodeMemoryBudget budget;
+    /** When the current decode should be done ({@link #deadline}), or Long.MAX_VALUE; confined to the owner. */
+    private long deadlineNanos = Long.MAX_VALUE;
     private final MemoryAvioInput input;
     private final CodecContextCache codecs;
     private final FrameScaler scaler;
@@ -358,7 +360,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                          final int height, final int lowres, final String label) {
         final long bytes = DecodeMemoryEstimate.bytes(demuxer, srcAddress, srcLength, width, height, lowres);
         budget.reserve(bytes, label, DecodeMemoryEstimate.describe(demuxer, width, height)
-                + (lowres > 0 ? " at 1/" + (1 << lowres) + " scale" : ""));
+                + (lowres > 0 ? " at 1/" + (1 << lowres) + " scale" : ""), deadlineNanos);
         return bytes;
     }
 
@@ -527,6 +529,14 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                     + frame.decode_error_flags() + ")");
         }
         limits.checkPixels(label, frame.width(), frame.height());
+    }
+
+    /**
+     * Sets when the next decodes should be done ({@link System#nanoTime()}, or Long.MAX_VALUE for no deadline): a wait
+     * for the decode memory budget gives up then. Set by {@link PerThreadImageDecoders} around one call.
+     */
+    void deadline(final long nanos) {
+        deadlineNanos = nanos;
     }
 
     /** {@return the width of the last successfully decoded source image (its header size, before lowres)} */

@@ -151,6 +151,79 @@ class DecodeMemoryBudgetTest {
 
     @Test
     @Timeout(30)
+    void shouldGiveUpAtTheCallersDeadline() {
+        final DecodeMemoryBudget budget = DecodeMemoryBudget.ofBytes(1000, Duration.ofSeconds(60));
+        budget.reserve(1000, "holder", "everything");
+        try {
+            final long t0 = System.nanoTime();
+            assertThatThrownBy(() -> budget.reserve(10, "late.png", "a 3x3 PNG",
+                    t0 + TimeUnit.MILLISECONDS.toNanos(150)))
+                    .isInstanceOf(MediaException.class)
+                    .hasMessageContaining("late.png: a 3x3 PNG needs")
+                    .hasMessageContaining("until its decode deadline; raise the decode timeout");
+            assertThat(System.nanoTime() - t0).as("the deadline, not the 60 s wait")
+                    .isLessThan(TimeUnit.SECONDS.toNanos(10));
+        } finally {
+            budget.release(1000);
+        }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldPassASamplesDeadlineFromTheSlotDecoderToTheBudget() {
+        final byte[] png = TestPngs.uniform(256, 256, 2, 10);
+        final DecodeMemoryBudget budget = DecodeMemoryBudget.ofBytes(1 << 20, Duration.ofSeconds(60));
+        final UnsafeBuffer dst = TestImages.nativeBuffer(SPEC.bytes());
+        try (ImageSlotDecoder decoder = ImageSlotDecoder.of(SPEC, MediaLimits.DEFAULT, budget)) {
+            budget.reserve(1 << 20, "holder", "everything");
+            try {
+                final TestSample sample = TestSample.inMemory("late.png", png, 0);
+                final long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+                final org.spdl4j.offheap.batch.EncodedSample withDeadline = new org.spdl4j.offheap.batch.EncodedSample() {
+                    @Override
+                    public long address() {
+                        return sample.address();
+                    }
+
+                    @Override
+                    public int length() {
+                        return sample.length();
+                    }
+
+                    @Override
+                    public String key() {
+                        return sample.key();
+                    }
+
+                    @Override
+                    public long seed() {
+                        return 0;
+                    }
+
+                    @Override
+                    public java.nio.file.Path path() {
+                        return null;
+                    }
+
+                    @Override
+                    public long deadlineNanos() {
+                        return deadline;
+                    }
+                };
+                final long t0 = System.nanoTime();
+                assertThatThrownBy(() -> decoder.decode(withDeadline, dst.addressOffset(), SPEC.bytes()))
+                        .isInstanceOf(MediaException.class).hasMessageContaining("until its decode deadline");
+                assertThat(System.nanoTime() - t0).isLessThan(TimeUnit.SECONDS.toNanos(10));
+            } finally {
+                budget.release(1 << 20);
+            }
+            decoder.decode(TestSample.inMemory("on-time.png", png, 0), dst.addressOffset(), SPEC.bytes());
+        }
+        assertThat(budget.inUse()).isZero();
+    }
+
+    @Test
+    @Timeout(30)
     void shouldStopWaitingWhenInterrupted() throws Exception {
         final DecodeMemoryBudget budget = DecodeMemoryBudget.ofBytes(1000);
         budget.reserve(1000, "holder", "everything");
