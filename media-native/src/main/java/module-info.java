@@ -11,6 +11,7 @@ module org.spdl4j.media {
     requires org.bytedeco.javacpp;
     requires org.bytedeco.ffmpeg;
     requires org.slf4j;
+    requires jdk.management;
 
     exports org.spdl4j.media;
 }

@@ -95,6 +95,43 @@ class LoaderFailuresTest {
     }
 
     @Test
+    void shouldTellTheDecoderItsDeadline() throws Exception {
+        List<SampleEntry> entries = files(4);
+        List<Long> slack = java.util.Collections.synchronizedList(new ArrayList<>());
+        BytesDecoder inner = new BytesDecoder();
+        SlotDecoder recording = new SlotDecoder() {
+            @Override
+            public DType dtype() {
+                return inner.dtype();
+            }
+
+            @Override
+            public long[] sampleShape() {
+                return inner.sampleShape();
+            }
+
+            @Override
+            public void decode(EncodedSample sample, long destination, int length) {
+                slack.add(sample.deadlineNanos() - System.nanoTime());
+                inner.decode(sample, destination, length);
+            }
+
+            @Override
+            public void close() {
+                inner.close();
+            }
+        };
+        try (Loader<Batch> loader = Loader.builder().name("deadline").source(SampleSource.of(entries))
+                .decoder(recording).batchSize(4).shuffle(false).decodeTimeout(Duration.ofSeconds(30)).build()) {
+            for (LoadedBatch<Batch> batch : loader) {
+                batch.close();
+            }
+        }
+        assertThat(slack).hasSize(4).allSatisfy(n -> assertThat(n).as("the decode timeout from the decode's start")
+                .isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30).toNanos()));
+    }
+
+    @Test
     void shouldNameTheBatchWhoseTransferFailedAndGoOn() throws Exception {
         List<SampleEntry> entries = files(16);
         BatchTransfer<Batch> failsFirst = new BatchTransfer<>() {

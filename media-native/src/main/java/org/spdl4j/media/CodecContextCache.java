@@ -104,13 +104,37 @@ final class CodecContextCache {
         ctx.lowres(Math.min(lowresFactor, codec.max_lowres()));
         // FFmpeg checks max_pixels when a frame header is parsed, before it allocates the frame.
         ctx.max_pixels(maxPixels);
-        ctx.err_recognition(ERROR_RECOGNITION);
+        // FFmpeg's TIFF decoder fails on any tag it does not know under AV_EF_EXPLODE, and writers add such tags freely
+        // (ImageIO's TIFFs have them): a valid TIFF would fail as "Invalid data found". Its real errors still fail.
+        ctx.err_recognition(codecId == avcodec.AV_CODEC_ID_TIFF ? ERROR_RECOGNITION & ~avcodec.AV_EF_EXPLODE
+                : ERROR_RECOGNITION);
         final int ret = avcodec.avcodec_open2(ctx, codec, (org.bytedeco.ffmpeg.avutil.AVDictionary) null);
         if (ret < 0) {
             free(ctx);
             throw FFmpeg.failure(ret, label, "avcodec_open2(" + codec.name().getString() + ")");
         }
         return ctx;
+    }
+
+    /**
+     * Frees one cached context now (with the buffer pool its frames came from), e.g. after it decoded a frame too
+     * large to keep pooled; the next image of its kind opens a new one.
+     *
+     * @param ctx a context {@link #get} returned
+     */
+    void evict(final AVCodecContext ctx) {
+        for (int i = 0; i < size; i++) {
+            if (contexts[i] == ctx) {
+                free(ctx);
+                System.arraycopy(codecIds, i + 1, codecIds, i, size - 1 - i);
+                System.arraycopy(lowres, i + 1, lowres, i, size - 1 - i);
+                System.arraycopy(tables, i + 1, tables, i, size - 1 - i);
+                System.arraycopy(contexts, i + 1, contexts, i, size - 1 - i);
+                size--;
+                contexts[size] = null;
+                return;
+            }
+        }
     }
 
     private static void free(final AVCodecContext ctx) {

@@ -9,7 +9,11 @@ import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.javacpp.PointerPointer;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 
 import static org.spdl4j.media.NativeResourceCounter.Kind;
 
@@ -53,6 +57,12 @@ final class FileInputs {
      * @throws MediaException as {@link #open(Path, long)}
      */
     static AVFormatContext open(final Path path, final String label, final long maxPixels) {
+        final String problem = problem(path);
+        if (problem != null) {
+            // Checked first: opening a FIFO for reading blocks until a writer opens it, and a directory "opens" only
+            // to fail later with an unrelated error.
+            throw new MediaException(label, problem);
+        }
         FFmpeg.init();
         // Through FFmpeg's file protocol by name: a relative path whose first segment looks like a scheme
         // ("clip:01.mp4", "concat:...", "http:...") would otherwise be taken for a protocol.
@@ -77,6 +87,51 @@ final class FileInputs {
             throw FFmpeg.failure(info, label, "avformat_find_stream_info");
         }
         return format;
+    }
+
+    /**
+     * {@return why a path cannot be opened as a media file, e.g. "no such file" or "not a regular file (a FIFO); pass
+     * a file, or read the stream into memory first", or null when it is a regular file (links followed)} Never opens
+     * the path, so a FIFO does not block.
+     *
+     * @param path the path
+     */
+    static String problem(final Path path) {
+        final BasicFileAttributes attributes;
+        try {
+            attributes = Files.readAttributes(path, BasicFileAttributes.class);
+        } catch (final NoSuchFileException e) {
+            return "no such file";
+        } catch (final IOException e) {
+            return "cannot be read (" + e + ")";
+        }
+        if (attributes.isRegularFile()) {
+            return null;
+        }
+        final String kind;
+        if (attributes.isDirectory()) {
+            kind = "a directory";
+        } else {
+            kind = otherKind(path);
+        }
+        return "not a regular file (" + kind + "); pass a media file"
+                + (attributes.isDirectory() ? "" : ", or read the stream into memory and decode the bytes");
+    }
+
+    /** {@return "a FIFO", "a socket", "a character device" or "a block device", from the file's mode} */
+    private static String otherKind(final Path path) {
+        try {
+            final int type = ((Integer) Files.getAttribute(path, "unix:mode")) & 0xF000; // S_IFMT
+            return switch (type) {
+                case 0x1000 -> "a FIFO";
+                case 0xC000 -> "a socket";
+                case 0x2000 -> "a character device";
+                case 0x6000 -> "a block device";
+                default -> "a special file";
+            };
+        } catch (final IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return "a FIFO, socket or device";
+        }
     }
 
     /**

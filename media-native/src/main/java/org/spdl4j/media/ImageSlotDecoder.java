@@ -20,7 +20,9 @@ import org.spdl4j.offheap.tensor.DType;
  * </ul>
  *
  * <p><b>Threading:</b> {@link #decode} may be called by any number of threads at once; each uses its own thread's
- * FFmpeg contexts ({@link PerThreadImageDecoders}; a virtual thread borrows an idle one for the call). <b>Ownership:</b>
+ * FFmpeg contexts ({@link PerThreadImageDecoders}; a virtual thread borrows an idle one for the call). <b>Blocking:</b>
+ * a decode first reserves its image's decoded size from the {@link DecodeMemoryBudget} all decode threads share, and
+ * waits (bounded, interruptible, no later than {@link EncodedSample#deadlineNanos()}) while it does not fit. <b>Ownership:</b>
  * owns its {@link PerThreadImageDecoders}, created (FFmpeg loaded and warmed up, a few hundred milliseconds the first
  * time in a JVM) by the factory and freed by {@link #close()}, once every decode has returned. The sample's bytes stay
  * the caller's; they are read during the call only. <b>Allocation:</b> no pixel or byte buffer per sample; the FFmpeg
@@ -32,9 +34,10 @@ public final class ImageSlotDecoder implements SlotDecoder {
     private final ImageSpec spec;
     private final PerThreadImageDecoders decoders;
 
-    private ImageSlotDecoder(final ImageSpec spec, final MediaLimits limits) {
+    private ImageSlotDecoder(final ImageSpec spec, final MediaLimits limits, final DecodeMemoryBudget budget) {
         this.spec = Objects.requireNonNull(spec, "spec");
-        this.decoders = new PerThreadImageDecoders(Objects.requireNonNull(limits, "limits"));
+        this.decoders = new PerThreadImageDecoders(Objects.requireNonNull(limits, "limits"),
+                Objects.requireNonNull(budget, "budget"));
     }
 
     /**
@@ -82,7 +85,21 @@ public final class ImageSlotDecoder implements SlotDecoder {
      * @return the decoder, owned by the caller (a loader closes it)
      */
     public static ImageSlotDecoder of(final ImageSpec spec, final MediaLimits limits) {
-        return new ImageSlotDecoder(spec, limits);
+        return of(spec, limits, DecodeMemoryBudget.shared());
+    }
+
+    /**
+     * A decoder for any output description under given limits, reserving each image's decoded size from a budget of
+     * its own choosing before decoding it (the other factories use {@link DecodeMemoryBudget#shared()}).
+     *
+     * @param spec size, pixel format, resize mode (a random one draws from {@link EncodedSample#seed()})
+     * @param limits checked against each input (bytes, declared pixels)
+     * @param budget the decode memory budget its decode threads share, e.g. {@link DecodeMemoryBudget#ofBytes(long)}
+     * @return the decoder, owned by the caller (a loader closes it)
+     */
+    public static ImageSlotDecoder of(final ImageSpec spec, final MediaLimits limits,
+                                      final DecodeMemoryBudget budget) {
+        return new ImageSlotDecoder(spec, limits, budget);
     }
 
     /** {@return the output description every sample is decoded to} */
@@ -108,7 +125,8 @@ public final class ImageSlotDecoder implements SlotDecoder {
         if (address == 0 && bytes > 0) {
             throw new IllegalArgumentException(sample.key() + ": " + bytes + " bytes at address 0");
         }
-        decoders.decode(address, bytes, sample.key(), spec, sample.seed(), destination, length);
+        decoders.decode(address, bytes, sample.key(), spec, sample.seed(), destination, length,
+                sample.deadlineNanos());
     }
 
     /** Frees every thread's FFmpeg contexts; call once every {@link #decode} has returned. Idempotent. */

@@ -16,6 +16,7 @@ final class ImageSniffer {
     static final AVInputFormat PNG;
     static final AVInputFormat WEBP;
     static final AVInputFormat BMP;
+    static final AVInputFormat TIFF;
 
     static {
         FFmpeg.init();
@@ -23,13 +24,14 @@ final class ImageSniffer {
         PNG = avformat.av_find_input_format("png_pipe");
         WEBP = avformat.av_find_input_format("webp_pipe");
         BMP = avformat.av_find_input_format("bmp_pipe");
+        TIFF = avformat.av_find_input_format("tiff_pipe");
     }
 
     private ImageSniffer() {
     }
 
     /**
-     * The demuxer for JPEG, PNG, WebP or BMP bytes.
+     * The demuxer for JPEG, PNG, WebP, BMP or TIFF bytes.
      *
      * @param address first byte
      * @param length number of bytes
@@ -50,6 +52,11 @@ final class ImageSniffer {
         }
         if (length >= 2 && u8(address) == 'B' && u8(address + 1) == 'M') {
             return BMP;
+        }
+        if (length >= 8 && TIFF != null && (u8(address) == 'I' && u8(address + 1) == 'I' && u8(address + 2) == 42
+                && u8(address + 3) == 0 || u8(address) == 'M' && u8(address + 1) == 'M' && u8(address + 2) == 0
+                && u8(address + 3) == 42)) {
+            return TIFF;
         }
         return null;
     }
@@ -284,7 +291,8 @@ final class ImageSniffer {
     }
 
     /**
-     * Reads the declared size from the header of a PNG (IHDR), BMP (info header), WebP (VP8, VP8L or VP8X) or JPEG.
+     * Reads the declared size from the header of a PNG (IHDR), BMP (info header), WebP (VP8, VP8L or VP8X), TIFF (its
+     * first image file directory) or JPEG.
      *
      * @param format the demuxer {@link #inputFormat} chose
      * @param address first byte
@@ -304,6 +312,11 @@ final class ImageSniffer {
             }
             return pack(le32(address + 18), Math.abs((long) (int) le32(address + 22))); // negative = top-down
         }
+        if (format == TIFF) {
+            final long width = tiffTag(address, length, TIFF_IMAGE_WIDTH, -1);
+            final long height = tiffTag(address, length, TIFF_IMAGE_LENGTH, -1);
+            return width >= 0 && height >= 0 ? pack(width, height) : -1;
+        }
         if (format == WEBP && length >= 30) {
             final long chunk = le32(address + 12);
             if (chunk == 0x58385056L) { // "VP8X": 24-bit canvas width-1, height-1
@@ -318,6 +331,108 @@ final class ImageSniffer {
             }
         }
         return -1;
+    }
+
+    /**
+     * {@return the number of components a JPEG's frame header declares (1 gray, 3 colour, 4 CMYK or YCCK), or 0 when
+     * no frame header is found}
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static int jpegComponents(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        return p < 0 || p + 10 > length ? 0 : u8(address + p + 9);
+    }
+
+    /**
+     * {@return whether a JPEG's frame is progressive (SOF2, 6, 10, 14): FFmpeg then keeps every coefficient of the
+     * image (two bytes per sample) besides the picture}
+     *
+     * @param address first byte (FF D8)
+     * @param length number of bytes
+     */
+    static boolean jpegIsProgressive(final long address, final long length) {
+        final long p = jpegFrameHeader(address, length);
+        return p >= 0 && (u8(address + p + 1) & 0xF3) == 0xC2; // C2, C6, CA, CE
+    }
+
+    /**
+     * {@return bytes per pixel of the frame FFmpeg's PNG decoder gives for a PNG, from its IHDR (channels of the
+     * colour type times 2 for 16-bit samples, 1 for palette and sub-byte depths), or 0 when the header is too short}
+     *
+     * @param address first byte (89 'P' 'N' 'G')
+     * @param length number of bytes
+     */
+    static int pngBytesPerPixel(final long address, final long length) {
+        if (length < 26) {
+            return 0;
+        }
+        final int depth = u8(address + 24);
+        final int channels = switch (u8(address + 25)) {
+            case 2 -> 3; // RGB
+            case 4 -> 2; // gray + alpha
+            case 6 -> 4; // RGBA
+            default -> 1; // gray, palette
+        };
+        return depth == 16 ? 2 * channels : channels;
+    }
+
+    /** TIFF tags read before decoding. */
+    static final int TIFF_IMAGE_WIDTH = 256;
+    static final int TIFF_IMAGE_LENGTH = 257;
+    static final int TIFF_BITS_PER_SAMPLE = 258;
+    static final int TIFF_SAMPLES_PER_PIXEL = 277;
+
+    /**
+     * {@return the first value of a tag of a TIFF's first image file directory (a BYTE, SHORT or LONG: the value
+     * itself when it fits the entry, else the first of the values it points at), or {@code missing} when the tag, the
+     * directory or the value lies outside the bytes}
+     *
+     * @param address first byte ("II*\0" or "MM\0*")
+     * @param length number of bytes
+     * @param tag the tag number
+     * @param missing what to return when it is not there
+     */
+    static long tiffTag(final long address, final long length, final int tag, final long missing) {
+        final boolean little = u8(address) == 'I';
+        final long ifd = tiff32(address, 4, little);
+        if (ifd < 8 || ifd + 2 > length) {
+            return missing;
+        }
+        final long entries = tiff16(address, ifd, little);
+        for (long i = 0; i < entries; i++) {
+            final long e = ifd + 2 + 12 * i;
+            if (e + 12 > length) {
+                return missing;
+            }
+            if (tiff16(address, e, little) != tag) {
+                continue;
+            }
+            final long type = tiff16(address, e + 2, little);
+            final long count = tiff32(address, e + 4, little);
+            final long size = type == 1 ? 1 : type == 3 ? 2 : type == 4 ? 4 : 0; // BYTE, SHORT, LONG
+            if (size == 0 || count < 1) {
+                return missing;
+            }
+            long at = e + 8;
+            if (size * count > 4) {
+                at = tiff32(address, e + 8, little);
+                if (at + size > length) {
+                    return missing;
+                }
+            }
+            return size == 1 ? u8(address + at) : size == 2 ? tiff16(address, at, little) : tiff32(address, at, little);
+        }
+        return missing;
+    }
+
+    private static long tiff16(final long address, final long offset, final boolean little) {
+        return little ? le16(address + offset) : (u8(address + offset) << 8) | u8(address + offset + 1);
+    }
+
+    private static long tiff32(final long address, final long offset, final boolean little) {
+        return little ? le32(address + offset) : be32(address + offset);
     }
 
     private static long pack(final long width, final long height) {

@@ -27,6 +27,7 @@ public final class MediaProbe {
      *
      * @param path the file
      * @return what it contains
+     * @throws MediaException when the path is not a regular file ({@link #problem}), or FFmpeg cannot read it
      */
     public static MediaInfo probe(final Path path) {
         // Stream info decodes no frame over the default pixel limit (such a stream may then report 0 x 0).
@@ -53,6 +54,16 @@ public final class MediaProbe {
         } finally {
             FileInputs.close(format);
         }
+    }
+
+    /**
+     * {@return why a path cannot be probed, e.g. "no such file" or "not a regular file (a FIFO); ...", or null when it
+     * is a regular file} Never opens the path: a FIFO does not block.
+     *
+     * @param path the path
+     */
+    public static String problem(final Path path) {
+        return FileInputs.problem(path);
     }
 
     private static String string(final BytePointer p) {

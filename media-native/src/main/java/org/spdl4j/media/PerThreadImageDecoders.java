@@ -19,7 +19,8 @@ import org.slf4j.LoggerFactory;
  * never shared between threads), created on the thread's first call and reused for every later item.
  *
  * <p><b>Threading:</b> every decode method may be called from any number of threads at once; calls on different
- * threads share nothing but the native-resource counters. {@link #close()} frees every thread's decoder and must be
+ * threads share nothing but the native-resource counters and the {@link DecodeMemoryBudget}, where a call waits
+ * (bounded) while its image's decoded size does not fit. {@link #close()} frees every thread's decoder and must be
  * called once decoding has stopped (for a pipeline: after its decode stage has shut down). A close that races decode
  * calls anyway is safe: calls that start after it fail with {@link IllegalStateException}, and it waits for the calls
  * in progress (at most {@value #CLOSE_WAIT_MILLIS} ms; past that it leaks the decoders, logged, rather than free
@@ -40,6 +41,7 @@ import org.slf4j.LoggerFactory;
 public final class PerThreadImageDecoders implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PerThreadImageDecoders.class);
     private final MediaLimits limits;
+    private final DecodeMemoryBudget budget;
     private final ConcurrentLinkedQueue<SingleThreadImageDecoder> all = new ConcurrentLinkedQueue<>();
     private final ThreadLocal<SingleThreadImageDecoder> local = ThreadLocal.withInitial(this::forPlatformThread);
     /** Platform threads' decoders with the thread each belongs to: an ended thread's decoder goes to a new thread. */
@@ -62,7 +64,20 @@ public final class PerThreadImageDecoders implements AutoCloseable {
      * @param limits the limits every input is checked against
      */
     public PerThreadImageDecoders(final MediaLimits limits) {
+        this(limits, DecodeMemoryBudget.shared());
+    }
+
+    /**
+     * Creates the (empty) set of per-thread decoders, all reserving each image's decoded size from {@code budget}
+     * before decoding it, and warms FFmpeg up as {@link #PerThreadImageDecoders(MediaLimits)} does.
+     *
+     * @param limits the limits every input is checked against
+     * @param budget the decode memory budget every thread's decoder shares ({@link DecodeMemoryBudget#shared()} by
+     *               default)
+     */
+    public PerThreadImageDecoders(final MediaLimits limits, final DecodeMemoryBudget budget) {
         this.limits = Objects.requireNonNull(limits, "limits");
+        this.budget = Objects.requireNonNull(budget, "budget");
         FFmpeg.preload();
         warmUp();
     }
@@ -106,7 +121,8 @@ public final class PerThreadImageDecoders implements AutoCloseable {
     }
 
     private SingleThreadImageDecoder create() {
-        final SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits);
+        final SingleThreadImageDecoder decoder = new SingleThreadImageDecoder(limits,
+                MediaConfiguration.DEFAULT_REDUCED_JPEG_DECODE, budget);
         all.add(decoder);
         return decoder;
     }
@@ -305,6 +321,22 @@ public final class PerThreadImageDecoders implements AutoCloseable {
         try {
             return d.decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
         } finally {
+            giveBack(d);
+        }
+    }
+
+    /**
+     * Decodes as {@link #decode(long, long, String, ImageSpec, long, long, long)} does, waiting for the decode memory
+     * budget no later than {@code deadlineNanos} ({@link System#nanoTime()}; Long.MAX_VALUE for no deadline).
+     */
+    int decode(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+               final long seed, final long dstAddress, final long dstCapacity, final long deadlineNanos) {
+        final SingleThreadImageDecoder d = borrow();
+        d.deadline(deadlineNanos);
+        try {
+            return d.decode(srcAddress, srcLength, label, spec, seed, dstAddress, dstCapacity);
+        } finally {
+            d.deadline(Long.MAX_VALUE);
             giveBack(d);
         }
     }

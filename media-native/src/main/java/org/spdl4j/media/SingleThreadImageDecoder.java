@@ -48,12 +48,23 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  *
  * <p><b>Memory:</b> inputs are read in place from native memory (an off-heap lease); a path is first read into this
  * decoder's native scratch buffer; a heap-backed buffer is copied there too. Output goes directly to the destination.
+ * Before an image whose header gives its size (JPEG, PNG, WebP, BMP, TIFF) is decoded, the memory its decode takes
+ * ({@link DecodeMemoryEstimate}) is reserved from a {@link DecodeMemoryBudget} shared with the other decoders (by
+ * default {@link DecodeMemoryBudget#shared()}), waiting while it does not fit, and given back when the image is done:
+ * peak decode memory is bounded by the budget, not by the largest image times the decode threads. A codec context
+ * that decoded a frame over {@link MediaConfiguration#LARGEST_POOLED_FRAME_BYTES} is freed with it, so that its
+ * buffer pool does not keep that memory. Other formats (GIF, ...) are decoded without a reservation.
+ *
+ * <p><b>Fallback:</b> a JPEG whose reduced-scale decode fails (FFmpeg's lowres refuses CMYK and YCCK JPEGs with
+ * subsampled chroma) is decoded once more at full scale, whose verdict is final; each cause is logged once.
  *
  * <p><b>Errors:</b> every failure is a {@link MediaException} naming the input, with FFmpeg's error text.
  * Oversized images ({@link MediaLimits#maxPixels()}) are refused from the header, before decoding.
  */
 public final class SingleThreadImageDecoder implements AutoCloseable {
     private static final int EAGAIN = -11; // AVERROR(EAGAIN)
+    private static final int EINVAL = -22; // AVERROR(EINVAL)
+    private static final int ENOMEM = -12; // AVERROR(ENOMEM)
     /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
     private static final int AV_FRAME_FLAG_CORRUPT = 1;
     /** Names the decoder in the error when one of its allocations fails (it has no input yet). */
@@ -65,6 +76,9 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      */
     private Thread owner = Thread.currentThread();
     private final MediaLimits limits;
+    private final DecodeMemoryBudget budget;
+    /** When the current decode should be done ({@link #deadline}), or Long.MAX_VALUE; confined to the owner. */
+    private long deadlineNanos = Long.MAX_VALUE;
     private final MemoryAvioInput input;
     private final CodecContextCache codecs;
     private final FrameScaler scaler;
@@ -101,7 +115,24 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
      * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
      */
     public SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode) {
+        this(limits, reducedJpegDecode, DecodeMemoryBudget.shared());
+    }
+
+    /**
+     * Creates a decoder owned by the calling thread, choosing the reduced-scale JPEG decoder and the decode memory
+     * budget it reserves each image's decoded size from.
+     *
+     * @param limits the limits every input is checked against
+     * @param reducedJpegDecode true to decode 1/8- and 1/4-scale JPEGs with {@link ReducedJpegDecoder}, false to leave
+     *                          them to FFmpeg
+     * @param budget the budget shared with the other decoders that should wait for one another
+     *               ({@link DecodeMemoryBudget#shared()} by default)
+     * @throws OutOfMemoryError when a native allocation fails (those made before it are freed)
+     */
+    public SingleThreadImageDecoder(final MediaLimits limits, final boolean reducedJpegDecode,
+                                    final DecodeMemoryBudget budget) {
         this.limits = limits;
+        this.budget = java.util.Objects.requireNonNull(budget, "budget");
         this.codecs = new CodecContextCache(limits.maxPixels()); // allocates nothing until the first image
         MemoryAvioInput in = null;
         FrameScaler sc = null;
@@ -284,27 +315,73 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         if (random && headerWidth > 0 && headerHeight > 0) {
             spec.randomCrop().choose(headerWidth, headerHeight, seed, plan); // before decoding: picks the scale
         }
-        MediaException reducedFailure = null;
-        if (demuxer == ImageSniffer.JPEG) {
-            if (headerWidth > 0) {
-                lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
-            }
+        final boolean sized = headerWidth > 0 && headerHeight > 0;
+        if (demuxer == ImageSniffer.JPEG && sized) {
+            lowres = random ? plan.cropLowres(spec) : ScalePlan.chooseLowres(spec, headerWidth, headerHeight);
             if (lowres > 0 && ImageSniffer.jpegIsLossless(srcAddress, srcLength)) {
                 lowres = 0; // lossless JPEG and JPEG-LS have no DCT to reduce: FFmpeg refuses lowres for them
             }
-            if (lowres >= ReducedJpegDecoder.MIN_LOWRES && reducedDecoder != null) {
+        }
+        long reserved = 0;
+        try {
+            if (sized) {
+                reserved = reserve(demuxer, srcAddress, srcLength, headerWidth, headerHeight, lowres, label);
+            }
+            try {
+                return decodeAt(srcAddress, srcLength, label, spec, seed, dstAddress, demuxer, headerWidth,
+                        headerHeight, lowres);
+            } catch (final MediaException reducedFailure) {
+                if (lowres == 0 || reducedFailure.errorCode() == ENOMEM) {
+                    throw reducedFailure; // out of memory is no matter of scale: the full decode would need more
+                }
+                // Some JPEGs decode at full scale only (FFmpeg's lowres refuses a CMYK or YCCK JPEG whose chroma is
+                // subsampled: "Not yet implemented in FFmpeg"): retry once at full scale, whose verdict is final.
+                ReducedScaleFallbacks.record(reducedFailure, lowres);
                 try {
-                    final AVFrame reduced = reducedDecoder.decode(srcAddress, srcLength, lowres, limits, label);
-                    if (reduced != null) {
-                        scale(reduced, spec, lowres, seed, dstAddress, label);
-                        remember(headerWidth, headerHeight, reduced, lowres, true);
-                        return spec.bytes();
+                    if (sized) {
+                        budget.release(reserved);
+                        reserved = 0;
+                        reserved = reserve(demuxer, srcAddress, srcLength, headerWidth, headerHeight, 0, label);
                     }
+                    return decodeAt(srcAddress, srcLength, label, spec, seed, dstAddress, demuxer, headerWidth,
+                            headerHeight, 0);
                 } catch (final MediaException e) {
-                    reducedFailure = e; // FFmpeg decides below: it decodes the input or fails with its own error text
+                    e.addSuppressed(reducedFailure);
+                    throw e;
                 }
             }
+        } finally {
+            budget.release(reserved);
         }
+    }
+
+    /** Reserves an image's decode memory from the budget; returns the bytes reserved. */
+    private long reserve(final AVInputFormat demuxer, final long srcAddress, final long srcLength, final int width,
+                         final int height, final int lowres, final String label) {
+        final long bytes = DecodeMemoryEstimate.bytes(demuxer, srcAddress, srcLength, width, height, lowres);
+        budget.reserve(bytes, label, DecodeMemoryEstimate.describe(demuxer, width, height)
+                + (lowres > 0 ? " at 1/" + (1 << lowres) + " scale" : ""), deadlineNanos);
+        return bytes;
+    }
+
+    /** Decodes at one DCT scale (0 for anything but JPEG), its decode memory reserved. */
+    private int decodeAt(final long srcAddress, final long srcLength, final String label, final ImageSpec spec,
+                         final long seed, final long dstAddress, final AVInputFormat demuxer, final int headerWidth,
+                         final int headerHeight, final int lowres) {
+        MediaException reducedFailure = null;
+        if (lowres >= ReducedJpegDecoder.MIN_LOWRES && reducedDecoder != null) {
+            try {
+                final AVFrame reduced = reducedDecoder.decode(srcAddress, srcLength, lowres, limits, label);
+                if (reduced != null) {
+                    scale(reduced, spec, lowres, seed, dstAddress, label);
+                    remember(headerWidth, headerHeight, reduced, lowres, true);
+                    return spec.bytes();
+                }
+            } catch (final MediaException e) {
+                reducedFailure = e; // FFmpeg decides below: it decodes the input or fails with its own error text
+            }
+        }
+        AVCodecContext codec = null;
         try {
             final AVFormatContext format = input.open(srcAddress, srcLength, label, demuxer);
             if (format.nb_streams() < 1) {
@@ -318,8 +395,14 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                 limits.checkPixels(label, par.width(), par.height());
             }
             final int key = demuxer == ImageSniffer.JPEG ? ImageSniffer.jpegContextKey(srcAddress, srcLength) : 0;
-            final AVCodecContext codec = codecs.get(par.codec_id(), lowres, key, label);
-            receiveFrame(format, codec, label);
+            codec = codecs.get(par.codec_id(), lowres, key, label);
+            // FFmpeg checks max_pixels against the width padded to its row alignment (64) when it allocates the
+            // frame: a size within the limit, checked above from the header, would fail there as "Invalid argument".
+            final int width = headerWidth > 0 ? headerWidth : par.width();
+            final int height = headerHeight > 0 ? headerHeight : par.height();
+            codec.max_pixels(width > 0 && height > 0
+                    ? Math.max(limits.maxPixels(), ((width + 63L) & ~63L) * height) : limits.maxPixels());
+            receiveFrame(format, codec, label, width > 0 && height > 0);
             scale(frame, spec, lowres, seed, dstAddress, label);
             remember(headerWidth, headerHeight, frame, lowres, false);
             return spec.bytes();
@@ -329,10 +412,27 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             }
             throw e;
         } finally {
+            final boolean large = frameBytes(frame) > MediaConfiguration.LARGEST_POOLED_FRAME_BYTES;
             avutil.av_frame_unref(frame);
             avcodec.av_packet_unref(packet);
             input.close();
+            if (large && codec != null) {
+                codecs.evict(codec); // its buffer pool would keep the frame's memory outside the budget
+            }
         }
+    }
+
+    /** {@return bytes of the buffers a decoded frame holds (0 when it holds none)} */
+    private static long frameBytes(final AVFrame decoded) {
+        long total = 0;
+        for (int i = 0; i < 8; i++) {
+            final org.bytedeco.ffmpeg.avutil.AVBufferRef buf = decoded.buf(i);
+            if (buf == null || buf.isNull()) {
+                break;
+            }
+            total += buf.size();
+        }
+        return total;
     }
 
     /** Refuses an empty input and one over {@link MediaLimits#maxInputBytes()}. */
@@ -381,8 +481,14 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         lastReduced = byReducedDecoder;
     }
 
-    /** Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures. */
-    private void receiveFrame(final AVFormatContext format, final AVCodecContext codec, final String label) {
+    /**
+     * Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures.
+     *
+     * @param sized whether the image's size was known (and checked) before decoding; when it was not, FFmpeg's
+     *              refusal of a frame over {@code max_pixels} (EINVAL) is reported as the pixel limit it is
+     */
+    private void receiveFrame(final AVFormatContext format, final AVCodecContext codec, final String label,
+                              final boolean sized) {
         while (true) {
             int ret = avformat.av_read_frame(format, packet);
             if (ret == avutil.AVERROR_EOF) {
@@ -403,6 +509,12 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
             }
             ret = avcodec.avcodec_send_packet(codec, packet);
             avcodec.av_packet_unref(packet);
+            if (ret == EINVAL && !sized) {
+                throw new MediaException(label, "FFmpeg refused the frame's size (avcodec_send_packet failed: "
+                        + FFmpeg.errorText(ret) + "): it must fit the limit of " + limits.maxPixels()
+                        + " pixels with its width padded to a multiple of 64; raise MediaLimits.maxPixels if the"
+                        + " input is trusted", ret, null);
+            }
             FFmpeg.check(ret, label, "avcodec_send_packet");
             ret = avcodec.avcodec_receive_frame(codec, frame);
             if (ret >= 0) {
@@ -417,6 +529,14 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                     + frame.decode_error_flags() + ")");
         }
         limits.checkPixels(label, frame.width(), frame.height());
+    }
+
+    /**
+     * Sets when the next decodes should be done ({@link System#nanoTime()}, or Long.MAX_VALUE for no deadline): a wait
+     * for the decode memory budget gives up then. Set by {@link PerThreadImageDecoders} around one call.
+     */
+    void deadline(final long nanos) {
+        deadlineNanos = nanos;
     }
 
     /** {@return the width of the last successfully decoded source image (its header size, before lowres)} */

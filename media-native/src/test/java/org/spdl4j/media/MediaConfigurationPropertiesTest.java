@@ -9,13 +9,14 @@ import org.junit.jupiter.api.Timeout;
 import org.spdl4j.offheap.testing.ChildJvm;
 
 /**
- * media-native's one system property, FFmpeg's log level ({@value MediaConfiguration#FFMPEG_LOG_LEVEL_PROP}), read in
- * a fresh JVM (it is read once, when {@link MediaConfiguration} initialises). A value that does not parse or is out of
- * range must fail naming the property, not leave FFmpeg silently quiet.
+ * media-native's system properties, FFmpeg's log level ({@value MediaConfiguration#FFMPEG_LOG_LEVEL_PROP}) and the
+ * shared decode memory budget ({@value MediaConfiguration#DECODE_MEMORY_BYTES_PROP}), read in a fresh JVM (each is
+ * read once, when {@link MediaConfiguration} initialises). A value that does not parse or is out of range must fail
+ * naming the property, not leave the default silently in effect.
  */
 @Timeout(120)
 class MediaConfigurationPropertiesTest {
-    /** Prints FFmpeg's log level in a child JVM; a configuration failure exits non-zero. */
+    /** Prints FFmpeg's log level and the shared budget's size in a child JVM; a configuration failure exits non-zero. */
     public static final class Probe {
         private Probe() {
         }
@@ -28,6 +29,7 @@ class MediaConfigurationPropertiesTest {
         public static void main(String[] args) {
             FFmpeg.init();
             System.out.println("ffmpegLogLevel=" + avutil.av_log_get_level());
+            System.out.println("decodeMemoryBytes=" + DecodeMemoryBudget.shared().capacity());
         }
     }
 
@@ -58,6 +60,25 @@ class MediaConfigurationPropertiesTest {
         ChildJvm.Result run = probe("-Dspdl4j.media.ffmpegLogLevel=debug");
         assertThat(run.exit()).as(run.output()).isNotZero();
         assertThat(run.output()).contains("system property spdl4j.media.ffmpegLogLevel='debug' is not an integer");
+    }
+
+    @Test
+    void shouldSizeTheSharedDecodeMemoryBudget() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.media.decodeMemoryBytes=123456789");
+        assertThat(run.exit()).as(run.output()).isZero();
+        assertThat(run.output()).contains("decodeMemoryBytes=123456789");
+        ChildJvm.Result unset = probe("-Dspdl4j.unrelated=1");
+        assertThat(unset.output()).contains("decodeMemoryBytes=" + MediaConfiguration.DEFAULT_DECODE_MEMORY_BYTES);
+        assertThat(MediaConfiguration.DEFAULT_DECODE_MEMORY_BYTES)
+                .isBetween(MediaConfiguration.MIN_DEFAULT_DECODE_MEMORY_BYTES,
+                        MediaConfiguration.MAX_DEFAULT_DECODE_MEMORY_BYTES);
+    }
+
+    @Test
+    void shouldFailNamingADecodeMemoryBudgetThatIsNotANumber() throws Exception {
+        ChildJvm.Result run = probe("-Dspdl4j.media.decodeMemoryBytes=2g");
+        assertThat(run.exit()).as(run.output()).isNotZero();
+        assertThat(run.output()).contains("spdl4j.media.decodeMemoryBytes='2g'");
     }
 
     @Test

@@ -68,6 +68,78 @@ final class TestJpegs {
         return out.toByteArray();
     }
 
+    /**
+     * Encodes a four-component baseline JPEG as Photoshop writes CMYK: components 1 and 4 sampled 2x2, 2 and 3 at 1x1
+     * (FFmpeg's pixel format id 0x22111122), with an Adobe APP14 segment whose transform is {@code transform} (2:
+     * YCCK, 0: plain CMYK). The raster's four bands are written as they are (ImageIO does no colour conversion for a
+     * Raster).
+     */
+    static byte[] fourComponent(final int width, final int height, final int transform, final long seed) {
+        final java.awt.image.WritableRaster raster = java.awt.image.Raster.createInterleavedRaster(
+                java.awt.image.DataBuffer.TYPE_BYTE, width, height, 4, null);
+        final Random random = new Random(seed);
+        for (int y = 0; y < height; y++) {
+            for (int x = 0; x < width; x++) {
+                for (int b = 0; b < 4; b++) {
+                    raster.setSample(x, y, b, (x * (b + 1) + y * (4 - b)) / 4 + random.nextInt(8) & 0xFF);
+                }
+            }
+        }
+        final ImageWriter writer = ImageIO.getImageWritersByFormatName("jpeg").next();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (MemoryCacheImageOutputStream ios = new MemoryCacheImageOutputStream(out)) {
+            final ImageWriteParam p = writer.getDefaultWriteParam();
+            final IIOMetadata md = writer.getDefaultImageMetadata(
+                    ImageTypeSpecifier.createFromBufferedImageType(BufferedImage.TYPE_3BYTE_BGR), p);
+            final Element root = (Element) md.getAsTree(FORMAT);
+            final Element variety = (Element) root.getElementsByTagName("JPEGvariety").item(0);
+            while (variety.getFirstChild() != null) {
+                variety.removeChild(variety.getFirstChild()); // no JFIF: Adobe's marker says what the bands are
+            }
+            final Element sequence = (Element) root.getElementsByTagName("markerSequence").item(0);
+            final IIOMetadataNode adobe = new IIOMetadataNode("app14Adobe");
+            adobe.setAttribute("version", "100");
+            adobe.setAttribute("flags0", "0");
+            adobe.setAttribute("flags1", "0");
+            adobe.setAttribute("transform", Integer.toString(transform));
+            sequence.insertBefore(adobe, sequence.getFirstChild());
+            final Element sof = (Element) root.getElementsByTagName("sof").item(0);
+            sof.setAttribute("numFrameComponents", "4");
+            final NodeList components = root.getElementsByTagName("componentSpec");
+            final Element fourth = copy((Element) components.item(0)); // cloneNode would drop the attributes
+            fourth.setAttribute("componentId", "4");
+            sof.appendChild(fourth);
+            for (int i = 0; i < 4; i++) {
+                final Element c = (Element) sof.getElementsByTagName("componentSpec").item(i);
+                final String factor = i == 0 || i == 3 ? "2" : "1";
+                c.setAttribute("HsamplingFactor", factor);
+                c.setAttribute("VsamplingFactor", factor);
+            }
+            final Element sos = (Element) root.getElementsByTagName("sos").item(0);
+            sos.setAttribute("numScanComponents", "4");
+            final Element scanFourth = copy((Element) sos.getElementsByTagName("scanComponentSpec").item(0));
+            scanFourth.setAttribute("componentSelector", "4");
+            sos.appendChild(scanFourth);
+            md.setFromTree(FORMAT, root);
+            writer.setOutput(ios);
+            writer.write(null, new IIOImage(raster, null, md), p);
+        } catch (final IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            writer.dispose();
+        }
+        return out.toByteArray();
+    }
+
+    /** {@return a new metadata node with the name and attributes of {@code node}} */
+    private static Element copy(final Element node) {
+        final IIOMetadataNode copy = new IIOMetadataNode(node.getNodeName());
+        for (int i = 0; i < node.getAttributes().getLength(); i++) {
+            copy.setAttribute(node.getAttributes().item(i).getNodeName(), node.getAttributes().item(i).getNodeValue());
+        }
+        return copy;
+    }
+
     /** {@return a JPEG whose Huffman tables are optimized for its own data (not the standard ones)} */
     static byte[] optimizedHuffman(final BufferedImage img, final float quality) {
         return TestImages.jpeg(img, p -> {

@@ -69,6 +69,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
                 throw new SampleException(item.key, "empty (0 bytes); nothing to decode", null);
             }
             long start = timeoutNanos > 0 ? System.nanoTime() : 0;
+            item.deadlineNanos = timeoutNanos > 0 ? start + timeoutNanos : Long.MAX_VALUE;
             decoder.decode(item, slot.address(), slot.length());
             long took = timeoutNanos > 0 ? System.nanoTime() - start : 0;
             if (timeoutNanos > 0 && took > timeoutNanos) {

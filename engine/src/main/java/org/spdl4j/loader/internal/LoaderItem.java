@@ -33,6 +33,8 @@ public final class LoaderItem implements EncodedSample {
     public long position;
     /** The seed of its random transform (per run, epoch and key). */
     public long seed;
+    /** When its decode should be done ({@link System#nanoTime()}), or Long.MAX_VALUE: set by the decode stage. */
+    public long deadlineNanos = Long.MAX_VALUE;
     /** Its ticket in the read stage's large-buffer turns (INPUT order), else 0. */
     public long ticket;
     /** The file's bytes in pooled memory once read, owned by this item until released. */
@@ -73,6 +75,11 @@ public final class LoaderItem implements EncodedSample {
     @Override
     public long seed() {
         return seed;
+    }
+
+    @Override
+    public long deadlineNanos() {
+        return deadlineNanos;
     }
 
     @Override
@@ -119,6 +126,7 @@ public final class LoaderItem implements EncodedSample {
         epoch = 0;
         position = 0;
         seed = 0;
+        deadlineNanos = Long.MAX_VALUE;
         ticket = 0;
     }
 

@@ -1,6 +1,5 @@
 package org.spdl4j.examples.cli;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -23,8 +22,9 @@ final class ProbeCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        if (!Files.isRegularFile(file)) {
-            throw new ParameterException(spec.commandLine(), "FILE " + file + ": no such file");
+        String problem = MediaProbe.problem(file); // never opens it: a FIFO would block until a writer came
+        if (problem != null) {
+            throw new ParameterException(spec.commandLine(), "FILE " + file + ": " + problem);
         }
         MediaInfo info = MediaProbe.probe(file);
         var out = spec.commandLine().getOut();

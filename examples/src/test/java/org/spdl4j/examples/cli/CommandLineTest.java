@@ -451,6 +451,21 @@ class CommandLineTest {
     }
 
     @Test
+    @org.junit.jupiter.api.Timeout(60)
+    void shouldSayAFifoOrAFolderIsNotARegularFileWithoutOpeningIt() throws Exception {
+        Path fifo = work.resolve("pipe");
+        assertThat(new ProcessBuilder("mkfifo", fifo.toString()).inheritIO().start().waitFor()).isZero();
+        Run r = run("probe", fifo.toString()); // opening a FIFO with no writer would block here
+        assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(r.err()).startsWith("spdl4j: FILE " + fifo + ": not a regular file (a FIFO)");
+        Run folder = run("probe", work.toString());
+        assertThat(folder.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(folder.err()).startsWith("spdl4j: FILE " + work + ": not a regular file (a directory)");
+        assertThat(run("probe", work.resolve("nope.jpg").toString()).err()).startsWith("spdl4j: FILE "
+            + work.resolve("nope.jpg") + ": no such file");
+    }
+
+    @Test
     void shouldProbeAnImage() throws Exception {
         Path jpg;
         try (var files = Files.walk(data)) {

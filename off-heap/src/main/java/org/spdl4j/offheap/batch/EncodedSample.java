@@ -32,4 +32,13 @@ public interface EncodedSample {
      * decoder that {@link SlotDecoder#readsFiles() reads files} opens it when {@link #length()} is 0}
      */
     Path path();
+
+    /**
+     * {@return the {@link System#nanoTime()} by which this decode should be done (a loader's decode timeout, counted
+     * from when the decode began), or {@link Long#MAX_VALUE} for none; a decoder that waits (for memory) gives up by
+     * then rather than start work that would be discarded; default none}
+     */
+    default long deadlineNanos() {
+        return Long.MAX_VALUE;
+    }
 }
