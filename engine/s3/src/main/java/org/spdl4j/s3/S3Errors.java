@@ -28,8 +28,10 @@ final class S3Errors {
         if (e instanceof CancellationException c) {
             return c;
         }
-        if (e instanceof S3StoreException s) {
-            return s;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof S3StoreException s) {
+                return s; // ours, raised inside the SDK's call (it names the object already)
+            }
         }
         String where = S3StoreException.where(bucket, key, endpoint);
         if (e instanceof S3Exception s3) {

@@ -78,7 +78,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
      * {@return this source, but one that skips the rest of a shard it cannot open or read (truncated, corrupt, gone)
      * and goes on with the next: each such shard is logged naming it and the cause, and counted in the source's
      * {@code failed} column when read by a pipeline's source thread ({@link org.spdl4j.engine.StageFailureReport});
-     * the samples read from it before the fault are kept}
+     * the samples read from it before the fault are kept. A fault while the reading thread is interrupted (its
+     * pipeline closing) is thrown, not counted against the shard}
      */
     public WebDatasetSource skippingBadShards() {
         return new WebDatasetSource(this, true);
@@ -171,8 +172,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 } catch (IOException e) {
                     UncheckedIOException failure = new UncheckedIOException("cannot open tar shard '" + name + "': "
                         + e, e);
-                    if (!skipBadShards) {
-                        close();
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
+                        close(); // an interrupted open is the pipeline stopping, not a bad shard
                         throw failure;
                     }
                     badShard(failure);
@@ -188,8 +189,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 try {
                     more = shard.hasNext();
                 } catch (TarFormatException | UncheckedIOException e) {
-                    if (!skipBadShards) {
-                        throw e;
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
+                        throw e; // interrupted: the pipeline is stopping, the shard is not bad
                     }
                     badShard(e);
                     continue;
@@ -227,7 +228,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 try {
                     skipped = shard.skip(want);
                 } catch (TarFormatException | UncheckedIOException e) {
-                    if (!skipBadShards) {
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
                         throw e;
                     }
                     badShard(e);
