@@ -164,19 +164,33 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
      * @throws IllegalArgumentException when the location holds neither shards nor images
      */
     public SampleSource source(String location) {
+        return source(location, SampleSource.IMAGE_EXTENSIONS);
+    }
+
+    /**
+     * The samples under an S3 location, as {@link #source(String)} finds them, taking objects with the given
+     * extensions (video, audio) instead of images.
+     *
+     * @param location   {@code s3://bucket/prefix/}, or one shard's or object's key
+     * @param extensions extensions of the objects to take, lower case without the dot
+     * @return the source: tar shards when there are shards and no such objects, else those objects
+     * @throws S3StoreException when the listing fails (naming bucket, prefix and endpoint)
+     * @throws IllegalArgumentException when the location holds neither shards nor such objects
+     */
+    public SampleSource source(String location, Set<String> extensions) {
         S3Location at = S3Location.parse(location);
         List<S3Object> listed = list(at);
         List<S3Object> shards = listed.stream().filter(o -> ShardCompression.isShard(o.key())).toList();
-        List<S3Object> images = withExtensions(listed, SampleSource.IMAGE_EXTENSIONS);
-        if (!shards.isEmpty() && images.isEmpty()) {
+        List<S3Object> media = withExtensions(listed, extensions);
+        if (!shards.isEmpty() && media.isEmpty()) {
             return shardSource(at, shards);
         }
-        if (images.isEmpty()) {
+        if (media.isEmpty()) {
             throw new IllegalArgumentException(at + " at " + describeEndpoint() + ": " + listed.size()
-                + " objects, none an image (" + String.join(", ", new TreeSet<>(SampleSource.IMAGE_EXTENSIONS))
-                + ") or a tar shard (.tar, .tar.gz, .tgz, .tar.zst)");
+                + " objects, none with extension " + String.join(", ", new TreeSet<>(extensions))
+                + " nor a tar shard (.tar, .tar.gz, .tgz, .tar.zst)");
         }
-        return objectSource(at, images);
+        return objectSource(at, media);
     }
 
     /**

@@ -247,7 +247,7 @@ class S3ObjectStoreTest {
             assertThatThrownBy(() -> store.source("s3://" + BUCKET + "/nothing-here/"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("s3://" + BUCKET + "/nothing-here/")
-                .hasMessageContaining("none an image");
+                .hasMessageContaining("none with extension bmp, jpeg, jpg, png, webp");
             assertThatThrownBy(() -> S3Location.parse("http://bucket/x")).hasMessageContaining("s3://bucket/prefix/");
         }
     }

@@ -17,16 +17,16 @@ import software.amazon.awssdk.services.s3.S3AsyncClient;
  * ("transient") backend, AWS signature checks on (v2 or v4) for one key pair. Plus a plain SDK client with the right
  * credentials that creates buckets and writes objects.
  */
-final class S3ProxyServer implements AutoCloseable {
-    static final String KEY_ID = "spdl4j-test-key";
-    static final String SECRET = "spdl4j-test-secret-0123456789";
+public final class S3ProxyServer implements AutoCloseable {
+    public static final String KEY_ID = "spdl4j-test-key";
+    public static final String SECRET = "spdl4j-test-secret-0123456789";
 
     private final S3Proxy proxy;
     private final BlobStore blobs;
     private final URI endpoint;
     private final S3AsyncClient writer;
 
-    S3ProxyServer() throws Exception {
+    public S3ProxyServer() throws Exception {
         Properties p = new Properties();
         p.setProperty("s3proxy.endpoint", "http://127.0.0.1:0");
         p.setProperty("s3proxy.authorization", "aws-v2-or-v4");
@@ -51,20 +51,20 @@ final class S3ProxyServer implements AutoCloseable {
             .build();
     }
 
-    URI endpoint() {
+    public URI endpoint() {
         return endpoint;
     }
 
     /** {@return a store builder for this server with the right credentials} */
-    S3ObjectStore.Builder store() {
+    public S3ObjectStore.Builder store() {
         return S3ObjectStore.builder().endpoint(endpoint).credentials(KEY_ID, SECRET);
     }
 
-    void createBucket(String bucket) {
+    public void createBucket(String bucket) {
         writer.createBucket(b -> b.bucket(bucket)).join();
     }
 
-    void put(String bucket, String key, byte[] bytes) {
+    public void put(String bucket, String key, byte[] bytes) {
         writer.putObject(b -> b.bucket(bucket).key(key), AsyncRequestBody.fromBytes(bytes)).join();
     }
 
