@@ -233,6 +233,7 @@ final class PooledObjectRead implements AsyncResponseTransformer<GetObjectRespon
             synchronized (PooledObjectRead.this) {
                 dropLocked();
             }
+            allocated.completeExceptionally(t); // a body subscribed later cancels at once
             done.completeExceptionally(t);
         }
 

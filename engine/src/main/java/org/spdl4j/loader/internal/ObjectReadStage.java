@@ -44,7 +44,13 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
             fail(item);
             throw new SampleException(item.key, "names no object of " + store.describe(), null);
         }
-        CompletableFuture<Sample> read = store.read(item.uri, bytes);
+        CompletableFuture<Sample> read;
+        try {
+            read = store.read(item.uri, bytes);
+        } catch (RuntimeException | Error e) {
+            fail(item); // counted on this stage like a read that failed later
+            throw e;
+        }
         inFlight.add(read);
         return read.handle((sample, error) -> {
             inFlight.remove(read);
