@@ -65,7 +65,12 @@ final class S3Errors {
                 + " attempts at most): the store is slow or unreachable; raise the store's attemptTimeout or "
                 + "lower the requests in flight", 0, e);
         }
-        if (causedBy(e, ConnectException.class) || causedBy(e, UnknownHostException.class)
+        if (String.valueOf(e.getMessage()).contains("Unable to load credentials")) {
+            return new S3StoreException(request + " " + where + " failed: no credentials found (" + e.getMessage()
+                + "): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or give them to the store "
+                + "(S3ObjectStore.Builder.credentials)", 0, e);
+        }
+                if (causedBy(e, ConnectException.class) || causedBy(e, UnknownHostException.class)
             || causedBy(e, ClosedChannelException.class)) {
             return new S3StoreException(request + " " + where + " failed: cannot reach the endpoint (" + e
                 + "): check the endpoint URL and that the store is running", 0, e);

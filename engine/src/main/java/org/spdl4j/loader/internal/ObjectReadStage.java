@@ -22,12 +22,19 @@ import org.spdl4j.loader.SampleException;
  * per-request objects and one completion stage per sample: the async stage's contract.
  */
 final class ObjectReadStage implements Function<LoaderItem, CompletionStage<LoaderItem>>, AutoCloseable {
+    /** The longest {@link #close()} waits for actions on reads that completed as it began. */
+    static final long CLOSE_WAIT_MILLIS = 5_000;
     private final ObjectStore store;
     private final SampleAllocator bytes;
     private final LoaderItemPool items;
     private final Progress progress;
     private final LoaderControl control;
     private final Set<CompletableFuture<Sample>> inFlight = ConcurrentHashMap.newKeySet();
+    /**
+     * The stages handed to the engine and not completed yet: a read can complete a moment before the engine's action
+     * on it (which may give the bytes back to the pool) has run on the completing thread, so close waits for these.
+     */
+    private final Set<CompletableFuture<LoaderItem>> handedOut = ConcurrentHashMap.newKeySet();
 
     ObjectReadStage(ObjectStore store, SampleAllocator bytes, LoaderItemPool items, Progress progress,
                     LoaderControl control) {
@@ -52,7 +59,7 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
             throw e;
         }
         inFlight.add(read);
-        return read.handle((sample, error) -> {
+        CompletableFuture<LoaderItem> out = read.handle((sample, error) -> {
             inFlight.remove(read);
             if (error != null) {
                 fail(item);
@@ -62,6 +69,11 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
             item.field = sample.fields().isEmpty() ? null : sample.fields().get(0);
             return item;
         });
+        handedOut.add(out);
+        // Registered before the engine chains its action: a completing thread runs the later-registered action
+        // first, so this removal marks the engine's action as done.
+        out.whenComplete((i, e) -> handedOut.remove(out));
+        return out;
     }
 
     private void fail(LoaderItem item) {
@@ -71,11 +83,19 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
         }
     }
 
-    /** Cancels the reads in flight: their buffers are back in the pool when this returns. */
+    /**
+     * Cancels the reads in flight (their buffers go back to the pool before each cancel returns) and waits, at most
+     * {@link #CLOSE_WAIT_MILLIS}, for the engine's actions on reads that completed just before.
+     */
     @Override
     public void close() {
         for (CompletableFuture<Sample> read : inFlight) {
             read.cancel(false);
+        }
+        long deadline = System.nanoTime() + CLOSE_WAIT_MILLIS * 1_000_000L;
+        while (!handedOut.isEmpty() && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            Thread.yield();
         }
     }
 }
