@@ -143,7 +143,7 @@ final class PooledObjectRead implements AsyncResponseTransformer<GetObjectRespon
             }
             if (length > maxBytes) {
                 fail(new S3StoreException(uri + " is " + length + " bytes, more than the " + maxBytes + " a sample "
-                    + "may have (S3ObjectStore.Builder.maxObjectBytes; store larger media as tar shards or raise it)",
+                    + "may have (S3ObjectStoreBuilder.maxObjectBytes; store larger media as tar shards or raise it)",
                     0, null));
                 return;
             }

@@ -68,7 +68,7 @@ final class S3Errors {
         if (String.valueOf(e.getMessage()).contains("Unable to load credentials")) {
             return new S3StoreException(request + " " + where + " failed: no credentials found (" + e.getMessage()
                 + "): set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or AWS_PROFILE, or give them to the store "
-                + "(S3ObjectStore.Builder.credentials)", 0, e);
+                + "(S3ObjectStoreBuilder.credentials)", 0, e);
         }
                 if (causedBy(e, ConnectException.class) || causedBy(e, UnknownHostException.class)
             || causedBy(e, ClosedChannelException.class)) {

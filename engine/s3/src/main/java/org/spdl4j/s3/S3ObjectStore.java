@@ -6,8 +6,6 @@ import java.nio.channels.SeekableByteChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
@@ -18,7 +16,6 @@ import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.engine.source.tar.ShardCompression;
 import org.spdl4j.loader.ObjectStore;
-import org.spdl4j.loader.SampleEntry;
 import org.spdl4j.loader.SampleSource;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -51,9 +48,9 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * }</pre>
  *
  * <p><b>Reads:</b> objects are read by the loader's read stage, {@code readConcurrency} GETs in flight (capped by
- * {@link Builder#maxConcurrency}), each body straight into one slab of the loader's pool. Shards stream on the
- * loader's source thread as ranged GETs, {@link Builder#readAhead} parts in flight ahead of the reader. Every request
- * has a per-attempt deadline ({@link Builder#attemptTimeout}) and bounded retries ({@link Builder#maxAttempts}, the
+ * {@link S3ObjectStoreBuilder#maxConcurrency}), each body straight into one slab of the loader's pool. Shards stream on the
+ * loader's source thread as ranged GETs, {@link S3ObjectStoreBuilder#readAhead} parts in flight ahead of the reader. Every request
+ * has a per-attempt deadline ({@link S3ObjectStoreBuilder#attemptTimeout}) and bounded retries ({@link S3ObjectStoreBuilder#maxAttempts}, the
  * SDK's standard strategy: throttling and 5xx answers, with back-off). <b>Resume</b> is the loader's: objects are a
  * list (sorted keys) the loader opens at a position; a shard resumed inside skips whole members, by range for a plain
  * {@code .tar}, by reading through a compressed one.
@@ -62,17 +59,17 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * and an executor of virtual threads that allocate bodies' buffers; {@link #close()} after the loaders that use it.
  */
 public final class S3ObjectStore implements ObjectStore, AutoCloseable {
-    /** Requests in flight on the store's connections unless {@link Builder#maxConcurrency} sets another. */
+    /** Requests in flight on the store's connections unless {@link S3ObjectStoreBuilder#maxConcurrency} sets another. */
     public static final int DEFAULT_MAX_CONCURRENCY = 64;
-    /** Attempts per request (the first and its retries) unless {@link Builder#maxAttempts} sets another. */
+    /** Attempts per request (the first and its retries) unless {@link S3ObjectStoreBuilder#maxAttempts} sets another. */
     public static final int DEFAULT_MAX_ATTEMPTS = 3;
-    /** Deadline of one attempt unless {@link Builder#attemptTimeout} sets another. */
+    /** Deadline of one attempt unless {@link S3ObjectStoreBuilder#attemptTimeout} sets another. */
     public static final Duration DEFAULT_ATTEMPT_TIMEOUT = Duration.ofSeconds(30);
-    /** Bytes per ranged GET of a shard stream unless {@link Builder#partSize} sets another. */
+    /** Bytes per ranged GET of a shard stream unless {@link S3ObjectStoreBuilder#partSize} sets another. */
     public static final int DEFAULT_PART_SIZE = 8 * 1024 * 1024;
-    /** Ranged GETs in flight ahead of a shard's reader unless {@link Builder#readAhead} sets another. */
+    /** Ranged GETs in flight ahead of a shard's reader unless {@link S3ObjectStoreBuilder#readAhead} sets another. */
     public static final int DEFAULT_READ_AHEAD = 4;
-    /** The largest object read as one sample unless {@link Builder#maxObjectBytes} sets another. */
+    /** The largest object read as one sample unless {@link S3ObjectStoreBuilder#maxObjectBytes} sets another. */
     public static final long DEFAULT_MAX_OBJECT_BYTES = 32L * 1024 * 1024;
     /** The region used with an endpoint override when none is given (S3-compatible stores mostly ignore it). */
     public static final String DEFAULT_COMPATIBLE_REGION = "us-east-1";
@@ -87,7 +84,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     private final Duration listTimeout;
     private final ExecutorService allocating;
 
-    private S3ObjectStore(Builder b) {
+    S3ObjectStore(S3ObjectStoreBuilder b) {
         this.endpoint = b.endpoint;
         this.region = resolveRegion(b);
         this.maxAttempts = b.maxAttempts;
@@ -119,7 +116,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
             .factory());
     }
 
-    private static String resolveRegion(Builder b) {
+    private static String resolveRegion(S3ObjectStoreBuilder b) {
         if (b.region != null) {
             return b.region;
         }
@@ -129,14 +126,14 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         try {
             return new DefaultAwsRegionProviderChain().getRegion().id();
         } catch (SdkClientException e) {
-            throw new IllegalArgumentException("no AWS region for S3: give one (S3ObjectStore.Builder.region, "
+            throw new IllegalArgumentException("no AWS region for S3: give one (S3ObjectStoreBuilder.region, "
                 + "spdl4j run --region) or set AWS_REGION", e);
         }
     }
 
     /** {@return a builder with the defaults: AWS S3, the default region and credential chains} */
-    public static Builder builder() {
-        return new Builder();
+    public static S3ObjectStoreBuilder builder() {
+        return new S3ObjectStoreBuilder();
     }
 
     /** {@return the endpoint override, or {@code null} for AWS S3} */
@@ -181,7 +178,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         S3Location at = S3Location.parse(location);
         List<S3Object> listed = list(at);
         List<S3Object> shards = listed.stream().filter(o -> ShardCompression.isShard(o.key())).toList();
-        List<S3Object> media = withExtensions(listed, extensions);
+        List<S3Object> media = S3Listing.withExtensions(listed, extensions);
         if (!shards.isEmpty() && media.isEmpty()) {
             return shardSource(at, shards);
         }
@@ -218,7 +215,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
      */
     public SampleSource objects(String location, Set<String> extensions) {
         S3Location at = S3Location.parse(location);
-        List<S3Object> found = withExtensions(list(at), extensions);
+        List<S3Object> found = S3Listing.withExtensions(list(at), extensions);
         if (found.isEmpty()) {
             throw new IllegalArgumentException(at + " at " + describeEndpoint() + ": no object with extension "
                 + String.join(", ", new TreeSet<>(extensions)));
@@ -252,47 +249,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     }
 
     private SampleSource objectSource(S3Location at, List<S3Object> objects) {
-        List<String> classes = classes(at, objects);
-        List<SampleEntry> entries = new ArrayList<>(objects.size());
-        for (S3Object o : objects) {
-            URI uri = at.objectUri(o.key());
-            int label = classes.isEmpty() ? SampleEntry.NO_LABEL : classes.indexOf(classOf(at, o.key()));
-            entries.add(new SampleEntry(uri.toString(), label, null, uri));
-        }
-        return SampleSource.objects(this, entries, at.toString());
-    }
-
-    /** The sorted class names when every object sits in a class sub-prefix, else an empty list. */
-    private static List<String> classes(S3Location at, List<S3Object> objects) {
-        TreeSet<String> names = new TreeSet<>();
-        for (S3Object o : objects) {
-            String cls = classOf(at, o.key());
-            if (cls == null) {
-                return List.of();
-            }
-            names.add(cls);
-        }
-        return List.copyOf(names);
-    }
-
-    private static String classOf(S3Location at, String key) {
-        String rel = key.substring(Math.min(key.length(), directoryOf(at.prefix()).length()));
-        int slash = rel.indexOf('/');
-        return slash <= 0 ? null : rel.substring(0, slash);
-    }
-
-    /** The part of a prefix up to its last '/': the "folder" class sub-prefixes are relative to. */
-    private static String directoryOf(String prefix) {
-        int slash = prefix.lastIndexOf('/');
-        return slash < 0 ? "" : prefix.substring(0, slash + 1);
-    }
-
-    private static List<S3Object> withExtensions(List<S3Object> objects, Set<String> extensions) {
-        return objects.stream().filter(o -> {
-            String k = o.key();
-            int dot = k.lastIndexOf('.');
-            return dot > k.lastIndexOf('/') && extensions.contains(k.substring(dot + 1).toLowerCase(Locale.ROOT));
-        }).toList();
+        return SampleSource.objects(this, S3Listing.entries(at, objects), at.toString());
     }
 
     /**
@@ -368,7 +325,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     }
 
     /**
-     * Opens a shard as a stream of ranged GETs ({@link Builder#readAhead} in flight ahead of the reader).
+     * Opens a shard as a stream of ranged GETs ({@link S3ObjectStoreBuilder#readAhead} in flight ahead of the reader).
      *
      * @param shard the shard's URI, {@code s3://bucket/key}
      * @return a seekable channel over the object's bytes
@@ -408,187 +365,6 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
             client.close();
         } finally {
             allocating.shutdownNow();
-        }
-    }
-
-    /**
-     * Options of an {@link S3ObjectStore}, each with a default: AWS S3 in the default region chain's region
-     * ({@code AWS_REGION}, the profile), credentials from the default chain (environment, system properties,
-     * {@code ~/.aws}, container and instance roles).
-     */
-    public static final class Builder {
-        private String region;
-        private URI endpoint;
-        private Boolean pathStyle;
-        private String accessKeyId;
-        private String secretAccessKey;
-        private int maxConcurrency = DEFAULT_MAX_CONCURRENCY;
-        private int maxAttempts = DEFAULT_MAX_ATTEMPTS;
-        private Duration attemptTimeout = DEFAULT_ATTEMPT_TIMEOUT;
-        private Duration connectTimeout = Duration.ofSeconds(10);
-        private int partSize = DEFAULT_PART_SIZE;
-        private int readAhead = DEFAULT_READ_AHEAD;
-        private long maxObjectBytes = DEFAULT_MAX_OBJECT_BYTES;
-
-        private Builder() {
-        }
-
-        /**
-         * Sets the region (default: the SDK's region chain; {@code us-east-1} with an
-         * endpoint override).
-         *
-         * @param awsRegion a region id, {@code eu-west-1}
-         * @return this builder
-         */
-        public Builder region(String awsRegion) {
-            this.region = Objects.requireNonNull(awsRegion, "awsRegion");
-            return this;
-        }
-
-        /**
-         * Sends requests to an S3-compatible store instead of AWS (MinIO, Ceph, S3Proxy); path-style addressing
-         * unless {@link #pathStyle} says otherwise.
-         *
-         * @param url the endpoint, {@code http://127.0.0.1:9000}
-         * @return this builder
-         */
-        public Builder endpoint(URI url) {
-            this.endpoint = Objects.requireNonNull(url, "url");
-            return this;
-        }
-
-        /**
-         * Sets path-style addressing ({@code endpoint/bucket/key}) or virtual-host style ({@code bucket.endpoint/key});
-         * default: path style with an endpoint override, the SDK's choice without.
-         *
-         * @param on whether to use path style
-         * @return this builder
-         */
-        public Builder pathStyle(boolean on) {
-            this.pathStyle = on;
-            return this;
-        }
-
-        /**
-         * Signs with these static credentials instead of the default chain.
-         *
-         * @param keyId  the access key id
-         * @param secret the secret access key
-         * @return this builder
-         */
-        public Builder credentials(String keyId, String secret) {
-            this.accessKeyId = Objects.requireNonNull(keyId, "keyId");
-            this.secretAccessKey = Objects.requireNonNull(secret, "secret");
-            return this;
-        }
-
-        /**
-         * Sets the most requests in flight on the store's connections (default 64);
-         * a loader's {@code readConcurrency} bounds its object reads below that.
-         *
-         * @param n requests, at least 1
-         * @return this builder
-         */
-        public Builder maxConcurrency(int n) {
-            this.maxConcurrency = positive("maxConcurrency", n);
-            return this;
-        }
-
-        /**
-         * Sets the attempts per request, the first included (default 3): throttling, 5xx answers and timeouts are
-         * retried with back-off.
-         *
-         * @param n attempts, at least 1
-         * @return this builder
-         */
-        public Builder maxAttempts(int n) {
-            this.maxAttempts = positive("maxAttempts", n);
-            return this;
-        }
-
-        /**
-         * Sets the deadline of one attempt of a request (default 30 s); also the idle read timeout of a connection.
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         */
-        public Builder attemptTimeout(Duration timeout) {
-            this.attemptTimeout = positive("attemptTimeout", timeout);
-            return this;
-        }
-
-        /**
-         * Sets the connect timeout (default 10 s).
-         *
-         * @param timeout a positive duration
-         * @return this builder
-         */
-        public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive("connectTimeout", timeout);
-            return this;
-        }
-
-        /**
-         * Sets the bytes per ranged GET of a shard stream (default 8 MiB).
-         *
-         * @param bytes at least 64 KiB
-         * @return this builder
-         */
-        public Builder partSize(int bytes) {
-            if (bytes < 64 * 1024) {
-                throw new IllegalArgumentException("partSize must be at least 64 KiB, got " + bytes);
-            }
-            this.partSize = bytes;
-            return this;
-        }
-
-        /**
-         * Sets the ranged GETs in flight ahead of a shard's reader (default 4; 1 reads one part at a time).
-         *
-         * @param parts at least 1
-         * @return this builder
-         */
-        public Builder readAhead(int parts) {
-            this.readAhead = positive("readAhead", parts);
-            return this;
-        }
-
-        /**
-         * Sets the largest object read as one sample (default 32 MiB, the loader pool's largest slab); a larger one
-         * fails its sample, naming it.
-         *
-         * @param bytes at least 1
-         * @return this builder
-         */
-        public Builder maxObjectBytes(long bytes) {
-            if (bytes < 1) {
-                throw new IllegalArgumentException("maxObjectBytes must be positive, got " + bytes);
-            }
-            this.maxObjectBytes = bytes;
-            return this;
-        }
-
-        /**
-         * {@return the store: its client is built now (no request is sent)}
-         *
-         * @throws IllegalArgumentException when no region is given nor found and there is no endpoint override
-         */
-        public S3ObjectStore build() {
-            return new S3ObjectStore(this);
-        }
-
-        private static int positive(String what, int n) {
-            if (n < 1) {
-                throw new IllegalArgumentException(what + " must be at least 1, got " + n);
-            }
-            return n;
-        }
-
-        private static Duration positive(String what, Duration d) {
-            if (d == null || d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive, got " + d);
-            }
-            return d;
         }
     }
 }

@@ -56,7 +56,7 @@ public final class S3ProxyServer implements AutoCloseable {
     }
 
     /** {@return a store builder for this server with the right credentials} */
-    public S3ObjectStore.Builder store() {
+    public S3ObjectStoreBuilder store() {
         return S3ObjectStore.builder().endpoint(endpoint).credentials(KEY_ID, SECRET);
     }
 

@@ -25,6 +25,7 @@ import org.spdl4j.loader.LoaderBuilder;
 import org.spdl4j.loader.LoaderState;
 import org.spdl4j.s3.S3Location;
 import org.spdl4j.s3.S3ObjectStore;
+import org.spdl4j.s3.S3ObjectStoreBuilder;
 import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.SlotDecoder;
@@ -177,7 +178,7 @@ final class RunCommand implements Callable<Integer> {
 
     /** The S3 store of {@code --endpoint} and {@code --region}, room for every read in flight on its connections. */
     private S3ObjectStore s3Store(PipelineSettings settings) {
-        S3ObjectStore.Builder b = S3ObjectStore.builder()
+        S3ObjectStoreBuilder b = S3ObjectStore.builder()
             .maxConcurrency(Math.max(S3ObjectStore.DEFAULT_MAX_CONCURRENCY, settings.readConcurrency()));
         if (endpoint != null) {
             if (endpoint.getScheme() == null || endpoint.getHost() == null) {
