@@ -21,6 +21,7 @@ module org.spdl4j.s3 {
     requires software.amazon.awssdk.retries.api;
     requires org.reactivestreams;
     requires org.slf4j;
+    requires com.github.luben.zstd_jni; // resolves the engine's optional .tar.zst decoder on the module path
 
     exports org.spdl4j.s3;
 }
