@@ -210,6 +210,17 @@ class S3ObjectStoreTest {
     }
 
     @Test
+    void shouldTakeALocationNamingOneShardAsThatShardOnly() {
+        // shard-1.tar is also the prefix of nothing else here; the listing's exact match is the one shard
+        try (S3ObjectStore store = server.store().build()) {
+            SampleSource one = store.tarShards("s3://" + BUCKET + "/shards/shard-1.tar");
+            assertThat(one.describe()).contains("tar shards (1, first s3://" + BUCKET + "/shards/shard-1.tar)");
+            Run r = run(recipe(one).epochs(1), Integer.MAX_VALUE);
+            assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("/shard-1.tar@m1"));
+        }
+    }
+
+    @Test
     void shouldFailWithWrongCredentialsNamingBucketEndpointAndWhatToDo() {
         try (S3ObjectStore store = S3ObjectStore.builder().endpoint(server.endpoint())
                 .credentials(S3ProxyServer.KEY_ID, "not-the-secret").maxAttempts(1).build()) {
