@@ -21,6 +21,7 @@ module org.spdl4j.engine {
     requires java.management;
     requires jdk.management;
     requires java.net.http;
+    requires static com.github.luben.zstd_jni; // .tar.zst shards, optional (ShardCompression)
     requires transitive jdk.jfr; // StageStatsEvent is a JFR event
 
     exports org.spdl4j.engine;

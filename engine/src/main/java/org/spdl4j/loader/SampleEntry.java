@@ -6,12 +6,13 @@ import java.util.Objects;
 
 /**
  * One sample of a dataset before it is read: its key, its label and where its bytes are (a local file or an
- * http(s) URL). What {@link SampleSource#of} and {@link SampleSource#streamed} take from a user.
+ * http(s) URL, or an object of an {@link ObjectStore}). What {@link SampleSource#of}, {@link SampleSource#streamed}
+ * and {@link SampleSource#objects} take.
  *
  * @param key   names the sample in batches, logs, errors and saved states; unique within the dataset
  * @param label the class label, or {@link #NO_LABEL}
  * @param path  the local file, or {@code null} for a URL
- * @param uri   the http(s) URL, or {@code null} for a local file
+ * @param uri   the http(s) URL or the object's URI ({@code s3://bucket/key}), or {@code null} for a local file
  */
 public record SampleEntry(String key, int label, Path path, URI uri) {
     /** The label of a sample that has none. */

@@ -13,6 +13,8 @@ import org.spdl4j.engine.source.FileListDataset;
 import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.tar.ClassLabels;
+import org.spdl4j.engine.source.tar.ShardCompression;
+import org.spdl4j.engine.source.tar.ShardOpener;
 import org.spdl4j.loader.internal.EntrySource;
 import org.spdl4j.loader.internal.IndexedEntries;
 import org.spdl4j.loader.internal.ReadKind;
@@ -21,7 +23,8 @@ import org.spdl4j.loader.internal.TarShardEntries;
 import org.spdl4j.loader.internal.UrlListFile;
 
 /**
- * Where a loader's samples come from: a folder, a list of paths or URLs, WebDataset tar shards, or any list or
+ * Where a loader's samples come from: a folder, a list of paths or URLs, WebDataset tar shards (plain or
+ * compressed, from files or through a {@link ShardOpener}), whole objects of an {@link ObjectStore}, or any list or
  * iterable of {@link SampleEntry}s. Lists are sampled per rank and shuffled per epoch (by the loader's seed);
  * tar shards are dealt to ranks whole (their order shuffled per epoch) and read member by member; an iterable is read
  * in its own order, sample {@code i} to rank {@code i % worldSize}.
@@ -122,7 +125,9 @@ public final class SampleSource {
     }
 
     /**
-     * WebDataset tar shards: a {@code .tar} file, or a folder's {@code .tar} files in name order.
+     * WebDataset tar shards: a shard file, or a folder's shards in name order. Shards are {@code .tar}, or compressed
+     * {@code .tar.gz} / {@code .tgz} / {@code .tar.zst}, decompressed as they stream
+     * ({@link org.spdl4j.engine.source.tar.ShardCompression}; Zstandard needs {@code com.github.luben:zstd-jni}).
      *
      * @param shardsOrFolder a shard or a folder of shards
      * @return the source
@@ -131,7 +136,7 @@ public final class SampleSource {
     public static SampleSource tarShards(Path shardsOrFolder) {
         List<Path> shards = shardFiles(shardsOrFolder);
         if (shards.isEmpty()) {
-            throw new IllegalArgumentException(shardsOrFolder + ": no .tar shard");
+            throw new IllegalArgumentException(shardsOrFolder + ": no tar shard (.tar, .tar.gz, .tgz, .tar.zst)");
         }
         return tarShards(shards);
     }
@@ -147,20 +152,57 @@ public final class SampleSource {
     }
 
     /**
-     * {@return the {@code .tar} shards {@code path} names: itself when it is one, a folder's (sorted) when it holds
-     * shards and no images, else an empty list}
+     * WebDataset tar shards opened by name through {@code opener}, in this order (the same on every rank): shards of
+     * an object store ({@link ObjectStore}, whose own module lists them), or any other byte streams. Compressed shards
+     * are told by their names, as for files.
+     *
+     * @param shards the shard names, as {@code opener} takes them
+     * @param opener opens one shard as a stream of its stored bytes
+     * @return the source
+     * @throws IllegalArgumentException when there is no shard
+     */
+    public static SampleSource tarShards(List<String> shards, ShardOpener opener) {
+        Objects.requireNonNull(opener, "opener");
+        if (shards.isEmpty()) {
+            throw new IllegalArgumentException("tar shards: the list names no shard");
+        }
+        return new SampleSource(new TarShardEntries(shards, opener));
+    }
+
+    /**
+     * Whole objects of a store, one sample each, sampled per rank and shuffled per epoch like a folder: each read
+     * asynchronously into pooled memory, {@link LoaderBuilder#readConcurrency} in flight ({@link ObjectStore#read}).
+     *
+     * @param store   where the objects are; the application closes it after the loaders
+     * @param entries the samples, each naming its object by URI ({@link SampleEntry#uri})
+     * @param what    what they are, for messages ("s3://bucket/train/")
+     * @return the source
+     * @throws IllegalArgumentException when the list is empty or an entry names no object
+     */
+    public static SampleSource objects(ObjectStore store, List<SampleEntry> entries, String what) {
+        Objects.requireNonNull(store, "store");
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException(what + ": no object to read in " + store.describe());
+        }
+        return new SampleSource(new IndexedEntries(entries, store, what));
+    }
+
+    /**
+     * {@return the tar shards {@code path} names: itself when it is one, a folder's (sorted) when it holds
+     * shards and no images, else an empty list; shards are {@code .tar}, {@code .tar.gz}, {@code .tgz},
+     * {@code .tar.zst} files}
      *
      * @param path a file or folder
      */
     public static List<Path> shardFiles(Path path) {
-        if (Files.isRegularFile(path) && path.getFileName().toString().endsWith(".tar")) {
+        if (Files.isRegularFile(path) && ShardCompression.isShard(path.getFileName().toString())) {
             return List.of(path);
         }
         if (!Files.isDirectory(path)) {
             return List.of();
         }
         try (var files = Files.list(path)) {
-            return files.filter(p -> p.getFileName().toString().endsWith(".tar") && Files.isRegularFile(p))
+            return files.filter(p -> ShardCompression.isShard(p.getFileName().toString()) && Files.isRegularFile(p))
                 .sorted().toList();
         } catch (java.io.IOException e) {
             throw new UncheckedIOException("cannot list " + path + ": " + e.getMessage(), e);

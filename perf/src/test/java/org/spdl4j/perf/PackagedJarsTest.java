@@ -125,6 +125,13 @@ class PackagedJarsTest {
     }
 
     @Test
+    void shouldShipS3AsAModuleOnTheEngineThatExportsOnlyItsApi() {
+        List<String> lines = assertModule("engine/s3", "spdl4j-s3", "org.spdl4j.s3", "org.spdl4j.s3");
+        assertThat(qualifiedExports(lines)).isEmpty();
+        assertThat(lines).contains("requires org.spdl4j.engine transitive", "requires software.amazon.awssdk.services.s3");
+    }
+
+    @Test
     void shouldShipMediaNativeAsAModuleExportingItsApi() {
         List<String> lines = assertModule("media-native", "spdl4j-media-native", "org.spdl4j.media",
                 "org.spdl4j.media");
@@ -154,8 +161,8 @@ class PackagedJarsTest {
         String bom = Files.readString(ROOT.resolve("engine/bom/pom.xml"));
         assertThat(bom).contains("<artifactId>spdl4j-bom</artifactId>", "<version>" + VERSION + "</version>")
                 .doesNotContain("<parent>");
-        for (String artifact : List.of("spdl4j-off-heap", "spdl4j-engine", "spdl4j-records", "spdl4j-media-native",
-                "spdl4j-cuda-staging", "spdl4j-djl")) {
+        for (String artifact : List.of("spdl4j-off-heap", "spdl4j-engine", "spdl4j-records", "spdl4j-s3",
+                "spdl4j-media-native", "spdl4j-cuda-staging", "spdl4j-djl")) {
             assertThat(bom).as("the BOM manages " + artifact).contains("<artifactId>" + artifact + "</artifactId>");
         }
     }

@@ -3,6 +3,7 @@ package org.spdl4j.loader.internal;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.loader.LoaderState;
+import org.spdl4j.loader.ObjectStore;
 
 /**
  * Where a loader's samples come from, per epoch and rank: the internal side of
@@ -64,6 +65,11 @@ public interface EntrySource {
      */
     default long epochLength(RankInfo rank, LoaderState.Carry carry) {
         return UNKNOWN_LENGTH;
+    }
+
+    /** {@return the store whose objects a {@link ReadKind#OBJECTS} source names, else {@code null}} */
+    default ObjectStore objectStore() {
+        return null;
     }
 
     /** {@return what the source is, for messages and saved states: "folder /data/train (1281167 samples)"} */

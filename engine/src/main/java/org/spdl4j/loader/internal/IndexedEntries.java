@@ -8,6 +8,7 @@ import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.RemainderPolicy;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.loader.LoaderState;
+import org.spdl4j.loader.ObjectStore;
 import org.spdl4j.loader.SampleEntry;
 
 /**
@@ -20,6 +21,7 @@ public final class IndexedEntries implements EntrySource {
     private final List<SampleEntry> entries;
     private final ReadKind kind;
     private final String description;
+    private final ObjectStore store;
 
     /**
      * Creates the source.
@@ -31,6 +33,27 @@ public final class IndexedEntries implements EntrySource {
         this.entries = List.copyOf(entries);
         this.kind = kindOf(this.entries, description);
         this.description = description + " (" + this.entries.size() + " samples)";
+        this.store = null;
+    }
+
+    /**
+     * Creates a source of whole objects read from a store.
+     *
+     * @param entries     the samples, each naming its object by URI (copied)
+     * @param store       where they are read from
+     * @param description what they are, for messages
+     */
+    public IndexedEntries(List<SampleEntry> entries, ObjectStore store, String description) {
+        this.entries = List.copyOf(entries);
+        for (SampleEntry e : this.entries) {
+            if (e.uri() == null) {
+                throw new IllegalArgumentException(description + ": sample '" + e.key() + "' names no object (give "
+                    + "each entry the URI of its object in " + store.describe() + ")");
+            }
+        }
+        this.kind = ReadKind.OBJECTS;
+        this.description = description + " (" + this.entries.size() + " samples)";
+        this.store = store;
     }
 
     /** All files, or all URLs: one read stage reads them. */
@@ -50,6 +73,11 @@ public final class IndexedEntries implements EntrySource {
     @Override
     public ReadKind readKind() {
         return kind;
+    }
+
+    @Override
+    public ObjectStore objectStore() {
+        return store;
     }
 
     @Override

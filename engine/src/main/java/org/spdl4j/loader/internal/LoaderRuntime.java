@@ -35,8 +35,8 @@ import org.spdl4j.offheap.tensor.BatchDescriptor;
  *   passed over)     none)            the slot table)  returns the batch)                        samples)
  * </pre>
  *
- * <p><b>Ownership:</b> the pools (encoded bytes, batches, labels), the assembler, slot table, decoder, fetcher and
- * transfer, freed by {@link #close()} once every stage thread has stopped. <b>Threading:</b> built on one thread;
+ * <p><b>Ownership:</b> the pools (encoded bytes, batches, labels), the assembler, slot table, decoder, fetcher (or
+ * object reads in flight) and transfer, freed by {@link #close()} once every stage thread has stopped. <b>Threading:</b> built on one thread;
  * the stages run on the engine's; {@link #progress()} is thread-safe.
  */
 public final class LoaderRuntime implements AutoCloseable {
@@ -141,6 +141,8 @@ public final class LoaderRuntime implements AutoCloseable {
                     .withTaskTimeout(r.readTimeout())); // a hung mount or a FIFO costs one sample, not the run
                 case HTTP -> head.pipeAsync(READ_STAGE, new HttpReadStage(fetcher(r, sampleBytes), items, progress,
                     control), base.withConcurrency(r.readConcurrency()));
+                case OBJECTS -> head.pipeAsync(READ_STAGE, owned.add(new ObjectReadStage(r.source().objectStore(),
+                    sampleBytes, items, progress, control)), base.withConcurrency(r.readConcurrency()));
                 case INLINE -> head;
             };
             // No engine task timeout on decode (DecodeStage measures it): the engine discards what a timed-out task

@@ -6,6 +6,8 @@ public enum ReadKind {
     FILES,
     /** http(s) URLs, fetched asynchronously into pooled memory. */
     HTTP,
+    /** Whole objects of an {@link org.spdl4j.loader.ObjectStore}, read asynchronously into pooled memory. */
+    OBJECTS,
     /** The source reads the bytes itself (tar members): no read stage. */
     INLINE
 }

@@ -24,8 +24,11 @@ import org.spdl4j.engine.source.tar.WebDatasetSource;
  * <p><b>Bad shards:</b> a shard that cannot be opened or read to its end (truncated, corrupt) is logged, counted in the
  * source's {@code failed} column and skipped from the fault on; the run goes on with the next shard.
  *
+ * <p>Shards named {@code .tar.gz}, {@code .tgz} or {@code .tar.zst} are decompressed as they stream
+ * ({@link org.spdl4j.engine.source.tar.ShardCompression}).
+ *
  * <p><b>Threading:</b> immutable; cursors on the source thread. <b>Resume:</b> opening at a position skips whole
- * samples by their headers (seeking over data in local files).
+ * samples by their headers (seeking over data in plain shards whose channel can seek, reading through the rest).
  */
 public final class TarShardEntries implements EntrySource {
     /** Member extensions taken as the sample's media, in this order of preference. */
@@ -36,21 +39,34 @@ public final class TarShardEntries implements EntrySource {
     public static final Set<String> TEXT_FIELDS = Set.of("cls", "txt", "json", "label", "key");
 
     private final List<String> shards;
+    private final ShardOpener opener;
     private final String description;
     private final ClassLabels classLabels;
 
     /**
-     * Creates the source; class names in {@code cls} members are labelled in the order first seen.
+     * Creates the source of local shard files; class names in {@code cls} members are labelled in the order first
+     * seen.
      *
      * @param shards the shard files, in a fixed order (the same on every rank)
      */
     public TarShardEntries(List<Path> shards) {
-        this(shards.stream().map(Path::toString).toList(), "tar shards (" + shards.size()
+        this(shards.stream().map(Path::toString).toList(), ShardOpener.LOCAL_FILES);
+    }
+
+    /**
+     * Creates the source; class names in {@code cls} members are labelled in the order first seen.
+     *
+     * @param shards the shard names, in a fixed order (the same on every rank)
+     * @param opener opens a shard by name (local files, an object store)
+     */
+    public TarShardEntries(List<String> shards, ShardOpener opener) {
+        this(List.copyOf(shards), opener, "tar shards (" + shards.size()
             + (shards.isEmpty() ? "" : ", first " + shards.get(0)) + ")", ClassLabels.seen());
     }
 
-    private TarShardEntries(List<String> shards, String description, ClassLabels classLabels) {
+    private TarShardEntries(List<String> shards, ShardOpener opener, String description, ClassLabels classLabels) {
         this.shards = shards;
+        this.opener = opener;
         this.description = description;
         this.classLabels = classLabels;
     }
@@ -61,7 +77,7 @@ public final class TarShardEntries implements EntrySource {
      * @param labels a class list's labels, or the names in the order seen
      */
     public TarShardEntries withClassLabels(ClassLabels labels) {
-        return new TarShardEntries(shards, description, labels);
+        return new TarShardEntries(shards, opener, description, labels);
     }
 
     @Override
@@ -76,7 +92,7 @@ public final class TarShardEntries implements EntrySource {
 
     @Override
     public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
-        WebDatasetSource source = new WebDatasetSource(shards, ShardOpener.LOCAL_FILES, rank, seed, shuffle,
+        WebDatasetSource source = new WebDatasetSource(shards, opener, rank, seed, shuffle,
             RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards().withClassLabels(classLabels);
         CloseableIterator<Sample> it = source.open(epoch, from);
         return new EntryCursor() {

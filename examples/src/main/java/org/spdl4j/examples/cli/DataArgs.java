@@ -14,6 +14,8 @@ import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.examples.sample.SampleImages;
 import org.spdl4j.loader.SampleSource;
+import org.spdl4j.s3.S3ObjectStore;
+import org.spdl4j.s3.S3StoreException;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -21,15 +23,17 @@ import picocli.CommandLine.ParameterException;
  * Turns {@code --data} into a loader's {@link SampleSource}: a folder ({@link SampleSource#folder}: class sub-folders
  * become labels; files directly in it, without sub-folders, are one unlabelled class), a {@code .txt} list of paths or
  * of http(s) URLs ({@link SampleSource#list}: each line optionally followed by a tab and a label), WebDataset
- * {@code .tar} shards ({@link SampleSource#tarShards}: a file, or a folder of them with no media files), or nothing:
+ * tar shards ({@link SampleSource#tarShards}: a file, or a folder of them with no media files; {@code .tar},
+ * {@code .tar.gz}, {@code .tar.zst}), an S3 location ({@code s3://bucket/prefix/}: its objects or its tar shards,
+ * {@link S3ObjectStore}), or nothing:
  * the built-in sample, generated on first use under {@code ~/.cache/spdl4j}. Ranks come from RANK / WORLD_SIZE.
  *
  * <p>What is not a source is a bad argument (exit status 2), refused before anything runs.
  */
 final class DataArgs {
     /** What {@code run} reads, for the message when {@code --data} is none of it. */
-    static final String RUN_ACCEPTS = "a folder, a .txt list of paths or http(s) URLs, or WebDataset .tar shards (a"
-        + " file or a folder of them)";
+    static final String RUN_ACCEPTS = "a folder, a .txt list of paths or http(s) URLs, WebDataset tar shards (a"
+        + " .tar, .tar.gz or .tar.zst file or a folder of them), or s3://bucket/prefix/";
     /** What {@code tune} and {@code profile} read. */
     static final String FILES_ACCEPT = "a folder of images or a .txt list of image paths";
 
@@ -47,7 +51,11 @@ final class DataArgs {
         /** A list of http(s) URLs. */
         URL_LIST,
         /** WebDataset tar shards. */
-        TAR_SHARDS
+        TAR_SHARDS,
+        /** Whole objects of an S3 location. */
+        S3_OBJECTS,
+        /** WebDataset tar shards of an S3 location. */
+        S3_SHARDS
     }
 
     /**
@@ -121,11 +129,11 @@ final class DataArgs {
                     }
                     throw new ParameterException(spec.commandLine(), "--data " + data + ": no " + media.unit() + " ("
                         + String.join(", ", new TreeSet<>(media.extensions())) + ") in it or in class sub-folders ("
-                        + data + "/<class>/<file>), and no .tar shards");
+                        + data + "/<class>/<file>), and no tar shards (.tar, .tar.gz, .tar.zst)");
                 }
                 return new RunData(folder, Kind.FOLDER, folder.size(), 0);
             }
-            if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".tar")) {
+            if (Files.isRegularFile(data) && !SampleSource.shardFiles(data).isEmpty()) {
                 return new RunData(SampleSource.tarShards(data), Kind.TAR_SHARDS, -1, 1);
             }
             if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
@@ -154,7 +162,7 @@ final class DataArgs {
      * @throws ParameterException when the data is not tar shards or the file is not a class list
      */
     static RunData withClasses(CommandSpec spec, RunData runData, Path classes) {
-        if (runData.kind() != Kind.TAR_SHARDS) {
+        if (runData.kind() != Kind.TAR_SHARDS && runData.kind() != Kind.S3_SHARDS) {
             throw new ParameterException(spec.commandLine(), "--classes " + classes + ": a class list labels the .cls"
                 + " members of tar shards; --data is " + runData.source().describe() + " (a folder's classes are its"
                 + " sub-folders, a list's labels are written in it)");
@@ -165,6 +173,27 @@ final class DataArgs {
             String why = String.valueOf(e.getMessage());
             throw new ParameterException(spec.commandLine(), "--classes " + (why.contains(classes.toString()) ? why
                 : classes + ": " + why));
+        }
+    }
+
+    /**
+     * The source {@code run} reads from an S3 location: its tar shards, or its objects of the media's extensions.
+     *
+     * @param spec     the command, for errors
+     * @param location {@code s3://bucket/prefix/}
+     * @param store    the store (its endpoint, region and credentials)
+     * @param media    what a sample is
+     * @return the data
+     * @throws ParameterException when the location cannot be listed or holds nothing to load; the message names
+     *                            the bucket, prefix and endpoint and says what to check
+     */
+    static RunData s3Data(CommandSpec spec, String location, S3ObjectStore store, MediaOption media) {
+        try {
+            SampleSource source = store.source(location, media.extensions());
+            boolean shards = source.size() < 0;
+            return new RunData(source, shards ? Kind.S3_SHARDS : Kind.S3_OBJECTS, source.size(), 0);
+        } catch (IllegalArgumentException | S3StoreException e) {
+            throw new ParameterException(spec.commandLine(), "--data " + location + ": " + e.getMessage());
         }
     }
 

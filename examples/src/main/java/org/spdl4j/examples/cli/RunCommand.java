@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,6 +26,9 @@ import org.spdl4j.examples.report.TracingSlotDecoder;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.LoaderBuilder;
 import org.spdl4j.loader.LoaderState;
+import org.spdl4j.s3.S3Location;
+import org.spdl4j.s3.S3ObjectStore;
+import org.spdl4j.s3.S3ObjectStoreBuilder;
 import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.SlotDecoder;
@@ -61,9 +65,19 @@ final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--data", paramLabel = "PATH",
         description = "a folder (class sub-folders = labels, or files directly in it), a .txt list of paths or of"
-            + " http(s) URLs (each optionally followed by a tab and a label), or .tar shards (a file or a folder of"
-            + " them); default: built-in sample of images")
-    Path data;
+            + " http(s) URLs (each optionally followed by a tab and a label), tar shards (.tar, .tar.gz, .tar.zst: a"
+            + " file or a folder of them), or s3://bucket/prefix/ (its objects, or its tar shards); default:"
+            + " built-in sample of images")
+    String data;
+
+    @Option(names = "--endpoint", paramLabel = "URL", description = "with s3:// data: an S3-compatible store's"
+        + " endpoint (MinIO, Ceph, ...; path-style requests); default: AWS. Credentials: the AWS default chain"
+        + " (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws, instance roles)")
+    URI endpoint;
+
+    @Option(names = "--region", paramLabel = "REGION", description = "with s3:// data: the bucket's region (default:"
+        + " AWS_REGION or the profile's; us-east-1 with --endpoint)")
+    String region;
 
     @Option(names = "--classes", paramLabel = "FILE", description = "tar shards whose .cls members hold class names"
         + " (e.g. class00): one class name per line, the first is label 0, the same in every shard, rank and resumed"
@@ -201,18 +215,48 @@ final class RunCommand implements Callable<Integer> {
         if (stateFile != null) {
             OutputPaths.checkFile(spec, "--state", stateFile);
         }
-        DataArgs.RunData runData = DataArgs.runData(spec, data, media, sampleImages, spec.commandLine().getErr());
-        if (classesFile != null) {
-            runData = DataArgs.withClasses(spec, runData, classesFile);
+        boolean s3 = S3Location.isS3(data);
+        if (!s3 && (endpoint != null || region != null)) {
+            throw new ParameterException(spec.commandLine(), (endpoint != null ? "--endpoint" : "--region")
+                + " goes with s3:// data (--data s3://bucket/prefix/)");
         }
-        if (resume != null && resume.epoch() >= epochs) {
-            spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all %d"
-                + " epoch(s); nothing left to load (delete the file to start afresh)%n", stateFile, epochs);
-            spec.commandLine().getOut().flush();
-            return 0;
+        try (S3ObjectStore store = s3 ? s3Store(settings) : null) { // closed after the loader
+            DataArgs.RunData runData = s3 ? DataArgs.s3Data(spec, data, store, media)
+                : DataArgs.runData(spec, data == null ? null : Path.of(data), media, sampleImages,
+                    spec.commandLine().getErr());
+            if (classesFile != null) {
+                runData = DataArgs.withClasses(spec, runData, classesFile);
+            }
+            if (resume != null && resume.epoch() >= epochs) {
+                spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all"
+                    + " %d epoch(s); nothing left to load (delete the file to start afresh)%n", stateFile, epochs);
+                spec.commandLine().getOut().flush();
+                return 0;
+            }
+            try (Device target = device.open()) { // null for cpu: no device, no transfer stage
+                return run(runData, settings, rank, runSeed, resume, target);
+            }
         }
-        try (Device target = device.open()) { // null for cpu: no device, no transfer stage
-            return run(runData, settings, rank, runSeed, resume, target);
+    }
+
+    /** The S3 store of {@code --endpoint} and {@code --region}, room for every read in flight on its connections. */
+    private S3ObjectStore s3Store(PipelineSettings settings) {
+        S3ObjectStoreBuilder b = S3ObjectStore.builder()
+            .maxConcurrency(Math.max(S3ObjectStore.DEFAULT_MAX_CONCURRENCY, settings.readConcurrency()));
+        if (endpoint != null) {
+            if (endpoint.getScheme() == null || endpoint.getHost() == null) {
+                throw new ParameterException(spec.commandLine(), "--endpoint " + endpoint + ": give a URL,"
+                    + " http://host:port");
+            }
+            b.endpoint(endpoint);
+        }
+        if (region != null) {
+            b.region(region);
+        }
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--data " + data + ": " + e.getMessage());
         }
     }
 

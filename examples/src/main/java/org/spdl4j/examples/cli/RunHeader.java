@@ -35,6 +35,10 @@ record RunHeader(DataArgs.RunData data, MediaOption media, PipelineSettings sett
                 settings.readConcurrency());
             case TAR_SHARDS -> out.printf(Locale.ROOT, "spdl4j run: %d tar shard(s), read member by member%n",
                 data.shards());
+            case S3_OBJECTS -> out.printf(Locale.ROOT, "spdl4j run: %s, %d GETs in flight%n",
+                data.source().describe(), settings.readConcurrency());
+            case S3_SHARDS -> out.printf(Locale.ROOT, "spdl4j run: %s, streamed in ranged GETs%n",
+                data.source().describe());
             default -> { }
         }
         if (rank.worldSize() > 1) {
@@ -57,13 +61,18 @@ record RunHeader(DataArgs.RunData data, MediaOption media, PipelineSettings sett
         return String.format(Locale.ROOT, "%s %s x %d epoch(s), batch %d, %s, decode %d threads, order %s, wait %s,"
                 + " %s, %s", perEpoch < 0 ? "?" : Long.toString(perEpoch), media.unit(), epochs,
             settings.batchSize(), reads(), settings.decodeConcurrency(), settings.order(), settings.waitPolicy(),
-            shuffle ? (data.kind() == DataArgs.Kind.TAR_SHARDS ? "shard order shuffled" : "shuffled") + " (seed "
+            shuffle ? (shards() ? "shard order shuffled" : "shuffled") + " (seed "
                 + seed + ")" : "in order", media.describe(settings.augment(), seed));
+    }
+
+    private boolean shards() {
+        return data.kind() == DataArgs.Kind.TAR_SHARDS || data.kind() == DataArgs.Kind.S3_SHARDS;
     }
 
     private String reads() {
         return switch (data.kind()) {
-            case TAR_SHARDS -> "read member by member";
+            case TAR_SHARDS, S3_SHARDS -> "read member by member";
+            case S3_OBJECTS -> "GET " + settings.readConcurrency() + " in flight";
             case URL_LIST -> "fetch " + settings.readConcurrency() + " in flight";
             default -> media == MediaOption.image ? "read " + settings.readConcurrency() + " in flight"
                 : "files opened by the decoder";

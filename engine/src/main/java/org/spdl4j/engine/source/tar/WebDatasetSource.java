@@ -2,6 +2,7 @@ package org.spdl4j.engine.source.tar;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.channels.ReadableByteChannel;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.PrimitiveIterator;
@@ -20,12 +21,13 @@ import org.spdl4j.engine.source.SampleAllocator;
 /**
  * WebDataset tar shards as an {@link EpochSource} of {@link Sample}s: shards are dealt to ranks per epoch by a
  * {@link DistributedSampler} (shuffled by seed and epoch, equal shard counts per rank), and each shard is streamed in
- * order, one sample at a time.
+ * order, one sample at a time. A shard named {@code .tar.gz}, {@code .tgz} or {@code .tar.zst} is decompressed as it
+ * streams ({@link ShardCompression}).
  *
  * <p><b>Equal sample counts per rank</b> hold when every shard holds the same number of samples (as WebDataset
  * writers produce with a fixed {@code maxcount}); otherwise pass {@code samplesPerEpoch}, a cap every rank reaches,
  * and each epoch stops there. <b>Resume</b> at position {@code p} skips {@code p} samples by reading headers only
- * (seeking over data on local files). Shard opens happen lazily, one shard open at a time.
+ * (seeking over data on local plain shards, reading through compressed ones). Shard opens happen lazily, one shard open at a time.
  *
  * <p><b>Threading:</b> immutable, thread-safe to open; each iterator is single-threaded. <b>Blocking:</b> file or
  * network I/O in {@code hasNext}. <b>Errors:</b> {@link TarFormatException} (truncated or bad shard, naming it and the
@@ -90,7 +92,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
      * {@return this source, but one that skips the rest of a shard it cannot open or read (truncated, corrupt, gone)
      * and goes on with the next: each such shard is logged naming it and the cause, and counted in the source's
      * {@code failed} column when read by a pipeline's source thread ({@link org.spdl4j.engine.StageFailureReport});
-     * the samples read from it before the fault are kept}
+     * the samples read from it before the fault are kept. A fault while the reading thread is interrupted (its
+     * pipeline closing) is thrown, not counted against the shard}
      */
     public WebDatasetSource skippingBadShards() {
         return new WebDatasetSource(this, true, classLabels);
@@ -144,6 +147,13 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         return c;
     }
 
+    /** Opens a shard and, when its name says it is compressed ({@link ShardCompression}), its decompressor. */
+    private ReadableByteChannel openStream(String name) throws IOException {
+        ShardCompression compression = ShardCompression.of(name);
+        ReadableByteChannel raw = opener.open(name);
+        return compression == null ? raw : compression.wrap(raw, name);
+    }
+
     private final class Cursor implements CloseableIterator<Sample> {
         private final PrimitiveIterator.OfLong shardOrder;
         private WebDatasetSampleIterator shard;
@@ -172,13 +182,13 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 String name = shards.get((int) shardOrder.nextLong());
                 shardName = name;
                 try {
-                    shard = new WebDatasetSampleIterator(new TarStreamReader(name, opener.open(name)), allocator,
+                    shard = new WebDatasetSampleIterator(new TarStreamReader(name, openStream(name)), allocator,
                             classLabels);
                 } catch (IOException e) {
                     UncheckedIOException failure = new UncheckedIOException("cannot open tar shard '" + name + "': "
                         + e, e);
-                    if (!skipBadShards) {
-                        close();
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
+                        close(); // an interrupted open is the pipeline stopping, not a bad shard
                         throw failure;
                     }
                     badShard(failure);
@@ -194,8 +204,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 try {
                     more = shard.hasNext();
                 } catch (TarFormatException | UncheckedIOException e) {
-                    if (!skipBadShards) {
-                        throw e;
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
+                        throw e; // interrupted: the pipeline is stopping, the shard is not bad
                     }
                     badShard(e);
                     continue;
@@ -233,7 +243,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                 try {
                     skipped = shard.skip(want);
                 } catch (TarFormatException | UncheckedIOException e) {
-                    if (!skipBadShards) {
+                    if (!skipBadShards || Thread.currentThread().isInterrupted()) {
                         throw e;
                     }
                     badShard(e);

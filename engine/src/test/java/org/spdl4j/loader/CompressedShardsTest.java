@@ -1,0 +1,151 @@
+package org.spdl4j.loader;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.github.luben.zstd.ZstdOutputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.zip.GZIPOutputStream;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.source.tar.ShardCompression;
+import org.spdl4j.engine.source.tar.TestTarWriter;
+import org.spdl4j.offheap.batch.Batch;
+
+/**
+ * Compressed tar shards ({@code .tar.gz}, {@code .tgz}, {@code .tar.zst}) from files: read as the plain shards are,
+ * resumed inside a shard exactly (the skipped members decompressed and passed over), and a shard whose bytes are not
+ * what its name says skipped without stopping the run.
+ */
+class CompressedShardsTest {
+    private static final int SHARDS = 3;
+    private static final int PER_SHARD = 7;
+
+    @TempDir
+    static Path dir;
+
+    @BeforeAll
+    static void shards() throws IOException {
+        for (String suffix : List.of(".tar", ".tar.gz", ".tgz", ".tar.zst")) {
+            Path folder = Files.createDirectories(dir.resolve(suffix.substring(1)));
+            for (int s = 0; s < SHARDS; s++) {
+                Files.write(folder.resolve("shard-" + s + suffix), compress(shard(s), suffix));
+            }
+        }
+    }
+
+    private static byte[] shard(int s) {
+        TestTarWriter tar = new TestTarWriter();
+        for (int m = 0; m < PER_SHARD; m++) {
+            String name = String.format("m%d%02d", s, m);
+            byte[] media = new byte[3000]; // zero padding: compresses, and takes the reader past buffer edges
+            byte[] text = ("id:" + name).getBytes(StandardCharsets.UTF_8);
+            System.arraycopy(text, 0, media, 0, text.length);
+            tar.add(name + ".jpg", media);
+            tar.add(name + ".cls", String.valueOf(m % 2).getBytes(StandardCharsets.UTF_8));
+        }
+        return tar.finish();
+    }
+
+    private static byte[] compress(byte[] tar, String suffix) throws IOException {
+        if (suffix.equals(".tar")) {
+            return tar;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (OutputStream z = suffix.equals(".tar.zst") ? new ZstdOutputStream(out) : new GZIPOutputStream(out)) {
+            z.write(tar);
+        }
+        return out.toByteArray();
+    }
+
+    private static LoaderBuilder<Batch> recipe(Path shards) {
+        return Loader.builder().name("compressed").source(SampleSource.tarShards(shards))
+            .decoder(new BytesDecoder()).batchSize(4).epochs(2).seed(9).shuffle(true).order(OutputOrder.INPUT)
+            .decodeConcurrency(2);
+    }
+
+    /** Slot texts by the member part of the key, in delivery order; stops after {@code batches}. */
+    private static Run run(LoaderBuilder<Batch> recipe, int batches) {
+        Run r = new Run();
+        try (Loader<Batch> loader = recipe.build()) {
+            int n = 0;
+            for (LoadedBatch<Batch> batch : loader) {
+                try (batch) {
+                    for (int i = 0; i < batch.size(); i++) {
+                        String key = batch.key(i);
+                        r.keys.add(key);
+                        r.texts.add(key.substring(key.lastIndexOf('@') + 1) + "=" + BytesDecoder.text(
+                            new UnsafeBuffer(batch.data().sampleAddress(i), BytesDecoder.WIDTH)) + "/"
+                            + batch.label(i));
+                    }
+                }
+                if (++n == batches) {
+                    break;
+                }
+            }
+            r.state = loader.state();
+        }
+        return r;
+    }
+
+    private static final class Run {
+        final List<String> keys = new ArrayList<>();
+        final List<String> texts = new ArrayList<>();
+        LoaderState state;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tar.gz", "tgz", "tar.zst"})
+    void shouldReadCompressedShardsAsThePlainOnes(String kind) {
+        Run plain = run(recipe(dir.resolve("tar")), Integer.MAX_VALUE);
+        Run compressed = run(recipe(dir.resolve(kind)), Integer.MAX_VALUE);
+        assertThat(plain.texts).hasSize(2 * SHARDS * PER_SHARD).contains("m102=id:m102/0", "m203=id:m203/1");
+        assertThat(compressed.texts).containsExactlyElementsOf(plain.texts);
+        assertThat(compressed.keys.get(0)).contains("." + kind + "@");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"tar.gz", "tar.zst"})
+    void shouldResumeInsideACompressedShardExactly(String kind) {
+        List<String> whole = run(recipe(dir.resolve(kind)), Integer.MAX_VALUE).keys;
+        for (int k : new int[] {3, 7}) { // inside a shard of the first epoch (12 samples), and in the second epoch
+            Run first = run(recipe(dir.resolve(kind)), k);
+            Run rest = run(recipe(dir.resolve(kind)).resume(LoaderState.parse(first.state.encode())),
+                Integer.MAX_VALUE);
+            List<String> resumed = new ArrayList<>(first.keys);
+            resumed.addAll(rest.keys);
+            assertThat(resumed).as("stopped after %d batches, state %s", k, first.state)
+                .containsExactlyElementsOf(whole);
+        }
+    }
+
+    @Test
+    void shouldSkipAShardWhoseBytesAreNotTheCompressionItsNameSays() throws IOException {
+        Path folder = Files.createDirectories(dir.resolve("mislabelled"));
+        Files.write(folder.resolve("a.tar.gz"), shard(0)); // a plain tar named .tar.gz
+        Files.write(folder.resolve("b.tar.gz"), compress(shard(1), ".tar.gz"));
+        Run r = run(recipe(folder).epochs(1), Integer.MAX_VALUE);
+        assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("b.tar.gz@"));
+    }
+
+    @Test
+    void shouldTellCompressionByName() {
+        assertThat(ShardCompression.of("s3://b/x/shard-1.TAR.GZ")).isEqualTo(ShardCompression.GZIP);
+        assertThat(ShardCompression.of("a.tgz")).isEqualTo(ShardCompression.GZIP);
+        assertThat(ShardCompression.of("a.tar.zst")).isEqualTo(ShardCompression.ZSTD);
+        assertThat(ShardCompression.of("a.tar")).isEqualTo(ShardCompression.NONE);
+        assertThat(ShardCompression.of("a.jpg")).isNull();
+        assertThat(SampleSource.shardFiles(dir.resolve("tar.zst"))).hasSize(SHARDS);
+    }
+}
