@@ -68,6 +68,21 @@ class LauncherScriptTest {
         assertThat(r.err()).contains("SPDL4J_JAVA_HOME=" + notAJdk, "JDK 25");
     }
 
+    /** A JDK's version is read from its release file: no candidate's java is started just to ask it. */
+    @Test
+    void shouldReadTheJdkVersionFromItsReleaseFileWithoutStartingIt() throws Exception {
+        Path jdk = tree.resolve("fake-jdk");
+        write(jdk.resolve("release"), "IMPLEMENTOR=\"test\"\nJAVA_VERSION=\"25.0.1\"\n");
+        Path asked = tree.resolve("asked");
+        executable(jdk.resolve("bin/java"), "#!/usr/bin/env bash\n"
+            + "case \"$*\" in *XshowSettings*) touch " + asked + ";; esac\necho \"launched $*\"\n");
+        Result r = run(List.of("bash", REPO.resolve("bin/spdl4j-java").toString(), "-version"),
+            Map.of("SPDL4J_JAVA_HOME", jdk.toString()));
+        assertThat(r.status()).as(r.err()).isZero();
+        assertThat(r.out()).contains("launched").contains("-version");
+        assertThat(asked).as("java started to ask its version").doesNotExist();
+    }
+
     /** The version check of SPDL4J_JAVA_HOME does not read a variable of the caller's environment. */
     @Test
     void shouldNotTakeTheVersionFromAnInheritedVariable() throws Exception {
