@@ -15,6 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 "$root/spdl4j" --version >/dev/null
 cp="$root/examples/target/spdl4j-examples-0.1.0-SNAPSHOT.jar:$root/examples/target/lib/*"
 log="${LOG_DIR:-$(mktemp -d)}"
+mkdir -p "$log"
 echo "djl-vs-spdl4j: logs in $log" >&2
 run() { # loader model round [options...]
   local loader="$1" model="$2" round="$3"; shift 3

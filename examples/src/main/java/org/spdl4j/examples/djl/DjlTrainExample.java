@@ -159,7 +159,7 @@ public final class DjlTrainExample implements Callable<Integer> {
         ExecutorService executor = Executors.newFixedThreadPool(threads);
         try (NDManager manager = NDManager.newBaseManager("PyTorch");
              Model model = Model.newInstance("small-cnn", "PyTorch")) {
-            model.setBlock(smallCnn(ColorClassImages.CLASSES.size()));
+            model.setBlock(smallCnn(classCount(root)));
             DefaultTrainingConfig config = new DefaultTrainingConfig(Loss.softmaxCrossEntropyLoss())
                 .optOptimizer(Optimizer.adam().optLearningRateTracker(Tracker.fixed(0.003f)).build());
             NDArray mean = manager.create(norm.mean()).reshape(1, 1, 1, 3);
@@ -255,6 +255,13 @@ public final class DjlTrainExample implements Callable<Integer> {
             executor.shutdownNow();
         }
         return 0;
+    }
+
+    /** {@return the class sub-folders of the data folder (at least one: images directly in it are one class)} */
+    private static int classCount(Path root) throws java.io.IOException {
+        try (java.util.stream.Stream<Path> entries = Files.list(root)) {
+            return (int) Math.max(1, entries.filter(Files::isDirectory).count());
+        }
     }
 
     /** {@return CPU seconds this process used so far, all threads (native ones included)} */
