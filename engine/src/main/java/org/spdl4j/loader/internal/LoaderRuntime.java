@@ -122,6 +122,9 @@ public final class LoaderRuntime implements AutoCloseable {
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
                 control, r.taskTimeout());
             ReadKind kind = r.source().readKind();
+            // Tar shards are read on the source thread: their opens and reads get the file reads' deadline.
+            EntrySource entries = r.source() instanceof TarShardEntries tar ? tar.withReadDeadline(r.readTimeout())
+                : r.source();
             LargeBufferTurns turns = kind == ReadKind.FILES && r.order() == OutputOrder.INPUT
                 && !r.decoder().readsFiles() ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
             PooledSampleAllocator sampleBytes = new PooledSampleAllocator(bytes);
@@ -129,7 +132,7 @@ public final class LoaderRuntime implements AutoCloseable {
                 .withOrder(r.order()).withFailureBudget(r.failureBudget());
             AssignStage assign = new AssignStage(assembler, table, items);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
-                    r.source(), r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
+                    entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items))
                 .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
                     r.onFailure().accept(item instanceof LoaderItem i

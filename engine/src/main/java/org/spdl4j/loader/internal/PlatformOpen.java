@@ -6,12 +6,14 @@ import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -51,13 +53,7 @@ final class PlatformOpen {
         if (!Thread.currentThread().isVirtual()) {
             return FileChannel.open(file, StandardOpenOption.READ);
         }
-        CompletableFuture<FileChannel> opened = CompletableFuture.supplyAsync(() -> {
-            try {
-                return FileChannel.open(file, StandardOpenOption.READ);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }, OPENERS);
+        CompletableFuture<FileChannel> opened = submit(file);
         try {
             return opened.get();
         } catch (InterruptedException e) {
@@ -66,18 +62,61 @@ final class PlatformOpen {
             throw new InterruptedIOException("interrupted while opening " + file
                 + " (its read ran past its deadline or the loader closed; the open may still hang in the kernel)");
         } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof UncheckedIOException io) {
-                throw io.getCause();
-            }
-            if (cause instanceof RuntimeException r) {
-                throw r;
-            }
-            if (cause instanceof Error error) {
-                throw error;
-            }
-            throw new IOException("opening " + file + " failed", cause);
+            throw failure(e, file);
         }
+    }
+
+    /**
+     * Opens a file for reading on an opener thread, waiting at most {@code deadline}: for platform threads that must
+     * not hang in {@code open} (the loader's source thread opening a tar shard).
+     *
+     * @param file     the file
+     * @param deadline the longest to wait
+     * @return the open channel, owned by the caller
+     * @throws IOException when it cannot be opened, when the open did not return in time (the channel, should the
+     *                     open return later, is closed at once), or when the waiting thread was interrupted
+     */
+    static FileChannel openWithin(Path file, Duration deadline) throws IOException {
+        CompletableFuture<FileChannel> opened = submit(file);
+        try {
+            return opened.get(deadline.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            opened.thenAccept(PlatformOpen::closeQuietly);
+            throw new IOException("opening " + file + " did not return within " + deadline.toMillis() + " ms (a FIFO"
+                + " without a writer, a hung mount?); raise LoaderBuilder.readTimeout or --read-timeout if the storage"
+                + " is just slow");
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            opened.thenAccept(PlatformOpen::closeQuietly);
+            throw new InterruptedIOException("interrupted while opening " + file);
+        } catch (ExecutionException e) {
+            throw failure(e, file);
+        }
+    }
+
+    private static CompletableFuture<FileChannel> submit(Path file) {
+        return CompletableFuture.supplyAsync(() -> {
+            try {
+                return FileChannel.open(file, StandardOpenOption.READ);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }, OPENERS);
+    }
+
+    /** The open's own failure, as the caller would have seen it opening the file itself. */
+    private static IOException failure(ExecutionException e, Path file) {
+        Throwable cause = e.getCause();
+        if (cause instanceof UncheckedIOException io) {
+            return io.getCause();
+        }
+        if (cause instanceof RuntimeException r) {
+            throw r;
+        }
+        if (cause instanceof Error error) {
+            throw error;
+        }
+        return new IOException("opening " + file + " failed", cause);
     }
 
     private static void closeQuietly(FileChannel channel) {

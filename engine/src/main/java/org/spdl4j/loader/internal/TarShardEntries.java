@@ -1,6 +1,7 @@
 package org.spdl4j.loader.internal;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import org.spdl4j.engine.source.CloseableIterator;
@@ -78,6 +79,16 @@ public final class TarShardEntries implements EntrySource {
      */
     public TarShardEntries withClassLabels(ClassLabels labels) {
         return new TarShardEntries(shards, opener, description, labels);
+    }
+
+    /**
+     * {@return these shards with a deadline on opening each and on every read call: past it the shard fails, named,
+     * from there on (the samples before are kept) and the next shard is read}
+     *
+     * @param deadline the longest an open or one read may block
+     */
+    public TarShardEntries withReadDeadline(Duration deadline) {
+        return new TarShardEntries(shards, StallGuard.guard(opener, deadline), description, classLabels);
     }
 
     @Override

@@ -3,6 +3,7 @@ package org.spdl4j.engine.source.tar;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.ReadableByteChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
@@ -13,8 +14,15 @@ import java.nio.file.StandardOpenOption;
  */
 @FunctionalInterface
 public interface ShardOpener {
-    /** Opens shard names as local file paths. */
-    ShardOpener LOCAL_FILES = name -> FileChannel.open(Path.of(name), StandardOpenOption.READ);
+    /**
+     * Opens shard names as local file paths. A name that is not a regular file (a named pipe a producer streams a
+     * shard into, {@code /dev/stdin}) opens as a plain stream: it cannot seek.
+     */
+    ShardOpener LOCAL_FILES = name -> {
+        Path path = Path.of(name);
+        FileChannel channel = FileChannel.open(path, StandardOpenOption.READ);
+        return Files.isRegularFile(path) ? channel : new PipeChannel(channel);
+    };
 
     /**
      * Opens a shard.
