@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.channels.SeekableByteChannel;
 import java.time.Duration;
+import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -14,6 +15,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.spdl4j.engine.source.Sample;
 import org.spdl4j.engine.source.SampleAllocator;
+import org.spdl4j.engine.source.http.EndpointBreaker;
 import org.spdl4j.engine.source.tar.ShardCompression;
 import org.spdl4j.loader.ObjectStore;
 import org.spdl4j.loader.SampleSource;
@@ -83,6 +85,8 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     private final long maxObjectBytes;
     private final Duration listTimeout;
     private final ExecutorService allocating;
+    /** The store's one endpoint: its requests fail at once while it is open. */
+    private final EndpointBreaker breaker;
 
     S3ObjectStore(S3ObjectStoreBuilder b) {
         this.endpoint = b.endpoint;
@@ -92,6 +96,7 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
         this.readAhead = b.readAhead;
         this.maxObjectBytes = b.maxObjectBytes;
         this.listTimeout = b.attemptTimeout.multipliedBy(b.maxAttempts + 1L);
+        this.breaker = new EndpointBreaker(describeEndpoint(), b.circuitBreaker, InstantSource.system());
         AwsCredentialsProvider credentials = b.accessKeyId != null
             ? StaticCredentialsProvider.create(AwsBasicCredentials.create(b.accessKeyId, b.secretAccessKey))
             : DefaultCredentialsProvider.builder().build();
@@ -306,22 +311,45 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     @Override
     public CompletableFuture<Sample> read(URI object, SampleAllocator bytes) {
         S3Location at = S3Location.ofObject(object);
+        EndpointBreaker.Admission admission = breaker.admit();
+        if (admission == EndpointBreaker.Admission.REFUSED) {
+            return CompletableFuture.failedFuture(new S3StoreException("GET " + S3StoreException.where(at.bucket(),
+                at.prefix(), endpoint) + " not sent: " + breaker.describeOpen(), 0, null));
+        }
         PooledObjectRead read = new PooledObjectRead(object, bytes, allocating, maxObjectBytes);
         CompletableFuture<Sample> call = client.getObject(GetObjectRequest.builder().bucket(at.bucket())
             .key(at.prefix()).build(), read);
         call.whenComplete((sample, error) -> {
             if (error != null) {
-                read.fail(S3Errors.of(error, at.bucket(), at.prefix(), endpoint, "GET", maxAttempts));
+                RuntimeException e = S3Errors.of(error, at.bucket(), at.prefix(), endpoint, "GET", maxAttempts);
+                if (e instanceof S3StoreException s3) {
+                    judge(admission, s3);
+                } else {
+                    breaker.abandoned(admission); // cancelled: says nothing of the endpoint
+                }
+                read.fail(e);
             } else {
+                breaker.succeeded(admission);
                 read.deliver(sample);
             }
         });
         read.result().whenComplete((s, e) -> {
             if (read.result().isCancelled()) {
                 call.cancel(true);
+                breaker.abandoned(admission);
             }
         });
         return read.result();
+    }
+
+    /** A failed request: one without an answer or with a 5xx counts against the endpoint; any other shows it alive. */
+    private void judge(EndpointBreaker.Admission admission, S3StoreException e) {
+        int status = e.statusCode();
+        if (status == 0 || status >= 500) {
+            breaker.failed(admission, e.getMessage());
+        } else {
+            breaker.succeeded(admission);
+        }
     }
 
     /**
@@ -334,12 +362,22 @@ public final class S3ObjectStore implements ObjectStore, AutoCloseable {
     @Override
     public SeekableByteChannel open(String shard) throws IOException {
         S3Location at = S3Location.ofObject(URI.create(shard));
+        EndpointBreaker.Admission admission = breaker.admit();
+        if (admission == EndpointBreaker.Admission.REFUSED) {
+            throw new IOException("HEAD " + S3StoreException.where(at.bucket(), at.prefix(), endpoint) + " not sent: "
+                + breaker.describeOpen());
+        }
         long size;
         try {
             size = join(client.headObject(HeadObjectRequest.builder().bucket(at.bucket()).key(at.prefix()).build()),
                 at.bucket(), at.prefix(), "HEAD").contentLength();
+            breaker.succeeded(admission);
         } catch (S3StoreException e) {
+            judge(admission, e);
             throw new IOException(e.getMessage(), e);
+        } catch (RuntimeException | Error e) {
+            breaker.abandoned(admission);
+            throw e;
         }
         return new S3ShardChannel(client, this, at.bucket(), at.prefix(), size, partSize, readAhead);
     }

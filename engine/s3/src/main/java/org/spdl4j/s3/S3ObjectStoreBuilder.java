@@ -3,6 +3,7 @@ package org.spdl4j.s3;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Objects;
+import org.spdl4j.engine.source.http.CircuitBreakerSettings;
 
 /**
  * Options of an {@link S3ObjectStore}, each with a default: AWS S3 in the default region chain's region
@@ -17,6 +18,7 @@ public final class S3ObjectStoreBuilder {
     String secretAccessKey;
     int maxConcurrency = S3ObjectStore.DEFAULT_MAX_CONCURRENCY;
     int maxAttempts = S3ObjectStore.DEFAULT_MAX_ATTEMPTS;
+    CircuitBreakerSettings circuitBreaker = CircuitBreakerSettings.defaults();
     Duration attemptTimeout = S3ObjectStore.DEFAULT_ATTEMPT_TIMEOUT;
     Duration connectTimeout = Duration.ofSeconds(10);
     int partSize = S3ObjectStore.DEFAULT_PART_SIZE;
@@ -84,6 +86,20 @@ public final class S3ObjectStoreBuilder {
      */
     public S3ObjectStoreBuilder maxConcurrency(int n) {
         this.maxConcurrency = positive("maxConcurrency", n);
+        return this;
+    }
+
+    /**
+     * Sets the store's circuit breaker (default {@link CircuitBreakerSettings#defaults()}, as for HTTP): after that
+     * many requests in a row fail without an answer or with a 5xx (each after its retries), reads and shard opens
+     * fail at once, unsent, naming the endpoint, until a trial request after the cool-down succeeds; answers such as
+     * 403 or 404 show the endpoint alive. {@link CircuitBreakerSettings#disabled()} turns it off.
+     *
+     * @param settings when the breaker opens and for how long
+     * @return this builder
+     */
+    public S3ObjectStoreBuilder circuitBreaker(CircuitBreakerSettings settings) {
+        this.circuitBreaker = Objects.requireNonNull(settings, "settings");
         return this;
     }
 

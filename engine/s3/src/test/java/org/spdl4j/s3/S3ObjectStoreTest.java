@@ -23,11 +23,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.source.http.CircuitBreakerSettings;
 import org.spdl4j.engine.source.tar.TestTarWriter;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.LoaderBuilder;
 import org.spdl4j.loader.LoaderState;
+import org.spdl4j.loader.SampleEntry;
+import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.loader.SampleSource;
 import org.spdl4j.offheap.batch.Batch;
 
@@ -254,6 +257,39 @@ class S3ObjectStoreTest {
                 .hasMessageContaining("cannot reach the endpoint")
                 .hasMessageContaining(nowhere.toString());
         }
+    }
+
+    @Test
+    void shouldFailFastNamingTheEndpointOnceItsCircuitBreakerOpens() {
+        URI dead = URI.create("http://127.0.0.1:1");
+        List<SampleEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            entries.add(SampleEntry.url(URI.create("s3://" + BUCKET + "/gone/o" + i + ".jpg"), 0));
+        }
+        List<SampleFailure> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        long start = System.nanoTime();
+        try (S3ObjectStore store = S3ObjectStore.builder().endpoint(dead).credentials("a", "b").maxAttempts(1)
+                .attemptTimeout(Duration.ofSeconds(5))
+                .circuitBreaker(new CircuitBreakerSettings(3, Duration.ofMinutes(1))).build();
+             Loader<Batch> loader = Loader.builder().source(SampleSource.objects(store, entries, "gone"))
+                 .decoder(new TestDecoder()).batchSize(4).readConcurrency(1).onFailure(failures::add).build()) {
+            for (LoadedBatch<Batch> batch : loader) {
+                batch.close();
+            }
+        }
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(30));
+        assertThat(failures).hasSize(40);
+        long unsent = failures.stream().filter(f -> messages(f.cause()).contains("not sent")).count();
+        assertThat(unsent).as("requests refused once 3 in a row failed").isGreaterThanOrEqualTo(36);
+        assertThat(failures).allSatisfy(f -> assertThat(messages(f.cause())).contains("127.0.0.1:1"));
+    }
+
+    private static String messages(Throwable t) {
+        StringBuilder b = new StringBuilder();
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            b.append(c.getMessage()).append(" | ");
+        }
+        return b.toString();
     }
 
     @Test
