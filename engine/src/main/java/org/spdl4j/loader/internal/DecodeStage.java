@@ -38,6 +38,8 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     /** The longest a decode may take, or 0 for no limit. */
     private final long timeoutNanos;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** Says when a decode passes the timeout while it runs; {@code null} without a timeout. */
+    private final DecodeWatch watch;
 
     DecodeStage(String stage, SlotTable table, SlotDecoder decoder, LoaderItemPool items, BufferPool labelPool,
                 Progress progress, LoaderControl control, Duration timeout) {
@@ -49,6 +51,14 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         this.progress = progress;
         this.control = control;
         this.timeoutNanos = timeout == null ? 0 : timeout.toNanos();
+        this.watch = timeoutNanos > 0 ? new DecodeWatch(stage, timeoutNanos) : null;
+    }
+
+    /** Stops the watch of running decodes (the loader's close). */
+    void closeWatch() {
+        if (watch != null) {
+            watch.close();
+        }
     }
 
     @Override
@@ -70,7 +80,14 @@ final class DecodeStage implements Function<Object, BatchRecord> {
             }
             long start = timeoutNanos > 0 ? System.nanoTime() : 0;
             item.deadlineNanos = timeoutNanos > 0 ? start + timeoutNanos : Long.MAX_VALUE;
-            decoder.decode(item, slot.address(), slot.length());
+            DecodeWatch.Running running = watch != null ? watch.started(item.key, start) : null;
+            try {
+                decoder.decode(item, slot.address(), slot.length());
+            } finally {
+                if (running != null) {
+                    DecodeWatch.ended(running);
+                }
+            }
             long took = timeoutNanos > 0 ? System.nanoTime() - start : 0;
             if (timeoutNanos > 0 && took > timeoutNanos) {
                 throw new SampleException(item.key, "decoding took " + took / 1_000_000

@@ -121,6 +121,7 @@ public final class LoaderRuntime implements AutoCloseable {
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
                 control, r.taskTimeout());
+            owned.add(decode::closeWatch); // its watcher thread ends with the loader
             ReadKind kind = r.source().readKind();
             // Tar shards are read on the source thread: their opens and reads get the file reads' deadline.
             EntrySource entries = r.source() instanceof TarShardEntries tar ? tar.withReadDeadline(r.readTimeout())
