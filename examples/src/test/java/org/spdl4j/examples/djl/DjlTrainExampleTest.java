@@ -32,7 +32,7 @@ class DjlTrainExampleTest {
     void shouldTrainFromEachLoaderAndPrintTheSplit() throws Exception {
         Path data = ColorClassImages.generate(dir.resolve("images"), 8, 40, 3);
         for (String[] options : new String[][] {{"--loader", "spdl4j"}, {"--loader", "spdl4j", "--normalize", "djl"},
-            {"--loader", "djl"}}) {
+            {"--loader", "djl"}, {"--loader", "spdl4j", "--device", "host"}}) {
             DjlTrainExample example = new DjlTrainExample();
             String out = run(example, data, options);
             assertThat(out).as(String.join(" ", options)).contains("img/s", "wait for data", "compute")
