@@ -85,7 +85,8 @@ record MaxFailures(String text, FailureBudget budget) {
         return null;
     }
 
-    private static String message(Throwable t) {
+    /** A task failure's message; the cause of a wrapper a future completed with (the message names the sample). */
+    static String message(Throwable t) {
         while ((t instanceof java.util.concurrent.CompletionException
                 || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
             t = t.getCause();

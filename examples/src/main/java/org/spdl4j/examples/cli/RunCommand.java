@@ -397,7 +397,7 @@ final class RunCommand implements Callable<Integer> {
                 }
                 throw new IllegalStateException(failed > 0
                     ? "no " + header.sampleWord() + " could be read or decoded (" + failed + " failed); first failure: "
-                        + failureText(loader.firstFailure())
+                        + MaxFailures.message(loader.firstFailure())
                     : "no " + header.sampleWord() + " was delivered: this process's share of --data held none");
             }
         }
@@ -446,17 +446,6 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    /** A task failure's message; the cause of a wrapper a future completed with (the message names the sample). */
-    private static String failureText(Throwable t) {
-        while ((t instanceof java.util.concurrent.CompletionException
-                || t instanceof java.util.concurrent.ExecutionException) && t.getCause() != null) {
-            t = t.getCause();
-        }
-        if (t == null) {
-            return "not recorded";
-        }
-        return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
-    }
 
     /** Creates the {@code --report} folder before anything runs; a path that cannot be one is a bad argument. */
     private void reportDirectory() {
