@@ -45,6 +45,12 @@ public final class MediaConfiguration {
      */
     public static final boolean DEFAULT_REDUCED_JPEG_DECODE = true;
 
+    /**
+     * Default of {@link ImageSpec#scalerQuality()} ({@link ImageSpec#withScalerQuality}): how exactly the scaler
+     * rounds and interpolates chroma ({@link ScalerQuality#ACCURATE}).
+     */
+    public static final ScalerQuality DEFAULT_SCALER_QUALITY = ScalerQuality.ACCURATE;
+
     /** Size of the buffer FFmpeg reads in-memory inputs through, in bytes: 32 KiB. */
     public static final int AVIO_BUFFER_SIZE = 32 * 1024;
 
