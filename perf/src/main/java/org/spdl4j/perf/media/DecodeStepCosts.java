@@ -89,7 +89,8 @@ public final class DecodeStepCosts {
         final int passes = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         final List<Path> all;
         try (Stream<Path> s = Files.walk(dir)) {
-            all = s.filter(Files::isRegularFile).sorted().toList();
+            all = s.filter(Files::isRegularFile).filter(p -> p.toString().matches(".*\\.(jpe?g|png|JPE?G|PNG)$"))
+                    .sorted().toList();
         }
         final List<Path> files = new ArrayList<>();
         final double step = Math.max(1.0, (double) all.size() / max);
@@ -141,6 +142,7 @@ public final class DecodeStepCosts {
         final double[][] sums = new double[passes][steps];
         final double[][] mad = new double[v][3];
         final double[] madMax = new double[v];
+        final double[][] madRect = new double[v][3];
         int refImages = 0;
         int skippedDecode = 0;
         final java.util.Set<String> geometries = new java.util.HashSet<>();
@@ -198,7 +200,11 @@ public final class DecodeStepCosts {
                 // colour conversion (and chroma upsampling) of the whole frame: what an RGB-first decoder pays
                 sums[pass][6] += toRgbFull(fmt, w, h, swscale.SWS_POINT | swscale.SWS_ACCURATE_RND
                         | swscale.SWS_FULL_CHR_H_INT);
-                final double[] ref = pass == 0 && isYuvOrGrey(frame.format()) ? reference(g) : null;
+                final double[] ref = pass == 0 && isYuvOrGrey(frame.format()) ? reference(g, false) : null;
+                final double[] rect = ref == null ? null : reference(g, true);
+                // a context cache miss: build + first call, per quality
+                missNanos[pass][0] += miss(g, fmt, desc, VARIANTS[0].flags);
+                missNanos[pass][1] += miss(g, fmt, desc, VARIANTS[3].flags);
                 for (int k = 0; k < v; k++) {
                     sums[pass][7 + k] += scale(VARIANTS[k], g, fmt, desc);
                     if (ref != null) {
@@ -207,10 +213,13 @@ public final class DecodeStepCosts {
                         double worst = 0;
                         for (int c = 0; c < 3; c++) {
                             double s = 0;
+                            double r = 0;
                             for (int p = c; p < RGB_BYTES; p += 3) {
                                 s += Math.abs((got[p] & 0xff) - ref[p]);
+                                r += Math.abs((got[p] & 0xff) - rect[p]);
                             }
                             mad[k][c] += s / (OUT * OUT);
+                            madRect[k][c] += r / (OUT * OUT);
                             worst = Math.max(worst, s / (OUT * OUT));
                         }
                         madMax[k] = Math.max(madMax[k], worst);
@@ -257,13 +266,24 @@ public final class DecodeStepCosts {
         Arrays.sort(copies);
         System.out.printf("| copy of one 224x224 RGB image into a slot | %.2f | %.2f | %.2f |%n",
                 copies[copies.length / 2] / 1000.0, copies[0] / 1000.0, copies[copies.length - 1] / 1000.0);
+        for (int q = 0; q < 2; q++) {
+            final double[] per = new double[passes - 1];
+            for (int p = 1; p < passes; p++) {
+                per[p - 1] = missNanos[p][q] / n / 1000.0;
+            }
+            Arrays.sort(per);
+            System.out.printf("| context miss (build + first call), %s | %.1f | %.1f | %.1f |%n",
+                    VARIANTS[q == 0 ? 0 : 3].name, per[per.length / 2], per[0], per[per.length - 1]);
+        }
         System.out.printf("%naccuracy against the double-precision reference, %d images (YUV and grey JPEGs)%n",
                 refImages);
-        System.out.println("| variant | MAD R | MAD G | MAD B | worst image's worst channel |");
-        System.out.println("|---|---:|---:|---:|---:|");
+        System.out.println("| variant | MAD R, G, B vs torchvision geometry | worst image's worst channel"
+                + " | MAD R, G, B vs the same source rectangle |");
+        System.out.println("|---|---|---:|---|");
         for (int k = 0; k < v; k++) {
-            System.out.printf("| %s | %.3f | %.3f | %.3f | %.2f |%n", VARIANTS[k].name, mad[k][0] / refImages,
-                    mad[k][1] / refImages, mad[k][2] / refImages, madMax[k]);
+            System.out.printf("| %s | %.3f, %.3f, %.3f | %.2f | %.3f, %.3f, %.3f |%n", VARIANTS[k].name,
+                    mad[k][0] / refImages, mad[k][1] / refImages, mad[k][2] / refImages, madMax[k],
+                    madRect[k][0] / refImages, madRect[k][1] / refImages, madRect[k][2] / refImages);
         }
         spdl4j.close();
         avcodec.avcodec_free_context(mjpeg);
@@ -275,6 +295,20 @@ public final class DecodeStepCosts {
     }
 
     private final double[] copyNanos = new double[64];
+    private final double[][] missNanos = new double[64][2];
+
+    private long miss(final Geometry g, final int fmt, final AVPixFmtDescriptor desc, final int flags) {
+        setSource(g, desc);
+        dst(rgbOut.address(), OUT * 3);
+        final long t0 = System.nanoTime();
+        final SwsContext sws = swscale.sws_getContext(g.srcW, g.srcH, fmt, OUT, OUT, avutil.AV_PIX_FMT_RGB24,
+                flags, null, null, (DoublePointer) null);
+        colorspace(sws, bt601);
+        swscale.sws_scale(sws, srcPlanes, srcStride, 0, g.srcH, dstPlanes, dstStride);
+        final long t = System.nanoTime() - t0;
+        swscale.sws_freeContext(sws);
+        return t;
+    }
 
     private static AVCodecContext open(final int id) {
         final AVCodec codec = avcodec.avcodec_find_decoder(id);
@@ -454,9 +488,10 @@ public final class DecodeStepCosts {
 
     /**
      * The double-precision reference of the 224x224 RGB output, interleaved: full-range BT.601 with bilinear chroma
-     * (centred siting), PIL's antialiased triangle resize to the short side, centre crop.
+     * (centred siting), PIL's antialiased triangle resize to the short side, centre crop; or, with {@code sameRect},
+     * the same filter from exactly the source rectangle the scaler reads to 224x224 (no geometry difference).
      */
-    private double[] reference(final Geometry g) {
+    private double[] reference(final Geometry g, final boolean sameRect) {
         final int w = g.w;
         final int h = g.h;
         final boolean grey = frame.format() == avutil.AV_PIX_FMT_GRAY8;
@@ -510,10 +545,19 @@ public final class DecodeStepCosts {
             }
         }
         frame.data(0).position(0);
-        final double[][] wx = weights(w, (int) g.resizedW, (int) g.left);
-        final double[][] wy = weights(h, (int) g.resizedH, (int) g.top);
-        final int[] fx = first(w, (int) g.resizedW, (int) g.left);
-        final int[] fy = first(h, (int) g.resizedH, (int) g.top);
+        final int[] fx = new int[OUT];
+        final int[] fy = new int[OUT];
+        final double[][] wx;
+        final double[][] wy;
+        if (sameRect) {
+            wx = weights((double) g.srcW / OUT, g.srcX, g.srcX, g.srcX + g.srcW, fx);
+            wy = weights((double) g.srcH / OUT, g.srcY, g.srcY, g.srcY + g.srcH, fy);
+        } else {
+            final double sx = (double) w / g.resizedW;
+            final double sy = (double) h / g.resizedH;
+            wx = weights(sx, g.left * sx, 0, w, fx);
+            wy = weights(sy, g.top * sy, 0, h, fy);
+        }
         final double[] out = new double[RGB_BYTES];
         final double[] tmp = new double[w];
         for (int c = 0; c < 3; c++) {
@@ -549,37 +593,31 @@ public final class DecodeStepCosts {
         return Math.max(0, Math.min(255, v));
     }
 
-    /** PIL's bilinear (triangle) weights, support scaled by the downscale factor, for output indices from offset. */
-    private static double[][] weights(final int in, final int outSize, final int offset) {
-        final double scale = (double) in / outSize;
+    /**
+     * PIL's bilinear (triangle) weights, support scaled by the downscale factor: output pixel o centred on source
+     * coordinate {@code origin + (o + 0.5) * scale}, taps clipped to [lo, hi). Returns the first tap in {@code first}.
+     */
+    private static double[][] weights(final double scale, final double origin, final int lo, final int hi,
+                                      final int[] first) {
         final double support = Math.max(scale, 1.0);
         final double[][] w = new double[OUT][];
         for (int o = 0; o < OUT; o++) {
-            final double center = (o + offset + 0.5) * scale;
-            final int lo = Math.max(0, (int) (center - support + 0.5));
-            final int hi = Math.min(in, (int) (center + support + 0.5));
-            final double[] k = new double[hi - lo];
+            final double center = origin + (o + 0.5) * scale;
+            final int a = Math.max(lo, (int) Math.floor(center - support + 0.5));
+            final int b = Math.min(hi, (int) Math.floor(center + support + 0.5));
+            final double[] k = new double[Math.max(0, b - a)];
             double sum = 0;
-            for (int j = lo; j < hi; j++) {
+            for (int j = a; j < b; j++) {
                 final double t = Math.abs((j - center + 0.5) / support);
-                k[j - lo] = Math.max(0, 1 - t);
-                sum += k[j - lo];
+                k[j - a] = Math.max(0, 1 - t);
+                sum += k[j - a];
             }
             for (int j = 0; j < k.length; j++) {
                 k[j] /= sum;
             }
             w[o] = k;
+            first[o] = a;
         }
         return w;
-    }
-
-    private static int[] first(final int in, final int outSize, final int offset) {
-        final double scale = (double) in / outSize;
-        final double support = Math.max(scale, 1.0);
-        final int[] f = new int[OUT];
-        for (int o = 0; o < OUT; o++) {
-            f[o] = Math.max(0, (int) ((o + offset + 0.5) * scale - support + 0.5));
-        }
-        return f;
     }
 }
