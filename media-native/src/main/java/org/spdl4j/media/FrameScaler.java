@@ -89,8 +89,10 @@ final class FrameScaler {
                final String label) {
         final int srcFormat = frame.format();
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(srcFormat);
+        final boolean subsampledYuv = (desc.flags() & (avutil.AV_PIX_FMT_FLAG_RGB | avutil.AV_PIX_FMT_FLAG_PAL)) == 0
+                && desc.nb_components() >= 3 && (desc.log2_chroma_w() > 0 || desc.log2_chroma_h() > 0);
         final SwsContext sws = contexts.get(plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH, spec.format().avPixelFormat(),
-                spec.interpolation().swsFlag() | spec.scalerQuality().swsFlags(), label);
+                spec.interpolation().swsFlag() | spec.scalerQuality().swsFlags(subsampledYuv), label);
         setColorspace(sws, frame, desc); // every frame: a cached context keeps the last frame's matrix and range
         final boolean palette = (desc.flags() & avutil.AV_PIX_FMT_FLAG_PAL) != 0;
 

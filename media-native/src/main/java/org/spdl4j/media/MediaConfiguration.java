@@ -48,8 +48,9 @@ public final class MediaConfiguration {
     /**
      * Default of {@link ImageSpec#scalerQuality()} ({@link ImageSpec#withScalerQuality}): how exactly the scaler
      * rounds and interpolates chroma ({@link ScalerQuality#FAST}). On real photos to 224x224 the accurate flags cost
-     * about half as much scaler time again (a third of the scaler's time) for 0.1 grey levels of mean difference to a
-     * double-precision reference out of 3.4 that the crop geometry accounts for ({@code docs/benchmarks.md}).
+     * half as much scaler time again (the JPEG's chroma interpolated to full resolution) for 0.1 grey levels of mean
+     * difference to a double-precision reference, out of 3.4 that the crop geometry accounts for
+     * ({@code docs/benchmarks.md}).
      */
     public static final ScalerQuality DEFAULT_SCALER_QUALITY = ScalerQuality.FAST;
 
