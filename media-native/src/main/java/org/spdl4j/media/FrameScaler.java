@@ -23,8 +23,6 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * nothing. {@link #free()} releases it all.
  */
 final class FrameScaler {
-    /** Rounding and full-resolution chroma interpolation: closer to a reference decoder, at modest cost. */
-    static final int QUALITY_FLAGS = swscale.SWS_ACCURATE_RND | swscale.SWS_FULL_CHR_H_INT;
     private static final long DATA_OFFSET = Pointer.offsetof(AVFrame.class, "data");
     private static final long LINESIZE_OFFSET = Pointer.offsetof(AVFrame.class, "linesize");
     private static final int PLANES = 4;
@@ -91,8 +89,10 @@ final class FrameScaler {
                final String label) {
         final int srcFormat = frame.format();
         final AVPixFmtDescriptor desc = avutil.av_pix_fmt_desc_get(srcFormat);
+        final boolean subsampledYuv = (desc.flags() & (avutil.AV_PIX_FMT_FLAG_RGB | avutil.AV_PIX_FMT_FLAG_PAL)) == 0
+                && desc.nb_components() >= 3 && (desc.log2_chroma_w() > 0 || desc.log2_chroma_h() > 0);
         final SwsContext sws = contexts.get(plan.srcW, plan.srcH, srcFormat, plan.dstW, plan.dstH, spec.format().avPixelFormat(),
-                spec.interpolation().swsFlag() | QUALITY_FLAGS, label);
+                spec.interpolation().swsFlag() | spec.scalerQuality().swsFlags(subsampledYuv), label);
         setColorspace(sws, frame, desc); // every frame: a cached context keeps the last frame's matrix and range
         final boolean palette = (desc.flags() & avutil.AV_PIX_FMT_FLAG_PAL) != 0;
 

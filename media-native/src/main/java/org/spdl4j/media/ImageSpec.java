@@ -20,10 +20,12 @@ import java.util.Objects;
  * @param lowresAllowed whether large JPEGs may be decoded at 1/2, 1/4 or 1/8 scale when the output needs no more
  * @param randomCrop for {@link ResizeMode#RANDOM_RESIZED_CROP}: the crop's ranges and flip probability; {@code null}
  *                   for every other mode
+ * @param scalerQuality the scaler's rounding and chroma handling ({@link MediaConfiguration#DEFAULT_SCALER_QUALITY}
+ *                      unless set with {@link #withScalerQuality})
  */
 public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mode, int resizeShortSide,
                         Interpolation interpolation, int padValue, boolean lowresAllowed,
-                        RandomResizedCrop randomCrop) {
+                        RandomResizedCrop randomCrop, ScalerQuality scalerQuality) {
 
     /**
      * Validates the description.
@@ -37,9 +39,11 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      * @param padValue border byte for the pad mode
      * @param lowresAllowed reduced-scale JPEG decoding allowed
      * @param randomCrop the random crop, exactly when the mode is the random crop
+     * @param scalerQuality the scaler's rounding and chroma handling
      */
     public ImageSpec {
         Objects.requireNonNull(format, "format");
+        Objects.requireNonNull(scalerQuality, "scalerQuality");
         Objects.requireNonNull(mode, "mode");
         Objects.requireNonNull(interpolation, "interpolation");
         if (width <= 0 || height <= 0 || (long) width * height > Integer.MAX_VALUE / 4) {
@@ -56,6 +60,26 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
         if (padValue < 0 || padValue > 255) {
             throw new IllegalArgumentException("padValue must be 0..255: " + padValue);
         }
+    }
+
+    /**
+     * A description with the default scaler quality ({@link MediaConfiguration#DEFAULT_SCALER_QUALITY}).
+     *
+     * @param width output width
+     * @param height output height
+     * @param format pixel layout
+     * @param mode resize mode
+     * @param resizeShortSide short side after resizing, for the crop mode
+     * @param interpolation filter
+     * @param padValue border byte for the pad mode
+     * @param lowresAllowed reduced-scale JPEG decoding allowed
+     * @param randomCrop the random crop, exactly when the mode is the random crop
+     */
+    public ImageSpec(final int width, final int height, final PixelFormat format, final ResizeMode mode,
+                     final int resizeShortSide, final Interpolation interpolation, final int padValue,
+                     final boolean lowresAllowed, final RandomResizedCrop randomCrop) {
+        this(width, height, format, mode, resizeShortSide, interpolation, padValue, lowresAllowed, randomCrop,
+                MediaConfiguration.DEFAULT_SCALER_QUALITY);
     }
 
     /**
@@ -121,7 +145,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public ImageSpec withInterpolation(final Interpolation filter) {
         return new ImageSpec(width, height, format, mode, resizeShortSide, filter, padValue, lowresAllowed,
-                randomCrop);
+                randomCrop, scalerQuality);
     }
 
     /**
@@ -132,7 +156,7 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public ImageSpec withPadValue(final int value) {
         return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, value, lowresAllowed,
-                randomCrop);
+                randomCrop, scalerQuality);
     }
 
     /**
@@ -143,7 +167,18 @@ public record ImageSpec(int width, int height, PixelFormat format, ResizeMode mo
      */
     public ImageSpec withLowres(final boolean allowed) {
         return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, padValue, allowed,
-                randomCrop);
+                randomCrop, scalerQuality);
+    }
+
+    /**
+     * Same spec with another scaler quality.
+     *
+     * @param quality {@link ScalerQuality#FAST} or {@link ScalerQuality#ACCURATE}
+     * @return a new spec
+     */
+    public ImageSpec withScalerQuality(final ScalerQuality quality) {
+        return new ImageSpec(width, height, format, mode, resizeShortSide, interpolation, padValue, lowresAllowed,
+                randomCrop, quality);
     }
 
     /** {@return bytes per output row: width x channels} */

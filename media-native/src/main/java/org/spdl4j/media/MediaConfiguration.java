@@ -45,6 +45,15 @@ public final class MediaConfiguration {
      */
     public static final boolean DEFAULT_REDUCED_JPEG_DECODE = true;
 
+    /**
+     * Default of {@link ImageSpec#scalerQuality()} ({@link ImageSpec#withScalerQuality}): how exactly the scaler
+     * rounds and interpolates chroma ({@link ScalerQuality#FAST}). On real photos to 224x224 the accurate flags cost
+     * half as much scaler time again (the JPEG's chroma interpolated to full resolution) for 0.1 grey levels of mean
+     * difference to a double-precision reference, out of 3.4 that the crop geometry accounts for
+     * ({@code docs/benchmarks.md}).
+     */
+    public static final ScalerQuality DEFAULT_SCALER_QUALITY = ScalerQuality.FAST;
+
     /** Size of the buffer FFmpeg reads in-memory inputs through, in bytes: 32 KiB. */
     public static final int AVIO_BUFFER_SIZE = 32 * 1024;
 

@@ -3,6 +3,7 @@ package org.spdl4j.media;
 import org.spdl4j.offheap.batch.SampleSeeds;
 import org.agrona.DirectBuffer;
 import org.agrona.MutableDirectBuffer;
+import org.agrona.UnsafeApi;
 import org.bytedeco.ffmpeg.avcodec.AVCodecContext;
 import org.bytedeco.ffmpeg.avcodec.AVCodecParameters;
 import org.bytedeco.ffmpeg.avcodec.AVPacket;
@@ -13,6 +14,7 @@ import org.bytedeco.ffmpeg.avutil.AVPixFmtDescriptor;
 import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
+import org.bytedeco.javacpp.Pointer;
 
 import java.lang.ref.Reference;
 import java.nio.file.Path;
@@ -39,6 +41,11 @@ import static org.spdl4j.media.NativeResourceCounter.Kind;
  * pointers offset to its origin, rounded down to the chroma grid) and writes the destination; a flip then reverses
  * the destination rows in place ({@link RowMirror}). No buffer beyond those of a center-crop decode; the scaler
  * context is rebuilt when the crop's size changes, i.e. for nearly every image.
+ *
+ * <p><b>JPEG without a demuxer:</b> a JPEG whose frame header gives its size is sent to the mjpeg decoder as one
+ * packet (the bytes copied once into FFmpeg's padded packet buffer), without the demuxer, its I/O context and the
+ * frame parser, which took about a tenth of a small photo's decode; other formats, and a JPEG whose frame header is
+ * not found, go through the demuxer.
  *
  * <p><b>Allocation and reuse:</b> the packet, frame, scaler, I/O descriptor, reduced-scale JPEG decoder and the codec
  * contexts (one per codec, DCT scale and, for JPEG, set of tables the image defines: see {@link CodecContextCache})
@@ -67,6 +74,8 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     private static final int ENOMEM = -12; // AVERROR(ENOMEM)
     /** frame.h AV_FRAME_FLAG_CORRUPT (not exported by the Bytedeco preset). */
     private static final int AV_FRAME_FLAG_CORRUPT = 1;
+    private static final long PACKET_DATA_OFFSET = packetOffset("data");
+    private static final long PACKET_SIZE_OFFSET = packetOffset("size");
     /** Names the decoder in the error when one of its allocations fails (it has no input yet). */
     private static final String NEW_DECODER = "a new image decoder";
 
@@ -383,6 +392,16 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
         }
         AVCodecContext codec = null;
         try {
+            if (demuxer == ImageSniffer.JPEG && headerWidth > 0 && headerHeight > 0) {
+                // A JPEG whose frame header was found is one packet: straight to the decoder, no demuxer or parser.
+                codec = codecs.get(avcodec.AV_CODEC_ID_MJPEG, lowres, ImageSniffer.jpegContextKey(srcAddress,
+                        srcLength), label);
+                codec.max_pixels(Math.max(limits.maxPixels(), ((headerWidth + 63L) & ~63L) * headerHeight));
+                receiveJpegFrame(srcAddress, srcLength, codec, label);
+                scale(frame, spec, lowres, seed, dstAddress, label);
+                remember(headerWidth, headerHeight, frame, lowres, false);
+                return spec.bytes();
+            }
             final AVFormatContext format = input.open(srcAddress, srcLength, label, demuxer);
             if (format.nb_streams() < 1) {
                 throw new MediaException(label, "no stream found: not an image FFmpeg can read");
@@ -482,6 +501,52 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
     }
 
     /**
+     * Sends a whole JPEG as one packet and receives its frame; corrupt frames are failures. The packet points at the
+     * input without owning it (no buffer reference): FFmpeg copies the bytes, with its padding, into a buffer of its
+     * own, and the packet's fields are cleared before this returns.
+     */
+    private void receiveJpegFrame(final long srcAddress, final long srcLength, final AVCodecContext codec,
+                                  final String label) {
+        final long p = packet.address();
+        UnsafeApi.putLong(p + PACKET_DATA_OFFSET, srcAddress);
+        UnsafeApi.putInt(p + PACKET_SIZE_OFFSET, (int) srcLength);
+        final int sent;
+        try {
+            sent = avcodec.avcodec_send_packet(codec, packet);
+        } finally {
+            UnsafeApi.putLong(p + PACKET_DATA_OFFSET, 0L);
+            UnsafeApi.putInt(p + PACKET_SIZE_OFFSET, 0);
+        }
+        FFmpeg.check(sent, label, "avcodec_send_packet");
+        int ret = avcodec.avcodec_receive_frame(codec, frame);
+        if (ret == EAGAIN) {
+            FFmpeg.check(avcodec.avcodec_send_packet(codec, null), label, "avcodec_send_packet(flush)");
+            ret = avcodec.avcodec_receive_frame(codec, frame);
+        }
+        if (ret < 0) {
+            throw ret == avutil.AVERROR_EOF
+                    ? new MediaException(label, "no image decoded: input ended before a complete frame", ret, null)
+                    : FFmpeg.failure(ret, label, "avcodec_receive_frame");
+        }
+        checkFrame(label);
+    }
+
+    /** {@return the offset of an AVPacket field} Loads libavcodec first: JavaCPP knows the offsets once it is loaded. */
+    private static long packetOffset(final String member) {
+        org.bytedeco.javacpp.Loader.load(avcodec.class);
+        return Pointer.offsetof(AVPacket.class, member);
+    }
+
+    /** Corrupt or oversized decoded frames are failures. */
+    private void checkFrame(final String label) {
+        if ((frame.flags() & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags() != 0) {
+            throw new MediaException(label, "decoded with errors (corrupt or truncated data, decode_error_flags="
+                    + frame.decode_error_flags() + ")");
+        }
+        limits.checkPixels(label, frame.width(), frame.height());
+    }
+
+    /**
      * Reads packets of stream 0 until the decoder returns one frame; corrupt frames are failures.
      *
      * @param sized whether the image's size was known (and checked) before decoding; when it was not, FFmpeg's
@@ -524,11 +589,7 @@ public final class SingleThreadImageDecoder implements AutoCloseable {
                 throw FFmpeg.failure(ret, label, "avcodec_receive_frame");
             }
         }
-        if ((frame.flags() & AV_FRAME_FLAG_CORRUPT) != 0 || frame.decode_error_flags() != 0) {
-            throw new MediaException(label, "decoded with errors (corrupt or truncated data, decode_error_flags="
-                    + frame.decode_error_flags() + ")");
-        }
-        limits.checkPixels(label, frame.width(), frame.height());
+        checkFrame(label);
     }
 
     /**

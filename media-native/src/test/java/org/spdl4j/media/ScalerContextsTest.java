@@ -9,7 +9,7 @@ import org.bytedeco.ffmpeg.swscale.SwsContext;
 import org.junit.jupiter.api.Test;
 
 class ScalerContextsTest {
-    private static final int FLAGS = swscale.SWS_BILINEAR | FrameScaler.QUALITY_FLAGS;
+    private static final int FLAGS = swscale.SWS_BILINEAR | ScalerQuality.ACCURATE.swsFlags();
     private static final int RGB = avutil.AV_PIX_FMT_RGB24;
     /**
      * The source rectangles of Resize(256) + CenterCrop(224) for the sample's JPEG sizes: 500x375 and 375x500 (328),
