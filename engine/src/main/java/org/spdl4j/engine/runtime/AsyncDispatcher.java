@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.ring.ActiveWorkers;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.SampledTaskTimer;
@@ -45,6 +46,8 @@ final class AsyncDispatcher extends StageWorker {
     private final long timeoutNanos;
     private final EndOfStream end;
     private final int concurrency;
+    /** The adjustable limit of tasks in flight (at most {@link #concurrency}), or {@code null} when fixed. */
+    private final ActiveWorkers active;
     private final Discarder discarder;
     private AsyncTaskEntry[] entries;
     private int[] freeStack;
@@ -60,8 +63,9 @@ final class AsyncDispatcher extends StageWorker {
     AsyncDispatcher(PipelineControl control, String stage, WorkerStats stats, SingleConsumerPoller in,
                     BoundedPublisher out, Function<Object, ?> fn, ExecutorService virtualThreads, OutputOrder order,
                     int concurrency, IdleStrategy idle, StageFailures failures, long timeoutNanos, EndOfStream end,
-                    Discarder discarder) {
+                    Discarder discarder, ActiveWorkers active) {
         super(control, stage, 0, stats);
+        this.active = active;
         this.in = in;
         this.out = out;
         out.reportWaitsTo(stats); // weighed by the idle slots (finishTask), reported while they last
@@ -134,6 +138,9 @@ final class AsyncDispatcher extends StageWorker {
     }
 
     private boolean hasFreeEntry() {
+        if (active != null && inFlight >= active.limit()) { // one opaque load per start: the adjustable limit
+            return false;
+        }
         return inputOrder ? inFlight < concurrency && entries[(int) (started % concurrency)].phase()
                 == AsyncTaskEntry.FREE : freeCount > 0;
     }
