@@ -125,7 +125,7 @@ final class AsyncDispatcher extends StageWorker {
             if (progress) {
                 idle.reset();
             } else if (waitingForInput) {
-                stats.waitStarted(WaitKind.STARVED, System.nanoTime(), concurrency - inFlight);
+                stats.waitStarted(WaitKind.STARVED, System.nanoTime(), Math.max(0, slots() - inFlight));
                 try {
                     idle.idle();
                 } finally {
@@ -135,6 +135,14 @@ final class AsyncDispatcher extends StageWorker {
                 idle.idle();
             }
         }
+    }
+
+    /**
+     * {@return the task slots that count now: the adjustable limit (an opaque load, per wait or start, never per
+     * item of a run), or the fixed concurrency} Slots past the limit are idle by choice, not starved.
+     */
+    private int slots() {
+        return active == null ? concurrency : active.limit();
     }
 
     private boolean hasFreeEntry() {
@@ -171,7 +179,7 @@ final class AsyncDispatcher extends StageWorker {
             e.complete(gen, null, ex);
         }
         clearTaskInterrupt(); // the function started its task on this (the dispatcher's) thread
-        int idleSlots = concurrency - inFlight;
+        int idleSlots = Math.max(0, slots() - inFlight);
         if (idleSlots > 0) {
             chargeSynchronousPart(startNanos, idleSlots);
         }
@@ -270,7 +278,7 @@ final class AsyncDispatcher extends StageWorker {
             // While this publish waits for room, no free slot can take a task, and the slot of the result being
             // published is held: the publisher reports the wait, while it lasts, weighted by the slots idle during
             // it (tasks still running are busy).
-            out.weighWaits(concurrency - inFlight);
+            out.weighWaits(Math.max(0, slots() - inFlight));
             boolean published = out.publish(result, epoch);
             long blocked = out.takeWaitNanos();
             if (blocked > 0) {
