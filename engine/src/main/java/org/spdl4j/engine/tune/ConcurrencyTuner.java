@@ -21,13 +21,15 @@ import org.spdl4j.engine.stats.StageStats;
  *
  * <p><b>Proposals</b>, from the last window: a stage at least 75% busy whose output is not back-pressured (it limits
  * the run) gets one more thread (sync) or half as many more tasks in flight (async), within the CPU budget (the tuned
- * sync stages' threads together) and the memory budget (tasks in flight times their bytes); a stage under 40% busy
- * gives back a thread or a third of its tasks. <b>Hysteresis:</b> a raise is kept only if throughput rose by more
+ * sync stages' threads together) and the memory budget (tasks in flight times their bytes); a sync stage under 40%
+ * busy gives back a thread; when the figures ask for nothing, each knob not tried yet is probed with a raise. A raise
+ * that does not pay in one window and that the figures asked for is measured over a second window; when it still
+ * does not pay and the trial shows another stage limiting now, that stage is raised too and the pair judged. <b>Hysteresis:</b> a raise is kept only if throughput rose by more
  * than {@link TunerSettings#minGain()}, a cut only if it fell by no more than that; otherwise it is reverted and not
  * tried again until a re-probe. After {@link TunerSettings#stableWindows()} windows without a kept change the tuner
  * settles (tells its listener) and only watches; a change of throughput by more than
- * {@link TunerSettings#reprobeChange()} starts the search again. Every change is one log line (and one
- * {@link TuneListener#changed} call): the stage, old -> new, and why, e.g.
+ * {@link TunerSettings#reprobeChange()} starts the search again. Every change is one log line (INFO, or DEBUG when a
+ * listener is given) and one {@link TuneListener#changed} call: the stage, old -> new, and why, e.g.
  * {@code decode 1 -> 2 threads: decode 97% busy, assign->decode ring 0% full, sink starved 58%: +1 thread}.
  *
  * <p><b>Threading:</b> {@link #start()} and {@link #close()} from any thread; the figures are read on the tuner's
@@ -39,6 +41,7 @@ public final class ConcurrencyTuner implements AutoCloseable {
     private static final double BUSY_RAISE = 0.75;
     private static final double BUSY_CUT = 0.40;
     private static final double BACK_PRESSURED = 0.25;
+    private static final double STARVED_NEXT = 0.20;
 
     private final Pipeline<?> pipeline;
     private final TunerSettings settings;
@@ -203,8 +206,17 @@ public final class ConcurrencyTuner implements AutoCloseable {
         peakThreads = Math.max(peakThreads, threads());
         String line = String.format(Locale.ROOT, "%s %d -> %d %s: %s", c.stage(), from, set,
                 c.isThreads() ? "threads" : "in flight", why);
+        tell(line);
+    }
+
+    /** Records a change line, logs it (INFO without a listener, DEBUG when the listener shows it) and tells it. */
+    private void tell(String line) {
         changes.add(line);
-        LOG.info("pipeline '{}' autotune: {}", pipeline.spec().name(), line);
+        if (listener == TuneListener.NONE) {
+            LOG.info("pipeline '{}' autotune: {}", pipeline.spec().name(), line);
+        } else {
+            LOG.debug("pipeline '{}' autotune: {}", pipeline.spec().name(), line);
+        }
         listener.changed(line);
     }
 
@@ -220,12 +232,13 @@ public final class ConcurrencyTuner implements AutoCloseable {
             while (running) {
                 if (settled) {
                     double now = measure();
+                    if (!running) {
+                        return;
+                    }
                     if (Math.abs(now - settledRate) > settings.reprobeChange() * Math.max(1, settledRate)) {
                         String line = String.format(Locale.ROOT, "re-probe: throughput %.0f -> %.0f items/s",
                                 settledRate, now);
-                        changes.add(line);
-                        LOG.info("pipeline '{}' autotune: {}", pipeline.spec().name(), line);
-                        listener.changed(line);
+                        tell(line);
                         java.util.Arrays.fill(raiseTried, false);
                         java.util.Arrays.fill(cutTried, false);
                         settled = false;
@@ -251,12 +264,44 @@ public final class ConcurrencyTuner implements AutoCloseable {
                 int from = knobs[move.knob].get();
                 apply(move.knob, move.to, move.why);
                 double trial = measure();
+                if (!running) {
+                    return;
+                }
                 boolean raise = move.to > from;
                 boolean keep = raise ? trial > base * (1 + settings.minGain())
                         : trial >= base * (1 - settings.minGain());
+                if (!keep && raise) {
+                    // Two stages may limit at once (decode raised, and now the reads cannot feed it): raise the one
+                    // the trial shows limiting now too, and judge the pair against the same base.
+                    Move also = raise(move.knob);
+                    if (also != null) {
+                        int alsoFrom = knobs[also.knob].get();
+                        apply(also.knob, also.to, also.why + String.format(Locale.ROOT, " (with %s %d, which "
+                                + "alone gave %+.1f%%)", knobs[move.knob].stage(), move.to,
+                                100 * (trial / Math.max(1e-9, base) - 1)));
+                        double pair = measure();
+                        if (!running) {
+                            return;
+                        }
+                        if (pair > base * (1 + settings.minGain())) {
+                            quiet = 0;
+                            base = pair;
+                            cutTried[move.knob] = true;
+                            cutTried[also.knob] = true;
+                            continue;
+                        }
+                        apply(also.knob, alsoFrom, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f "
+                                + "(%+.1f%%, needs over +%.0f%%): reverted", also.to, pair, base,
+                                100 * (pair / Math.max(1e-9, base) - 1), 100 * settings.minGain()));
+                        raiseTried[also.knob] = true;
+                    }
+                }
                 if (keep) {
                     quiet = 0;
                     base = trial;
+                    if (raise) {
+                        cutTried[move.knob] = true; // what a raise just bought is not given back at once
+                    }
                 } else {
                     if (raise) {
                         raiseTried[move.knob] = true;
@@ -264,10 +309,27 @@ public final class ConcurrencyTuner implements AutoCloseable {
                         cutTried[move.knob] = true;
                     }
                     apply(move.knob, from, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f (%+.1f%%, "
-                            + "%s %.0f%%): reverted", move.to, trial, base, 100 * (trial / Math.max(1e-9, base) - 1),
+                            + "%s%.0f%%): reverted", move.to, trial, base, 100 * (trial / Math.max(1e-9, base) - 1),
                             raise ? "needs over +" : "allows -", 100 * settings.minGain()));
+                    double again = measure();
+                    if (!running) {
+                        return;
+                    }
+                    // A, B, A: the old setting measured again after the trial, so a machine whose load drifted
+                    // during the trial does not decide it; the trial is judged against both measurements' mean.
+                    double mean = (base + again) / 2;
+                    if (raise && trial > mean * (1 + settings.minGain())) {
+                        apply(move.knob, move.to, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f "
+                                + "before and after it (%+.1f%%): kept on the second look", move.to, trial, mean,
+                                100 * (trial / Math.max(1e-9, mean) - 1)));
+                        raiseTried[move.knob] = false;
+                        cutTried[move.knob] = true;
+                        quiet = 0;
+                        base = trial;
+                        continue;
+                    }
                     quiet++;
-                    base = measure();
+                    base = again;
                 }
             }
         } catch (RuntimeException e) {
@@ -297,47 +359,119 @@ public final class ConcurrencyTuner implements AutoCloseable {
         }
     }
 
-    /** A change to try: knob, new value, why. */
-    private record Move(int knob, int to, String why) {
+    /** A change to try: knob, new value, why, and whether no figure asked for it (a probe). */
+    private record Move(int knob, int to, String why, boolean probe) {
+        Move(int knob, int to, String why) {
+            this(knob, to, why, false);
+        }
     }
 
     private Move propose() {
         if (window.rate <= 0) {
             return null; // nothing flowed (a paused consumer): no figure to judge a change by
         }
-        // Raise the busiest stage that is not held back by its output, within the budgets.
-        int best = -1;
+        Move raise = raise(-1);
+        if (raise != null) {
+            return raise;
+        }
+        Move cut = cut();
+        return cut != null ? cut : probe();
+    }
+
+    /**
+     * When no stage's figures ask for a change: raises the first knob not tried yet that has room in its budget, as a
+     * probe. Costs the shares do not show (a dispatcher woken once per read in flight, its threads competing with
+     * decode for the cores) still show in the throughput, which judges the probe as any raise.
+     */
+    private Move probe() {
         for (int k = 0; k < knobs.length; k++) {
-            int s = stageOf[k];
-            if (raiseTried[k] || window.busyShare[s] < BUSY_RAISE || window.backShare[s] > BACK_PRESSURED
-                    || knobs[k].get() >= knobs[k].max()) {
+            StageConcurrency c = knobs[k];
+            if (raiseTried[k] || c.get() >= c.max()) {
                 continue;
             }
-            if (best < 0 || window.busyShare[s] > window.busyShare[stageOf[best]]) {
-                best = k;
+            int to = c.isThreads() ? c.get() + 1 : Math.max(c.get() + 1, (c.get() * 3 + 1) / 2);
+            if (c.isThreads() && threads() + (to - c.get()) > settings.cpuBudget()) {
+                continue;
+            }
+            if (!c.isThreads() && bytesPerUnit[k] > 0) {
+                to = (int) Math.min(to, c.get() + (settings.memoryBudget() - bytes()) / bytesPerUnit[k]);
+            }
+            to = Math.min(to, c.max());
+            if (to > c.get()) {
+                return new Move(k, to, "probe: " + reason(k, c.isThreads() ? "+1 thread"
+                        : "+" + (to - c.get()) + " in flight"), true);
             }
         }
-        if (best >= 0) {
+        return null;
+    }
+
+    /**
+     * The raise the last window asks for, leaving out knob {@code excluded} (-1: none), or {@code null}.
+     */
+    private Move raise(int excluded) {
+        // Raise the busiest stage that is not held back by its output and has room in its budget; a stage at its
+        // budget leaves the raise to the next busiest.
+        boolean[] passed = new boolean[knobs.length]; // once per window, on the tuner's thread
+        for (;;) {
+            int best = -1;
+            double bestScore = 0;
+            for (int k = 0; k < knobs.length; k++) {
+                double score = limiting(stageOf[k]);
+                if (k == excluded || passed[k] || raiseTried[k] || score <= 0 || knobs[k].get() >= knobs[k].max()) {
+                    continue;
+                }
+                if (best < 0 || score > bestScore) {
+                    best = k;
+                    bestScore = score;
+                }
+            }
+            if (best < 0) {
+                break;
+            }
+            passed[best] = true;
             StageConcurrency c = knobs[best];
             int to = c.isThreads() ? c.get() + 1 : Math.max(c.get() + 1, (c.get() * 3 + 1) / 2);
             if (c.isThreads() && threads() + (to - c.get()) > settings.cpuBudget()) {
-                to = c.get(); // at the CPU budget
+                continue; // at the CPU budget
             } else if (!c.isThreads() && bytesPerUnit[best] > 0) {
                 long room = (settings.memoryBudget() - bytes()) / bytesPerUnit[best];
                 to = (int) Math.min(to, c.get() + room);
             }
+            to = Math.min(to, c.max());
             if (to > c.get()) {
-                return new Move(best, Math.min(to, c.max()), reason(best, c.isThreads() ? "+1 thread"
-                        : "+" + (Math.min(to, c.max()) - c.get()) + " in flight"));
+                return new Move(best, to, reason(best, c.isThreads() ? "+1 thread" : "+" + (to - c.get())
+                        + " in flight"));
             }
         }
-        // Give back what a stage does not use: a thread, or a third of the tasks in flight.
+        return null;
+    }
+
+    /**
+     * How much stage {@code s} limits the run in the last window, 0 when it does not: it must not be held back by its
+     * output (back-pressured at most 25%); then its busy share when at least 75% (its units are used up), else, for a
+     * stage whose tasks wait rather than work (a read in flight), the starved share of the stage after it when its
+     * own input is full (the stage before it back-pressured at least 20%) and the next one starves (at least 20%).
+     */
+    private double limiting(int s) {
+        if (window.backShare[s] > BACK_PRESSURED) {
+            return 0;
+        }
+        if (window.busyShare[s] >= BUSY_RAISE) {
+            return window.busyShare[s];
+        }
+        boolean fed = s > 0 && window.backShare[s - 1] >= STARVED_NEXT;
+        double next = s + 1 < stages.size() ? window.starvedShare[s + 1] : 0;
+        return fed && next >= STARVED_NEXT ? Math.min(1, next) : 0;
+    }
+
+    /** Gives back a thread a sync stage does not use (under 40% busy, limiting nothing); or {@code null}. */
+    private Move cut() {
         for (int k = 0; k < knobs.length; k++) {
             int s = stageOf[k];
             StageConcurrency c = knobs[k];
-            if (!cutTried[k] && c.get() > 1 && window.busyShare[s] < BUSY_CUT) {
-                int to = c.isThreads() ? c.get() - 1 : Math.max(1, c.get() - Math.max(1, c.get() / 3));
-                return new Move(k, to, reason(k, c.isThreads() ? "-1 thread" : "-" + (c.get() - to) + " in flight"));
+            // Threads only: a core is what a cut gives back; tasks in flight cost memory, within its budget.
+            if (c.isThreads() && !cutTried[k] && c.get() > 1 && window.busyShare[s] < BUSY_CUT && limiting(s) == 0) {
+                return new Move(k, c.get() - 1, reason(k, "-1 thread, frees a core"));
             }
         }
         return null;
@@ -357,6 +491,10 @@ public final class ConcurrencyTuner implements AutoCloseable {
         }
         StageStats st = stages.get(s);
         b.append(String.format(Locale.ROOT, ", input ring %d/%d", st.inputOccupancy(), st.inputCapacity()));
+        if (s > 0 && window.backShare[s - 1] >= STARVED_NEXT) {
+            b.append(String.format(Locale.ROOT, " (%s waits for room %.0f%%)", stages.get(s - 1).stage(),
+                    100 * Math.min(1, window.backShare[s - 1])));
+        }
         return b.append(", ").append(String.format(Locale.ROOT, "%.0f items/s: ", window.rate)).append(what)
                 .toString();
     }
