@@ -42,6 +42,8 @@ public final class ConcurrencyTuner implements AutoCloseable {
     private static final double BUSY_CUT = 0.40;
     private static final double BACK_PRESSURED = 0.25;
     private static final double STARVED_NEXT = 0.20;
+    /** Rounds of a trial: the old and the new setting measured alternately, a window each. */
+    private static final int TRIAL_ROUNDS = 2;
 
     private final Pipeline<?> pipeline;
     private final TunerSettings settings;
@@ -236,9 +238,8 @@ public final class ConcurrencyTuner implements AutoCloseable {
                         return;
                     }
                     if (Math.abs(now - settledRate) > settings.reprobeChange() * Math.max(1, settledRate)) {
-                        String line = String.format(Locale.ROOT, "re-probe: throughput %.0f -> %.0f items/s",
-                                settledRate, now);
-                        tell(line);
+                        tell(String.format(Locale.ROOT, "re-probe: throughput %.0f -> %.0f items/s", settledRate,
+                                now));
                         java.util.Arrays.fill(raiseTried, false);
                         java.util.Arrays.fill(cutTried, false);
                         settled = false;
@@ -262,79 +263,103 @@ public final class ConcurrencyTuner implements AutoCloseable {
                     continue;
                 }
                 int from = knobs[move.knob].get();
-                apply(move.knob, move.to, move.why);
-                double trial = measure();
+                boolean raise = move.to > from;
+                announce(move.knob, from, move.to, move.why);
+                double[] rates = paired(new int[] {move.knob}, new int[] {from}, new int[] {move.to});
                 if (!running) {
                     return;
                 }
-                boolean raise = move.to > from;
-                boolean keep = raise ? trial > base * (1 + settings.minGain())
-                        : trial >= base * (1 - settings.minGain());
+                boolean keep = raise ? rates[1] > rates[0] * (1 + settings.minGain())
+                        : rates[1] >= rates[0] * (1 - settings.minGain());
                 if (!keep && raise) {
                     // Two stages may limit at once (decode raised, and now the reads cannot feed it): raise the one
-                    // the trial shows limiting now too, and judge the pair against the same base.
+                    // the trial shows limiting now too, and judge the pair against the old setting.
                     Move also = raise(move.knob);
                     if (also != null) {
                         int alsoFrom = knobs[also.knob].get();
-                        apply(also.knob, also.to, also.why + String.format(Locale.ROOT, " (with %s %d, which "
-                                + "alone gave %+.1f%%)", knobs[move.knob].stage(), move.to,
-                                100 * (trial / Math.max(1e-9, base) - 1)));
-                        double pair = measure();
+                        announce(also.knob, alsoFrom, also.to, also.why + String.format(Locale.ROOT, " (with %s %d, "
+                                + "which alone gave %+.1f%%)", knobs[move.knob].stage(), move.to,
+                                100 * (rates[1] / Math.max(1e-9, rates[0]) - 1)));
+                        double[] pair = paired(new int[] {move.knob, also.knob}, new int[] {from, alsoFrom},
+                                new int[] {move.to, also.to});
                         if (!running) {
                             return;
                         }
-                        if (pair > base * (1 + settings.minGain())) {
+                        if (pair[1] > pair[0] * (1 + settings.minGain())) {
                             quiet = 0;
-                            base = pair;
+                            base = pair[1];
                             cutTried[move.knob] = true;
                             cutTried[also.knob] = true;
                             continue;
                         }
-                        apply(also.knob, alsoFrom, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f "
-                                + "(%+.1f%%, needs over +%.0f%%): reverted", also.to, pair, base,
-                                100 * (pair / Math.max(1e-9, base) - 1), 100 * settings.minGain()));
+                        set(also.knob, alsoFrom);
+                        announce(also.knob, also.to, alsoFrom, verdict(also.to, pair, true));
                         raiseTried[also.knob] = true;
                     }
                 }
                 if (keep) {
                     quiet = 0;
-                    base = trial;
+                    base = rates[1];
                     if (raise) {
                         cutTried[move.knob] = true; // what a raise just bought is not given back at once
                     }
                 } else {
+                    set(move.knob, from);
+                    announce(move.knob, move.to, from, verdict(move.to, rates, raise));
                     if (raise) {
                         raiseTried[move.knob] = true;
                     } else {
                         cutTried[move.knob] = true;
                     }
-                    apply(move.knob, from, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f (%+.1f%%, "
-                            + "%s%.0f%%): reverted", move.to, trial, base, 100 * (trial / Math.max(1e-9, base) - 1),
-                            raise ? "needs over +" : "allows -", 100 * settings.minGain()));
-                    double again = measure();
-                    if (!running) {
-                        return;
-                    }
-                    // A, B, A: the old setting measured again after the trial, so a machine whose load drifted
-                    // during the trial does not decide it; the trial is judged against both measurements' mean.
-                    double mean = (base + again) / 2;
-                    if (raise && trial > mean * (1 + settings.minGain())) {
-                        apply(move.knob, move.to, String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f "
-                                + "before and after it (%+.1f%%): kept on the second look", move.to, trial, mean,
-                                100 * (trial / Math.max(1e-9, mean) - 1)));
-                        raiseTried[move.knob] = false;
-                        cutTried[move.knob] = true;
-                        quiet = 0;
-                        base = trial;
-                        continue;
-                    }
                     quiet++;
-                    base = again;
+                    base = rates[0];
                 }
             }
         } catch (RuntimeException e) {
             LOG.warn("pipeline '{}' autotune stopped: {}", pipeline.spec().name(), e.toString(), e);
         }
+    }
+
+    private String verdict(int to, double[] rates, boolean raise) {
+        return String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f (%+.1f%%, %s%.0f%%; %d rounds "
+                + "alternated): reverted", to, rates[1], rates[0], 100 * (rates[1] / Math.max(1e-9, rates[0]) - 1),
+                raise ? "needs over +" : "allows -", 100 * settings.minGain(), TRIAL_ROUNDS);
+    }
+
+    /**
+     * Measures the old setting {@code a} and the new one {@code b} of the given knobs alternately, {@link
+     * #TRIAL_ROUNDS} rounds of one window each (old first), so a machine whose load changes during the trial moves
+     * both sides alike. Ends on the new setting, with {@link #window} holding its last figures.
+     *
+     * @return {@code [mean rate at a, mean rate at b]}
+     */
+    private double[] paired(int[] ks, int[] a, int[] b) {
+        double sa = 0;
+        double sb = 0;
+        for (int r = 0; r < TRIAL_ROUNDS && running; r++) {
+            for (int i = 0; i < ks.length; i++) {
+                set(ks[i], a[i]);
+            }
+            sa += measure();
+            for (int i = 0; i < ks.length; i++) {
+                set(ks[i], b[i]);
+            }
+            sb += measure();
+        }
+        return new double[] {sa / TRIAL_ROUNDS, sb / TRIAL_ROUNDS};
+    }
+
+    /** Sets a knob without a log line (a trial's alternation), keeping the peak of threads. */
+    private void set(int k, int to) {
+        knobs[k].set(to);
+        peakThreads = Math.max(peakThreads, threads());
+    }
+
+    /** Logs and tells one change line (the limit itself is set by the caller or by the trial). */
+    private void announce(int k, int from, int to, String why) {
+        StageConcurrency c = knobs[k];
+        tell(String.format(Locale.ROOT, "%s %d -> %d %s: %s", c.stage(), from, to,
+                c.isThreads() ? "threads" : "in flight", why));
     }
 
     /** One tick to settle, then a window of ticks: the throughput, with every share in {@link #window}. */
