@@ -35,6 +35,7 @@ class AutotuneConvergenceTest {
     private static final long CPU_NANOS_PER_IMAGE = 2_000_000L;
     private static final int IMAGES = 64;
     private static final int BATCH = 8;
+    private static final int ROUNDS = 6;
 
     /** Burns {@link #CPU_NANOS_PER_IMAGE} of this thread's CPU time per image; counts decodes running at once. */
     static final class BurningDecoder implements SlotDecoder {
@@ -126,6 +127,7 @@ class AutotuneConvergenceTest {
                 .withTick(Duration.ofMillis(200)).withWindowTicks(3);
         double tuned = 0;
         double reference = 0;
+        double[] ratios = new double[ROUNDS];
         long settledAfter;
         int peak;
         String config;
@@ -149,23 +151,28 @@ class AutotuneConvergenceTest {
             config = tuner.concurrency().toString();
             try (Loader<Batch> fixed = loader(dir, new BurningDecoder(), 8, bestDecodes).build()) {
                 rate(fixed, 300); // warm up
-                for (int round = 0; round < 4; round++) {
+                for (int round = 0; round < ROUNDS; round++) {
                     rate(l, 100); // what waited in the rings while the other ran
-                    tuned += rate(l, 500);
+                    double t = rate(l, 400);
                     rate(fixed, 100);
-                    reference += rate(fixed, 500);
+                    double f = rate(fixed, 400);
+                    ratios[round] = t / f;
+                    tuned += t / ROUNDS;
+                    reference += f / ROUNDS;
                 }
             }
         }
-        tuned /= 4;
-        reference /= 4;
+        // The median of the rounds' ratios, as perf/alternate.py takes it: a burst of another process's load hits
+        // one round, not the figure.
+        java.util.Arrays.sort(ratios);
+        double ratio = (ratios[ROUNDS / 2 - 1] + ratios[ROUNDS / 2]) / 2;
         String report = String.format(Locale.ROOT, "best fixed (sweep): decode %d at %.0f img/s; alternated: fixed "
-                + "%.0f img/s, autotuned %s %.0f img/s (%.0f%%), settled after %d ms; changes:%n  %s", bestDecodes,
-                best, reference, config, tuned, 100 * tuned / reference, TimeUnit.NANOSECONDS.toMillis(settledAfter),
+                + "%.0f img/s, autotuned %s %.0f img/s (median ratio of %d rounds %.0f%%), settled after %d ms; changes:"
+                + "%n  %s", bestDecodes, best, reference, config, tuned, ROUNDS, 100 * ratio, TimeUnit.NANOSECONDS.toMillis(settledAfter),
                 String.join("\n  ", changes));
         System.out.println(report);
         assertThat(settledAfter).as(report).isGreaterThanOrEqualTo(0);
-        assertThat(tuned).as(report).isGreaterThanOrEqualTo(0.9 * reference);
+        assertThat(ratio).as(report).isGreaterThanOrEqualTo(0.9);
         assertThat(peak).as(report).isLessThanOrEqualTo(budget);
         assertThat(decoder.most.get()).as("decodes at once, " + report).isLessThanOrEqualTo(budget);
         if (bestDecodes > 1) {

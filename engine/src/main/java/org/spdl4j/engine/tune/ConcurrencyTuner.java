@@ -20,7 +20,7 @@ import org.spdl4j.engine.stats.StageStats;
  * the change only when it pays (hill climbing with hysteresis).
  *
  * <p><b>Proposals</b>, from the last window: a stage at least 75% busy whose output is not back-pressured (it limits
- * the run) gets one more thread (sync) or half as many more tasks in flight (async), within the CPU budget (the tuned
+ * the run) gets one more thread (sync) or twice the tasks in flight (async; they cost memory only), within the CPU budget (the tuned
  * sync stages' threads together) and the memory budget (tasks in flight times their bytes); a sync stage under 40%
  * busy gives back a thread; when the figures ask for nothing, each knob not tried yet is probed with a raise. A raise
  * that does not pay in one window and that the figures asked for is measured over a second window; when it still
@@ -414,7 +414,7 @@ public final class ConcurrencyTuner implements AutoCloseable {
             if (raiseTried[k] || c.get() >= c.max()) {
                 continue;
             }
-            int to = c.isThreads() ? c.get() + 1 : Math.max(c.get() + 1, (c.get() * 3 + 1) / 2);
+            int to = c.isThreads() ? c.get() + 1 : 2 * c.get();
             if (c.isThreads() && threads() + (to - c.get()) > settings.cpuBudget()) {
                 continue;
             }
@@ -455,7 +455,7 @@ public final class ConcurrencyTuner implements AutoCloseable {
             }
             passed[best] = true;
             StageConcurrency c = knobs[best];
-            int to = c.isThreads() ? c.get() + 1 : Math.max(c.get() + 1, (c.get() * 3 + 1) / 2);
+            int to = c.isThreads() ? c.get() + 1 : 2 * c.get();
             if (c.isThreads() && threads() + (to - c.get()) > settings.cpuBudget()) {
                 continue; // at the CPU budget
             } else if (!c.isThreads() && bytesPerUnit[best] > 0) {
