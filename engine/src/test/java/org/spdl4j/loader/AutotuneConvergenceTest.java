@@ -124,7 +124,7 @@ class AutotuneConvergenceTest {
         BurningDecoder decoder = new BurningDecoder();
         List<String> changes = new CopyOnWriteArrayList<>();
         TunerSettings settings = TunerSettings.defaults().withCpuBudget(budget).withMemoryBudget(64L << 20)
-                .withTick(Duration.ofMillis(200)).withWindowTicks(3);
+                .withTick(Duration.ofMillis(150)).withWindowTicks(3).withTrialRounds(3);
         double tuned = 0;
         double reference = 0;
         double[] ratios = new double[ROUNDS];

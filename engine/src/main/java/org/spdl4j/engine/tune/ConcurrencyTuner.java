@@ -42,8 +42,6 @@ public final class ConcurrencyTuner implements AutoCloseable {
     private static final double BUSY_CUT = 0.40;
     private static final double BACK_PRESSURED = 0.25;
     private static final double STARVED_NEXT = 0.20;
-    /** Rounds of a trial: the old and the new setting measured alternately, a window each. */
-    private static final int TRIAL_ROUNDS = 2;
 
     private final Pipeline<?> pipeline;
     private final TunerSettings settings;
@@ -323,20 +321,20 @@ public final class ConcurrencyTuner implements AutoCloseable {
     private String verdict(int to, double[] rates, boolean raise) {
         return String.format(Locale.ROOT, "%d gave %.0f items/s against %.0f (%+.1f%%, %s%.0f%%; %d rounds "
                 + "alternated): reverted", to, rates[1], rates[0], 100 * (rates[1] / Math.max(1e-9, rates[0]) - 1),
-                raise ? "needs over +" : "allows -", 100 * settings.minGain(), TRIAL_ROUNDS);
+                raise ? "needs over +" : "allows -", 100 * settings.minGain(), settings.trialRounds());
     }
 
     /**
-     * Measures the old setting {@code a} and the new one {@code b} of the given knobs alternately, {@link
-     * #TRIAL_ROUNDS} rounds of one window each (old first), so a machine whose load changes during the trial moves
-     * both sides alike. Ends on the new setting, with {@link #window} holding its last figures.
+     * Measures the old setting {@code a} and the new one {@code b} of the given knobs alternately,
+     * {@link TunerSettings#trialRounds()} rounds of one window each (old first), so a machine whose load changes
+     * during the trial moves both sides alike. Ends on the new setting, with {@link #window} holding its last figures.
      *
      * @return {@code [mean rate at a, mean rate at b]}
      */
     private double[] paired(int[] ks, int[] a, int[] b) {
         double sa = 0;
         double sb = 0;
-        for (int r = 0; r < TRIAL_ROUNDS && running; r++) {
+        for (int r = 0; r < settings.trialRounds() && running; r++) {
             for (int i = 0; i < ks.length; i++) {
                 set(ks[i], a[i]);
             }
@@ -346,7 +344,7 @@ public final class ConcurrencyTuner implements AutoCloseable {
             }
             sb += measure();
         }
-        return new double[] {sa / TRIAL_ROUNDS, sb / TRIAL_ROUNDS};
+        return new double[] {sa / settings.trialRounds(), sb / settings.trialRounds()};
     }
 
     /** Sets a knob without a log line (a trial's alternation), keeping the peak of threads. */

@@ -15,9 +15,11 @@ import java.util.Objects;
  *                        costs no more than it
  * @param stableWindows   windows in a row without a kept change after which the tuner stops moving
  * @param reprobeChange   once settled, a change of throughput by more than this fraction starts the search again
+ * @param trialRounds     rounds of a trial: the old and the new setting measured alternately, a window each (more
+ *                        rounds judge a change more surely on a machine whose load moves)
  */
 public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int windowTicks, double minGain,
-                            int stableWindows, double reprobeChange) {
+                            int stableWindows, double reprobeChange, int trialRounds) {
     /** Default tick: 250 ms. */
     public static final Duration DEFAULT_TICK = Duration.ofMillis(250);
     /** Default memory budget for tasks in flight: 256 MiB. */
@@ -35,25 +37,26 @@ public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int
      * @param minGain       in [0, 1)
      * @param stableWindows at least 1
      * @param reprobeChange positive
+     * @param trialRounds   at least 1
      * @throws IllegalArgumentException when one is out of range
      */
     public TunerSettings {
         Objects.requireNonNull(tick, "tick");
         if (cpuBudget < 1 || memoryBudget < 1 || tick.isNegative() || tick.isZero() || windowTicks < 1
-                || minGain < 0 || minGain >= 1 || stableWindows < 1 || reprobeChange <= 0) {
+                || minGain < 0 || minGain >= 1 || stableWindows < 1 || reprobeChange <= 0 || trialRounds < 1) {
             throw new IllegalArgumentException("tuner settings out of range: " + cpuBudget + " cpus, " + memoryBudget
                     + " bytes, tick " + tick + ", window " + windowTicks + ", gain " + minGain + ", stable "
-                    + stableWindows + ", reprobe " + reprobeChange);
+                    + stableWindows + ", reprobe " + reprobeChange + ", trial rounds " + trialRounds);
         }
     }
 
     /**
      * {@return the defaults: the cores available as the CPU budget, 256 MiB, a 250 ms tick, 2-tick windows, 3% gain,
-     * settled after 3 windows without a kept change, re-probed on a 25% change of throughput}
+     * settled after 3 windows without a kept change, re-probed on a 25% change of throughput, trials of 2 rounds}
      */
     public static TunerSettings defaults() {
         return new TunerSettings(Runtime.getRuntime().availableProcessors(), DEFAULT_MEMORY_BUDGET, DEFAULT_TICK, 2,
-                DEFAULT_MIN_GAIN, 3, 0.25);
+                DEFAULT_MIN_GAIN, 3, 0.25, 2);
     }
 
     /**
@@ -62,7 +65,7 @@ public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int
      * @param threads the most threads of tuned sync stages working at once
      */
     public TunerSettings withCpuBudget(int threads) {
-        return new TunerSettings(threads, memoryBudget, tick, windowTicks, minGain, stableWindows, reprobeChange);
+        return new TunerSettings(threads, memoryBudget, tick, windowTicks, minGain, stableWindows, reprobeChange, trialRounds);
     }
 
     /**
@@ -71,7 +74,7 @@ public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int
      * @param bytes the most bytes tasks in flight may hold
      */
     public TunerSettings withMemoryBudget(long bytes) {
-        return new TunerSettings(cpuBudget, bytes, tick, windowTicks, minGain, stableWindows, reprobeChange);
+        return new TunerSettings(cpuBudget, bytes, tick, windowTicks, minGain, stableWindows, reprobeChange, trialRounds);
     }
 
     /**
@@ -80,7 +83,7 @@ public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int
      * @param every how often the counters are read
      */
     public TunerSettings withTick(Duration every) {
-        return new TunerSettings(cpuBudget, memoryBudget, every, windowTicks, minGain, stableWindows, reprobeChange);
+        return new TunerSettings(cpuBudget, memoryBudget, every, windowTicks, minGain, stableWindows, reprobeChange, trialRounds);
     }
 
     /**
@@ -89,6 +92,17 @@ public record TunerSettings(int cpuBudget, long memoryBudget, Duration tick, int
      * @param ticks ticks per measured figure
      */
     public TunerSettings withWindowTicks(int ticks) {
-        return new TunerSettings(cpuBudget, memoryBudget, tick, ticks, minGain, stableWindows, reprobeChange);
+        return new TunerSettings(cpuBudget, memoryBudget, tick, ticks, minGain, stableWindows, reprobeChange,
+                trialRounds);
+    }
+
+    /**
+     * {@return a copy with another number of trial rounds}
+     *
+     * @param rounds rounds of old and new setting alternated per trial
+     */
+    public TunerSettings withTrialRounds(int rounds) {
+        return new TunerSettings(cpuBudget, memoryBudget, tick, windowTicks, minGain, stableWindows, reprobeChange,
+                rounds);
     }
 }
