@@ -32,6 +32,7 @@ module org.spdl4j.engine {
     exports org.spdl4j.engine.source.http;
     exports org.spdl4j.engine.source.tar;
     exports org.spdl4j.engine.stats;
+    exports org.spdl4j.engine.tune;
     exports org.spdl4j.loader;
 
     // spdl4j-records runs its record rings on the engine's sequencing, work sharing, threads and failures

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.TimeoutException;
+import org.spdl4j.engine.ring.ActiveWorkers;
 import org.spdl4j.engine.runtime.PipelineRuntime;
 import org.spdl4j.engine.stats.StageStats;
 import org.spdl4j.offheap.Timeouts;
@@ -70,6 +71,23 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
     /** {@return whether the consumer has reached the end of the stream} */
     public boolean isEnded() {
         return runtime.isEnded();
+    }
+
+    /**
+     * {@return the live concurrency of a stage built with {@link StageOptions#withMaxConcurrency(int)}}
+     *
+     * @param stage the stage's name
+     * @throws IllegalArgumentException if no such stage exists or its concurrency is fixed
+     */
+    public StageConcurrency concurrency(String stage) {
+        ActiveWorkers active = runtime.limit(stage);
+        if (active == null) {
+            throw new IllegalArgumentException("pipeline '" + spec.name() + "': no stage '" + stage
+                    + "' with an adjustable concurrency (StageOptions.withMaxConcurrency)");
+        }
+        boolean threads = spec.stages().stream().anyMatch(s -> s.name().equals(stage)
+                && s instanceof StageSpec.MapStage);
+        return new StageConcurrency(stage, threads, active);
     }
 
     /** {@return the stats of every stage, source first and the consumer ("sink") last} */

@@ -45,6 +45,17 @@ final class PipelineValidator {
             if (single && o.concurrency() != 1) {
                 problems.add(where + ": aggregate and disaggregate stages run on one thread; concurrency must be 1");
             }
+            if (o.isAdjustable()) {
+                if (single) {
+                    problems.add(where + ": aggregate and disaggregate stages run on one thread; no max concurrency");
+                } else if (o.maxConcurrency() < o.concurrency()
+                        || o.maxConcurrency() > EngineConfiguration.MAX_CONCURRENCY) {
+                    problems.add(where + ": max concurrency " + o.maxConcurrency() + " must be in [concurrency "
+                            + o.concurrency() + ", " + EngineConfiguration.MAX_CONCURRENCY + "]");
+                }
+            } else if (o.maxConcurrency() < 0) {
+                problems.add(where + ": max concurrency " + o.maxConcurrency() + " must be 0 (fixed) or positive");
+            }
             if (o.reorderWindow() != 0) {
                 checkCapacity(problems, where + ": reorder window", o.reorderWindow());
             }

@@ -18,10 +18,13 @@ import org.spdl4j.engine.affinity.CpuSet;
  *                       each as soon as it is ready (see {@link PublishBatching})
  * @param cpus           the CPUs the stage's threads are pinned to, or {@code null} to leave them where the scheduler
  *                       puts them (see {@link #withCpus(CpuSet)})
+ * @param maxConcurrency 0 for a fixed concurrency; otherwise the most the stage's concurrency may be raised to while
+ *                       it runs ({@link Pipeline#concurrency(String)}): the stage starts this many workers (or task
+ *                       slots) and lets {@code concurrency} of them work (see {@link #withMaxConcurrency(int)})
  */
 public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPolicy, int ringCapacity,
                            FailureBudget failureBudget, Duration taskTimeout, int reorderWindow,
-                           PublishBatching publishBatching, CpuSet cpus) {
+                           PublishBatching publishBatching, CpuSet cpus, int maxConcurrency) {
 
     /**
      * Checks that the references are present; ranges are checked by {@link PipelineBuilder#build()}, which names the
@@ -36,6 +39,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      * @param reorderWindow reorder window or 0
      * @param publishBatching publish batching
      * @param cpus          CPUs to pin to, or {@code null}
+     * @param maxConcurrency the adjustable concurrency's maximum, or 0
      * @throws NullPointerException if order, waitPolicy, failureBudget or publishBatching is null
      */
     public StageOptions {
@@ -52,7 +56,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
     public static StageOptions defaults() {
         return new StageOptions(1, OutputOrder.COMPLETION, EngineConfiguration.DEFAULT_WAIT_POLICY,
                 EngineConfiguration.DEFAULT_RING_CAPACITY, FailureBudget.UNLIMITED, null, 0,
-                EngineConfiguration.DEFAULT_PUBLISH_BATCHING, null);
+                EngineConfiguration.DEFAULT_PUBLISH_BATCHING, null, 0);
     }
 
     /**
@@ -62,7 +66,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withConcurrency(int n) {
         return new StageOptions(n, order, waitPolicy, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -72,7 +76,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withOrder(OutputOrder o) {
         return new StageOptions(concurrency, o, waitPolicy, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -82,7 +86,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withWaitPolicy(WaitPolicy p) {
         return new StageOptions(concurrency, order, p, ringCapacity, failureBudget, taskTimeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -92,7 +96,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withRingCapacity(int slots) {
         return new StageOptions(concurrency, order, waitPolicy, slots, failureBudget, taskTimeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -102,7 +106,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withFailureBudget(FailureBudget budget) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, budget, taskTimeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -112,7 +116,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withTaskTimeout(Duration timeout) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, timeout, reorderWindow,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -122,7 +126,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withReorderWindow(int entries) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout, entries,
-                publishBatching, cpus);
+                publishBatching, cpus, maxConcurrency);
     }
 
     /**
@@ -133,7 +137,7 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withPublishBatching(PublishBatching batching) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout,
-                reorderWindow, batching, cpus);
+                reorderWindow, batching, cpus, maxConcurrency);
     }
 
     /**
@@ -152,7 +156,32 @@ public record StageOptions(int concurrency, OutputOrder order, WaitPolicy waitPo
      */
     public StageOptions withCpus(CpuSet set) {
         return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout,
-                reorderWindow, publishBatching, set);
+                reorderWindow, publishBatching, set, maxConcurrency);
+    }
+
+    /**
+     * {@return a copy whose concurrency can be changed while the pipeline runs, up to {@code max}} A sync pipe starts
+     * {@code max} worker threads and lets {@link #concurrency()} of them claim work; the others park between claims
+     * (no claimed item is held while parked) until {@link StageConcurrency#set} raises the limit, the stream ends or
+     * the pipeline closes. An async or virtual-thread pipe keeps at most the limit of tasks in flight. Each claim
+     * reads the limit once (an opaque load); nothing else on the stage's path changes.
+     *
+     * @param max the highest concurrency, at least {@code concurrency()} (checked by {@link PipelineBuilder#build()});
+     *            0 for a fixed concurrency
+     */
+    public StageOptions withMaxConcurrency(int max) {
+        return new StageOptions(concurrency, order, waitPolicy, ringCapacity, failureBudget, taskTimeout,
+                reorderWindow, publishBatching, cpus, max);
+    }
+
+    /** {@return the workers (sync pipes) or task slots (async pipes) the stage starts: the maximum if adjustable} */
+    public int startedConcurrency() {
+        return Math.max(concurrency, maxConcurrency);
+    }
+
+    /** {@return whether the stage's concurrency can be changed while it runs} */
+    public boolean isAdjustable() {
+        return maxConcurrency > 0;
     }
 
     /** {@return the reorder window actually used} */

@@ -28,7 +28,7 @@ public sealed interface StageSpec {
     record MapStage(String name, Function<Object, ?> fn, StageOptions options) implements StageSpec {
         @Override
         public int publishers() {
-            return options.concurrency();
+            return options.startedConcurrency();
         }
     }
 

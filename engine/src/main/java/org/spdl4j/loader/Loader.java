@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.TimeoutException;
 import org.spdl4j.engine.Pipeline;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.tune.ConcurrencyTuner;
 import org.spdl4j.loader.internal.BatchRecord;
 import org.spdl4j.loader.internal.LoaderRecipe;
 import org.spdl4j.loader.internal.LoaderRuntime;
@@ -118,6 +119,11 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     /** {@return the running pipeline: its spec and stats} */
     public Pipeline<?> pipeline() {
         return runtime.pipeline();
+    }
+
+    /** {@return the live tuner ({@link LoaderBuilder#autotune}), or {@code null} when concurrencies are fixed} */
+    public ConcurrencyTuner tuner() {
+        return runtime.tuner();
     }
 
     /** Stops every stage, returns what was never delivered and frees the loader's pools, decoder and transfer. */

@@ -11,6 +11,8 @@ import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.engine.tune.TuneListener;
+import org.spdl4j.engine.tune.TunerSettings;
 import org.spdl4j.loader.internal.LoaderRecipe;
 import org.spdl4j.loader.internal.Reshard;
 import org.spdl4j.offheap.DirectMemoryAllocator;
@@ -66,6 +68,8 @@ public final class LoaderBuilder<T> {
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
     private int decodeConcurrency = Runtime.getRuntime().availableProcessors();
+    private TunerSettings autotune;
+    private TuneListener tuneListener = TuneListener.NONE;
     private WaitPolicy waitPolicy = EngineConfiguration.DEFAULT_WAIT_POLICY;
     private int batchesInFlight = DEFAULT_BATCHES_IN_FLIGHT + Runtime.getRuntime().availableProcessors() / 4;
     private int bufferSize = DEFAULT_BUFFER_SIZE;
@@ -254,6 +258,26 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Turns live autotuning on (off by default): while the loader runs, a daemon thread moves the read stage's reads
+     * in flight and the decode stage's threads from their live stats (busy, starved and back-pressured shares, ring
+     * occupancy, task times), starting from {@link #readConcurrency} and {@link #decodeConcurrency}: decode threads
+     * within {@link TunerSettings#cpuBudget()}, reads in flight times 1 MB (a pooled read buffer) within
+     * {@link TunerSettings#memoryBudget()}. A change is kept only when it pays ({@link TunerSettings#minGain()}); each is
+     * one log line and one {@link TuneListener#changed} call, and the configuration it settles on goes to
+     * {@link TuneListener#settled}. The decode stage starts {@code cpuBudget} threads and parks those past the limit;
+     * the read stage has room for the budget's reads. See {@link org.spdl4j.engine.tune.ConcurrencyTuner}.
+     *
+     * @param settings the budgets and timing ({@link TunerSettings#defaults()}: the cores, 256 MiB)
+     * @param listener told of every change and of the settled configuration
+     * @return this builder
+     */
+    public LoaderBuilder<T> autotune(TunerSettings settings, TuneListener listener) {
+        this.autotune = java.util.Objects.requireNonNull(settings, "settings");
+        this.tuneListener = java.util.Objects.requireNonNull(listener, "listener");
+        return this;
+    }
+
+    /**
      * Sets how every stage and the consumer wait (default {@link EngineConfiguration#DEFAULT_WAIT_POLICY}: BACKOFF,
      * idle stages cost nothing, unless {@value EngineConfiguration#WAIT_POLICY_PROP} names another).
      *
@@ -419,7 +443,7 @@ public final class LoaderBuilder<T> {
         }
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
-            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure));
+            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure, autotune, tuneListener));
     }
 
     /** The state of this rank from every saved rank's: that rank's own when the number of ranks is the same. */

@@ -58,6 +58,46 @@ class ZeroAllocationTest {
     }
 
     @Test
+    void shouldAllocateNothingPerItemWhileAdjustableStagesParkAndWake() throws Exception {
+        com.sun.management.ThreadMXBean threads =
+                (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        Duration timeout = Duration.ofSeconds(10);
+        try (Pipeline<Object> p = PipelineBuilder.fromSupplier(pooledItems())
+                .named("zero-alloc-adj")
+                .pipe("a", x -> x, StageOptions.defaults().withConcurrency(2).withMaxConcurrency(3)
+                        .withRingCapacity(256))
+                .pipe("b", x -> x, StageOptions.defaults().withConcurrency(1).withMaxConcurrency(2)
+                        .withOrder(OutputOrder.INPUT).withRingCapacity(256))
+                .sink(256)
+                .build()) {
+            StageConcurrency a = p.concurrency("a");
+            StageConcurrency b = p.concurrency("b");
+            for (int i = 0; i < WARM_UP; i++) {
+                p.next(timeout);
+                if (i % 50_000 == 0) {
+                    a.set(1 + (i / 50_000) % 3);
+                    b.set(1 + (i / 50_000) % 2);
+                }
+            }
+            Map<Long, Long> before = engineThreadAllocations(threads);
+            for (int i = 0; i < MEASURED; i++) {
+                p.next(timeout);
+                if (i % 50_000 == 0) { // workers park and wake again while measured
+                    a.set(1 + (i / 50_000) % 3);
+                    b.set(1 + (i / 50_000) % 2);
+                }
+            }
+            Map<Long, Long> after = engineThreadAllocations(threads);
+            long engine = 0;
+            for (Map.Entry<Long, Long> e : after.entrySet()) {
+                engine += e.getValue() - before.getOrDefault(e.getKey(), 0L);
+            }
+            assertThat(before).hasSize(6); // source, a x3, b x2
+            assertThat((double) engine / MEASURED).as("engine bytes per item (total %d)", engine).isLessThan(0.01);
+        }
+    }
+
+    @Test
     void shouldAllocateNothingPerItemWhenTheConsumerIterates() {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();

@@ -275,6 +275,57 @@ public final class WorkSharingReader extends SlotCursor {
         }
     }
 
+    /**
+     * Parks this worker while it is past its stage's {@link ActiveWorkers} limit; call only between claims (the
+     * current run used up and released: {@link #hasRunLeft()} is {@code false}), on a shared stage, never for worker 0.
+     *
+     * <p>Why the ring stays safe: while parked, this worker's gating sequence reads {@link Long#MAX_VALUE}, so it
+     * does not hold the producer back. That is safe because some worker that is not parked still gates below every
+     * unclaimed sequence: worker 0 never parks, and a working worker's sequence is always at or below the claim
+     * counter (a released run's end, or the counter itself raised in {@link PaddedClaimSequence#prepareClaim}). On
+     * waking it stores the claim counter's value into its sequence before it claims (as any claim attempt does):
+     * everything up to that value is claimed and protected by its claimer, and any sequence it claims later lies
+     * above it; a producer that read the minimum while this sequence was {@code MAX_VALUE} read a working worker's
+     * sequence, itself at or below the counter then, so it never overwrote a slot past it. At end of stream the first
+     * workers to take end markers wait in {@link ActiveWorkers#openForEnd} until every parked worker has rejoined
+     * before they stop gating, so the remaining end markers, one per parked worker, stay protected.
+     *
+     * <p>Parked time counts in none of the worker's shares (busy, starved, back-pressured). <b>Allocation:</b> none.
+     *
+     * @param active  the stage's limit
+     * @param index   this worker's index in the stage, at least 1
+     * @param running the pipeline's run flag
+     * @return {@code true} to go on claiming; {@code false} when the pipeline stopped while parked
+     * @throws AlertException       when the link was alerted (close, failure) while parked
+     * @throws InterruptedException when interrupted while parked
+     */
+    public boolean parkWhileInactive(ActiveWorkers active, int index, RunFlag running)
+            throws AlertException, InterruptedException {
+        active.announce(index); // volatile: openForEnd either sees this worker counted or this worker sees ending
+        try {
+            if (!active.keepsParked(index)) {
+                return true; // the limit rose, or the stream ends: our sequence was never given up
+            }
+            // Release store: our reads of released slots happened before; from now on we gate nothing.
+            own.set(Long.MAX_VALUE);
+            while (active.keepsParked(index)) {
+                if (!running.isRunning()) {
+                    return false;
+                }
+                barrier.checkAlert();
+                if (Thread.interrupted()) {
+                    throw new InterruptedException("interrupted while parked past the stage's concurrency limit");
+                }
+                active.parkOnce();
+            }
+            // Rejoin before anyone may rely on us: caught up to the claim counter (release store).
+            own.set(claim.get());
+            return true;
+        } finally {
+            active.rejoined(index); // after the store above: openForEnd may now let the end takers retire
+        }
+    }
+
     /** {@return nanoseconds the last {@link #next()} waited for publication, 0 when the sequence was ready} */
     public long lastWaitNanos() {
         return lastWaitNanos;

@@ -7,6 +7,7 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.ring.ActiveWorkers;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.SingleConsumerPoller;
 import org.spdl4j.engine.stats.SampledTaskTimer;
@@ -45,6 +46,8 @@ final class AsyncDispatcher extends StageWorker {
     private final long timeoutNanos;
     private final EndOfStream end;
     private final int concurrency;
+    /** The adjustable limit of tasks in flight (at most {@link #concurrency}), or {@code null} when fixed. */
+    private final ActiveWorkers active;
     private final Discarder discarder;
     private AsyncTaskEntry[] entries;
     private int[] freeStack;
@@ -60,8 +63,9 @@ final class AsyncDispatcher extends StageWorker {
     AsyncDispatcher(PipelineControl control, String stage, WorkerStats stats, SingleConsumerPoller in,
                     BoundedPublisher out, Function<Object, ?> fn, ExecutorService virtualThreads, OutputOrder order,
                     int concurrency, IdleStrategy idle, StageFailures failures, long timeoutNanos, EndOfStream end,
-                    Discarder discarder) {
+                    Discarder discarder, ActiveWorkers active) {
         super(control, stage, 0, stats);
+        this.active = active;
         this.in = in;
         this.out = out;
         out.reportWaitsTo(stats); // weighed by the idle slots (finishTask), reported while they last
@@ -121,7 +125,7 @@ final class AsyncDispatcher extends StageWorker {
             if (progress) {
                 idle.reset();
             } else if (waitingForInput) {
-                stats.waitStarted(WaitKind.STARVED, System.nanoTime(), concurrency - inFlight);
+                stats.waitStarted(WaitKind.STARVED, System.nanoTime(), Math.max(0, slots() - inFlight));
                 try {
                     idle.idle();
                 } finally {
@@ -133,7 +137,18 @@ final class AsyncDispatcher extends StageWorker {
         }
     }
 
+    /**
+     * {@return the task slots that count now: the adjustable limit (an opaque load, per wait or start, never per
+     * item of a run), or the fixed concurrency} Slots past the limit are idle by choice, not starved.
+     */
+    private int slots() {
+        return active == null ? concurrency : active.limit();
+    }
+
     private boolean hasFreeEntry() {
+        if (active != null && inFlight >= active.limit()) { // one opaque load per start: the adjustable limit
+            return false;
+        }
         return inputOrder ? inFlight < concurrency && entries[(int) (started % concurrency)].phase()
                 == AsyncTaskEntry.FREE : freeCount > 0;
     }
@@ -164,7 +179,7 @@ final class AsyncDispatcher extends StageWorker {
             e.complete(gen, null, ex);
         }
         clearTaskInterrupt(); // the function started its task on this (the dispatcher's) thread
-        int idleSlots = concurrency - inFlight;
+        int idleSlots = Math.max(0, slots() - inFlight);
         if (idleSlots > 0) {
             chargeSynchronousPart(startNanos, idleSlots);
         }
@@ -263,7 +278,7 @@ final class AsyncDispatcher extends StageWorker {
             // While this publish waits for room, no free slot can take a task, and the slot of the result being
             // published is held: the publisher reports the wait, while it lasts, weighted by the slots idle during
             // it (tasks still running are busy).
-            out.weighWaits(concurrency - inFlight);
+            out.weighWaits(Math.max(0, slots() - inFlight));
             boolean published = out.publish(result, epoch);
             long blocked = out.takeWaitNanos();
             if (blocked > 0) {

@@ -7,6 +7,7 @@ import java.util.function.IntConsumer;
 import org.agrona.concurrent.IdleStrategy;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.PublishBatching;
+import org.spdl4j.engine.ring.ActiveWorkers;
 import org.spdl4j.engine.ring.BatchingPublisher;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemSlots;
@@ -54,6 +55,10 @@ final class MapWorker extends StageWorker {
     private final TaskTimeoutGuard guard;
     private final EndOfStream end;
     private final Discarder discarder;
+    /** The stage's adjustable limit when this worker may park (index 1 and up), else {@code null}. */
+    private final ActiveWorkers active;
+    /** The stage's adjustable limit (every worker, for the end-of-stream handshake), or {@code null} when fixed. */
+    private final ActiveWorkers stageLimit;
     private final SampledTaskTimer timer;
     private final IntConsumer itemsOut; // told of each result a reorder-window drain of this worker publishes
     /** Why the task that last returned {@link #FAILED} failed; taken by {@link #failed}. */
@@ -62,8 +67,10 @@ final class MapWorker extends StageWorker {
     MapWorker(PipelineControl control, String stage, int index, WorkerStats stats, WorkSharingReader in,
               BoundedPublisher out, int batchMax, Function<Object, ?> fn, ReorderWindow window,
               IdleStrategy idle, StageFailures failures, TaskTimeoutGuard guard, EndOfStream end,
-              Discarder discarder) {
+              Discarder discarder, ActiveWorkers active) {
         super(control, stage, index, stats);
+        this.active = index > 0 ? active : null;
+        this.stageLimit = active; // worker 0 never parks: it gates the ring while others are parked
         if (batchMax > 0 && window != null) {
             throw new IllegalArgumentException("a reorder window publishes per item; no publish batch with it");
         }
@@ -111,6 +118,10 @@ final class MapWorker extends StageWorker {
         for (;;) {
             if (!in.hasRunLeft()) {
                 timer.settle(); // the next claim may wait: make the counts exact first
+                // Between claims only (no item held): one opaque load of the limit per claim.
+                if (active != null && index >= active.limit() && !in.parkWhileInactive(active, index, running)) {
+                    return;
+                }
                 if (batching && timer.lastTimedNanos() < EngineConfiguration.PUBLISH_BATCH_BELOW_NANOS) {
                     long end = inPlace ? inPlaceRun(running) : batchedRun(running);
                     if (end == STOPPED) {
@@ -388,6 +399,9 @@ final class MapWorker extends StageWorker {
     private void endReached(long seq, RunFlag running) {
         if (!flush()) { // the results staged before the end marker go first
             return;
+        }
+        if (stageLimit != null) {
+            stageLimit.openForEnd(running); // parked workers rejoin before this one stops gating the end markers
         }
         in.releaseAndRetire();
         timer.settle();

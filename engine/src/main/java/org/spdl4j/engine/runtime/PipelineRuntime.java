@@ -2,7 +2,9 @@ package org.spdl4j.engine.runtime;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -21,6 +23,7 @@ import org.spdl4j.engine.Source;
 import org.spdl4j.engine.StageOptions;
 import org.spdl4j.engine.StageSpec;
 import org.spdl4j.engine.affinity.CpuSet;
+import org.spdl4j.engine.ring.ActiveWorkers;
 import org.spdl4j.engine.ring.BoundedPublisher;
 import org.spdl4j.engine.ring.ItemLink;
 import org.spdl4j.engine.ring.ReorderWindow;
@@ -55,6 +58,7 @@ public final class PipelineRuntime implements AutoCloseable {
     private final List<AsyncDispatcher> dispatchers = new ArrayList<>();
     private final List<ReorderWindow> windows = new ArrayList<>();
     private final List<AggregateWorker> aggregators = new ArrayList<>();
+    private final Map<String, ActiveWorkers> limits = new HashMap<>();
     private final ItemLink[] links;
     private final Discarder discarder;
     private final FailureListener onFailure;
@@ -156,7 +160,7 @@ public final class PipelineRuntime implements AutoCloseable {
     }
 
     private static int consumersOf(StageSpec stage) {
-        return stage instanceof StageSpec.MapStage ? stage.options().concurrency() : 1;
+        return stage instanceof StageSpec.MapStage ? stage.options().startedConcurrency() : 1;
     }
 
     private void addStage(String pipeline, StageSpec stage, ItemLink in, ItemLink out) {
@@ -165,7 +169,11 @@ public final class PipelineRuntime implements AutoCloseable {
         // an async or virtual-thread stage has one dispatcher writing its stats but `concurrency` tasks in flight:
         // its time shares are per task slot
         StageStats st = new StageStats(pipeline, stage.name(), threadCount,
-                Math.max(threadCount, o.concurrency()), in::occupancy, in.capacity());
+                Math.max(threadCount, o.startedConcurrency()), in::occupancy, in.capacity());
+        ActiveWorkers active = o.isAdjustable() ? new ActiveWorkers(o.startedConcurrency(), o.concurrency()) : null;
+        if (active != null) {
+            limits.put(stage.name(), active);
+        }
         stats.add(st);
         StageFailures failures = new StageFailures(control, stage.name(), o.failureBudget(), st, onFailure);
         EndOfStream end = new EndOfStream(threadCount, out.consumerCount());
@@ -191,13 +199,13 @@ public final class PipelineRuntime implements AutoCloseable {
                     workers.add(new MapWorker(control, stage.name(), w, st.worker(w), in.reader(w), publisher,
                             window == null ? batchMax(o.publishBatching(), in) : 0,
                             m.fn(), window,
-                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder));
+                            WaitStrategies.idle(o.waitPolicy()), failures, guard, end, discarder, active));
                 }
             }
             case StageSpec.AsyncStage a -> addDispatcher(new AsyncDispatcher(control, stage.name(), st.worker(0),
                     new SingleConsumerPoller(in), out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()),
-                    a.fn(), null, o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
-                    timeoutNanos, end, discarder));
+                    a.fn(), null, o.order(), o.startedConcurrency(), WaitStrategies.idle(o.waitPolicy()), failures,
+                    timeoutNanos, end, discarder, active));
             case StageSpec.VirtualThreadStage v -> {
                 warmUpVirtualThreads();
                 ExecutorService executor = Executors.newThreadPerTaskExecutor(Thread.ofVirtual()
@@ -205,8 +213,8 @@ public final class PipelineRuntime implements AutoCloseable {
                 virtualThreadExecutors.add(executor);
                 addDispatcher(new AsyncDispatcher(control, stage.name(), st.worker(0), new SingleConsumerPoller(in),
                         out.publisher(WaitStrategies.idle(o.waitPolicy()), control.running()), v.fn(), executor,
-                        o.order(), o.concurrency(), WaitStrategies.idle(o.waitPolicy()), failures, timeoutNanos,
-                        end, discarder));
+                        o.order(), o.startedConcurrency(), WaitStrategies.idle(o.waitPolicy()), failures, timeoutNanos,
+                        end, discarder, active));
             }
             case StageSpec.AggregateStage g -> {
                 AggregateWorker worker = new AggregateWorker(control, stage.name(), st.worker(0), in.reader(0),
@@ -321,6 +329,15 @@ public final class PipelineRuntime implements AutoCloseable {
             }
         }
         return true;
+    }
+
+    /**
+     * {@return the adjustable limit of a stage built with {@link StageOptions#withMaxConcurrency}, or {@code null}}
+     *
+     * @param stage the stage's name
+     */
+    public ActiveWorkers limit(String stage) {
+        return limits.get(stage);
     }
 
     /** {@return the stats of every stage: the source first, the consumer ("sink") last} */

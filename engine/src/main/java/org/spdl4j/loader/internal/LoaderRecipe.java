@@ -2,11 +2,14 @@ package org.spdl4j.loader.internal;
 
 import java.time.Duration;
 import java.util.function.Consumer;
+import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.WaitPolicy;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.http.HttpFetchSettings;
+import org.spdl4j.engine.tune.TuneListener;
+import org.spdl4j.engine.tune.TunerSettings;
 import org.spdl4j.loader.LoaderState;
 import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.offheap.MemoryAllocator;
@@ -39,11 +42,30 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param taskTimeout       the decode stage's task timeout, or {@code null}
  * @param readTimeout       the file read stage's task timeout
  * @param onFailure         told of each failed sample or shard
+ * @param autotune          the live tuner's settings, or {@code null} for fixed concurrencies
+ * @param tuneListener      told of the tuner's changes and settled configuration
  */
 public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
                            int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
                            OutputOrder order, int readConcurrency, int decodeConcurrency, WaitPolicy waitPolicy,
                            int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
                            FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout,
-                           Duration readTimeout, Consumer<SampleFailure> onFailure) {
+                           Duration readTimeout, Consumer<SampleFailure> onFailure, TunerSettings autotune,
+                           TuneListener tuneListener) {
+    /** Bytes one read in flight is counted as holding against the autotuner's memory budget: a pooled 1 MB slab. */
+    public static final long READ_BYTES = 1024 * 1024;
+
+    /** {@return reads in flight the read stage starts with room for: the tuner's ceiling, or the fixed concurrency} */
+    public int readMax() {
+        if (autotune == null) {
+            return readConcurrency;
+        }
+        long byMemory = autotune.memoryBudget() / READ_BYTES;
+        return (int) Math.max(readConcurrency, Math.min(EngineConfiguration.MAX_CONCURRENCY / 64, byMemory));
+    }
+
+    /** {@return decode threads the decode stage starts: the tuner's CPU budget, or the fixed concurrency} */
+    public int decodeMax() {
+        return autotune == null ? decodeConcurrency : Math.max(decodeConcurrency, autotune.cpuBudget());
+    }
 }

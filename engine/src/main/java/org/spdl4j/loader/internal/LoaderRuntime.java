@@ -1,6 +1,7 @@
 package org.spdl4j.loader.internal;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -17,6 +18,8 @@ import org.spdl4j.engine.source.http.HttpFetchSettings;
 import org.spdl4j.engine.source.http.HttpObjectFetcher;
 import org.spdl4j.engine.source.http.LargeBodies;
 import org.spdl4j.engine.stats.StageStats;
+import org.spdl4j.engine.tune.ConcurrencyTuner;
+import org.spdl4j.engine.tune.TuneKnob;
 import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.CleanupFailures;
@@ -66,6 +69,8 @@ public final class LoaderRuntime implements AutoCloseable {
     private final SlotTable table;
     private final DecodeStage decode;
     private final Pipeline<BatchRecord> pipeline;
+    /** The live tuner of read and decode concurrency, or {@code null}. */
+    private final ConcurrencyTuner tuner;
 
     /**
      * Opens the pools, decoder state and stages, and builds (does not start) the pipeline.
@@ -77,7 +82,7 @@ public final class LoaderRuntime implements AutoCloseable {
         // Items live from the source until decoded: three rings (source -> read -> assign -> decode; items in the
         // last wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
         // assigner's hand, and slack.
-        int itemsInFlight = r.readConcurrency() + r.decodeConcurrency() + 3 * RING + 4;
+        int itemsInFlight = r.readMax() + r.decodeMax() + 3 * RING + 4; // the tuner's ceilings when it runs
         this.items = new LoaderItemPool(2 * itemsInFlight);
         owned.add(r.decoder());
         boolean transferOwned = false;
@@ -141,17 +146,19 @@ public final class LoaderRuntime implements AutoCloseable {
                         : new SampleFailure(stage, String.valueOf(item), -1, -1, cause)));
             head = switch (kind) {
                 case FILES -> head.pipeVirtual(READ_STAGE, new FileReadStage(bytes, items, turns, PLENTIFUL_BYTES,
-                    r.decoder().readsFiles(), progress, control), base.withConcurrency(r.readConcurrency())
+                    r.decoder().readsFiles(), progress, control), adjustable(base.withConcurrency(r.readConcurrency()),
+                    r.readMax(), r)
                     .withTaskTimeout(r.readTimeout())); // a hung mount or a FIFO costs one sample, not the run
                 case HTTP -> head.pipeAsync(READ_STAGE, new HttpReadStage(fetcher(r, sampleBytes), items, progress,
-                    control), base.withConcurrency(r.readConcurrency()));
+                    control), adjustable(base.withConcurrency(r.readConcurrency()), r.readMax(), r));
                 case OBJECTS -> head.pipeAsync(READ_STAGE, owned.add(new ObjectReadStage(r.source().objectStore(),
-                    sampleBytes, items, progress, control)), base.withConcurrency(r.readConcurrency()));
+                    sampleBytes, items, progress, control)), adjustable(base.withConcurrency(r.readConcurrency()),
+                    r.readMax(), r));
                 case INLINE -> head;
             };
             // No engine task timeout on decode (DecodeStage measures it): the engine discards what a timed-out task
             // returns, and the task that completes a batch returns the whole batch.
-            StageOptions decodeOptions = base.withConcurrency(r.decodeConcurrency());
+            StageOptions decodeOptions = adjustable(base.withConcurrency(r.decodeConcurrency()), r.decodeMax(), r);
             PipelineBuilder<BatchRecord> tail = head
                 .aggregate(ASSIGN_STAGE, () -> assign, base.withConcurrency(1))
                 .pipe(DECODE_STAGE, decode, decodeOptions);
@@ -160,6 +167,7 @@ public final class LoaderRuntime implements AutoCloseable {
                     base.withConcurrency(r.transfer().maxInFlight()));
             }
             this.pipeline = tail.sink(r.bufferSize(), r.waitPolicy()).build();
+            this.tuner = r.autotune() == null ? null : tuner(r, kind);
         } catch (RuntimeException | Error e) {
             // Nothing has started: free what was built so far (pools are off-heap memory, the fetcher a thread).
             if (!transferOwned && r.transfer() != null) {
@@ -172,13 +180,35 @@ public final class LoaderRuntime implements AutoCloseable {
 
     private HttpObjectFetcher fetcher(LoaderRecipe r, PooledSampleAllocator bytes) {
         HttpFetchSettings s = r.http();
-        HttpFetchSettings capped = new HttpFetchSettings(r.readConcurrency(), s.maxAttempts(), s.attemptTimeout(),
+        HttpFetchSettings capped = new HttpFetchSettings(r.readMax(), s.maxAttempts(), s.attemptTimeout(),
             s.connectTimeout(), s.initialBackoff(), s.maxBackoff(), Math.min(s.maxBodyBytes(), LARGEST_BYTES),
             s.circuitBreaker());
         // Bodies over 1 MB share the largest slabs; with INPUT order they take them in list order, so none waits
         // for a slab a younger body holds while it waits, held, behind the older one.
         return owned.add(new HttpObjectFetcher(capped, bytes,
             new LargeBodies(PLENTIFUL_BYTES, r.order() == OutputOrder.INPUT)));
+    }
+
+    /** With the tuner on, a stage starts its ceiling of workers or task slots and lets the first ones work. */
+    private static StageOptions adjustable(StageOptions o, int max, LoaderRecipe r) {
+        return r.autotune() == null ? o : o.withMaxConcurrency(max);
+    }
+
+    /** The tuner over read (files, URLs: its reads in flight) and decode (its threads); images decoded are its yield. */
+    private ConcurrencyTuner tuner(LoaderRecipe r, ReadKind kind) {
+        List<TuneKnob> knobs = new ArrayList<>();
+        if (kind != ReadKind.INLINE) {
+            knobs.add(new TuneKnob(READ_STAGE, LoaderRecipe.READ_BYTES));
+        }
+        knobs.add(new TuneKnob(DECODE_STAGE, 0));
+        ConcurrencyTuner t = new ConcurrencyTuner(pipeline, knobs, DECODE_STAGE, r.autotune(), r.tuneListener());
+        t.start(); // measures from the first image on
+        return t;
+    }
+
+    /** {@return the live tuner, or {@code null} when the loader runs fixed concurrencies} */
+    public ConcurrencyTuner tuner() {
+        return tuner;
     }
 
     /** {@return the pipeline (stats, next with a timeout)} */
@@ -225,6 +255,9 @@ public final class LoaderRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (tuner != null) {
+            tuner.close(); // first: it reads the stages' counters and moves their limits
+        }
         control.closing();
         pipeline.close();
         if (!pipeline.isTerminated()) {

@@ -21,6 +21,7 @@ import org.spdl4j.engine.stats.PipelineSnapshot;
 import org.spdl4j.engine.stats.PipelineStats;
 import org.spdl4j.engine.stats.StageHistogramLogWriter;
 import org.spdl4j.engine.stats.StatsTable;
+import org.spdl4j.engine.tune.TunerSettings;
 import org.spdl4j.examples.report.TaskTrace;
 import org.spdl4j.examples.report.TracingSlotDecoder;
 import org.spdl4j.loader.Loader;
@@ -155,6 +156,23 @@ final class RunCommand implements Callable<Integer> {
         + " p99 task time")
     boolean live;
 
+    @Option(names = "--autotune", description = "move decode threads and reads in flight while the run goes on, from"
+        + " the stages' live stats, within --cpu-budget and --memory-budget; each change is printed with its reason,"
+        + " and the configuration it settles on is written to --autotune-out (read back with --config)")
+    boolean autotune;
+
+    @Option(names = "--cpu-budget", paramLabel = "N", description = "--autotune: most decode threads at once"
+        + " (default: the cores available)")
+    Integer cpuBudget;
+
+    @Option(names = "--memory-budget", paramLabel = "MB", description = "--autotune: most MB that reads in flight"
+        + " hold, 1 MB each (default 256)")
+    Integer memoryBudgetMb;
+
+    @Option(names = "--autotune-out", paramLabel = "FILE", defaultValue = "spdl4j-autotuned.properties",
+        description = "--autotune: the config file to write when it settles (default ${DEFAULT-VALUE})")
+    Path autotuneOut;
+
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "cpu",
         description = "cpu (default): batches stay in host memory; auto: copy to the GPU if one is found, else into"
             + " host memory; host: copy into host memory; gpu: copy to the GPU or fail")
@@ -179,6 +197,14 @@ final class RunCommand implements Callable<Integer> {
                 + ": give seconds, more than 0 and at most 86400");
         }
         maxFailures = MaxFailures.parse(spec, maxFailuresText);
+        if ((cpuBudget != null && (cpuBudget < 1 || cpuBudget > 4096))
+            || (memoryBudgetMb != null && (memoryBudgetMb < 1 || memoryBudgetMb > 1 << 20))) {
+            throw new ParameterException(spec.commandLine(), "--cpu-budget must be 1-4096 and --memory-budget 1-"
+                + (1 << 20) + " (MB)");
+        }
+        if (autotune) {
+            OutputPaths.checkFile(spec, "--autotune-out", autotuneOut);
+        }
         PipelineSettings settings = pipelineArgs.resolve(spec, media);
         if (settings.augment() && media != MediaOption.image) {
             throw new ParameterException(spec.commandLine(), "--augment is the image training transform; --media "
@@ -311,6 +337,16 @@ final class RunCommand implements Callable<Integer> {
         builder.decodeTimeout(java.time.Duration.ofNanos((long) ((taskTimeoutSeconds != null ? taskTimeoutSeconds
             : DEFAULT_TASK_TIMEOUT_SECONDS) * 1e9)));
         builder.failureBudget(maxFailures.budget());
+        if (autotune) {
+            TunerSettings tuning = TunerSettings.defaults();
+            if (cpuBudget != null) {
+                tuning = tuning.withCpuBudget(cpuBudget);
+            }
+            if (memoryBudgetMb != null) {
+                tuning = tuning.withMemoryBudget((long) memoryBudgetMb << 20);
+            }
+            builder.autotune(tuning, new AutotuneListener(out, settings, autotuneOut));
+        }
         if (target == null) {
             return consume(builder.build(), batch -> { }, header, metrics, trace, total, resume);
         }

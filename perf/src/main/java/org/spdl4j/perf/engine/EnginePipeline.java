@@ -23,8 +23,22 @@ final class EnginePipeline implements ItemPipeline {
     private final Pipeline<Item> pipeline;
 
     EnginePipeline(WaitPolicy policy, PublishBatching batching, StagePlacement place) {
+        this(policy, batching, place, "1");
+    }
+
+    /**
+     * As {@link #EnginePipeline(WaitPolicy, PublishBatching, StagePlacement)} with each pipe's workers: {@code N}
+     * fixed, or {@code N/M} adjustable ({@link StageOptions#withMaxConcurrency}: M started, N working, the rest
+     * parked), so a fixed stage and an adjustable one of the same shape compare side by side.
+     */
+    EnginePipeline(WaitPolicy policy, PublishBatching batching, StagePlacement place, String workers) {
+        int slash = workers.indexOf('/');
+        int active = Integer.parseInt(slash < 0 ? workers : workers.substring(0, slash));
         StageOptions options = StageOptions.defaults().withWaitPolicy(policy).withRingCapacity(CAPACITY)
-                .withPublishBatching(batching);
+                .withPublishBatching(batching).withConcurrency(active);
+        if (slash >= 0) {
+            options = options.withMaxConcurrency(Integer.parseInt(workers.substring(slash + 1)));
+        }
         PipelineBuilder<Item> source = PipelineBuilder.fromSupplier(new PooledItems()).named("bench")
                 .sourceWaitPolicy(policy).sourcePublishBatching(batching);
         if (place.source() != null) {

@@ -130,6 +130,14 @@ public class PipelineThroughputBenchmark {
         @Param({"SHORT_TASKS", "PER_ITEM"})
         public PublishBatching publishBatching;
 
+        /**
+         * Workers per pipe: {@code N} fixed, or {@code N/M} adjustable (M started, N working; see
+         * {@code StageOptions.withMaxConcurrency}). {@code 2} against {@code 2/2} is the cost of the limit's read per
+         * claim; {@code 1/2} runs with one worker parked.
+         */
+        @Param({"1"})
+        public String workers;
+
         ItemPipeline pipeline;
 
         /**
@@ -139,7 +147,7 @@ public class PipelineThroughputBenchmark {
          */
         @Setup(Level.Trial)
         public void start(PlacementState p) {
-            pipeline = new EnginePipeline(waitPolicy, publishBatching, p.place);
+            pipeline = new EnginePipeline(waitPolicy, publishBatching, p.place, workers);
         }
 
         /**
