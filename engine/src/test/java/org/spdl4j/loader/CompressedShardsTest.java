@@ -3,14 +3,18 @@ package org.spdl4j.loader;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.github.luben.zstd.ZstdOutputStream;
+import com.sun.net.httpserver.HttpServer;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.zip.GZIPOutputStream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,6 +23,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.OutputOrder;
+import org.spdl4j.engine.source.tar.HttpShardOpener;
 import org.spdl4j.engine.source.tar.ShardCompression;
 import org.spdl4j.engine.source.tar.TestTarWriter;
 import org.spdl4j.offheap.batch.Batch;
@@ -147,5 +152,49 @@ class CompressedShardsTest {
         assertThat(ShardCompression.of("a.tar")).isEqualTo(ShardCompression.NONE);
         assertThat(ShardCompression.of("a.jpg")).isNull();
         assertThat(SampleSource.shardFiles(dir.resolve("tar.zst"))).hasSize(SHARDS);
+    }
+
+    @Test
+    void shouldStreamPlainAndCompressedShardsOverHttpAndNameAMissingOne() throws Exception {
+        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        server.createContext("/", exchange -> {
+            Path file = dir.resolve(exchange.getRequestURI().getPath().substring(1));
+            if (!Files.isRegularFile(file)) {
+                exchange.sendResponseHeaders(404, -1);
+                exchange.close();
+                return;
+            }
+            byte[] body = Files.readAllBytes(file);
+            exchange.sendResponseHeaders(200, body.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        });
+        server.start();
+        try {
+            String base = "http://127.0.0.1:" + server.getAddress().getPort() + "/";
+            List<String> urls = List.of(base + "tar/shard-0.tar", base + "tar.gz/shard-1.tar.gz",
+                base + "tar.zst/shard-2.tar.zst", base + "tar.gz/missing.tar.gz");
+            List<String> keys = new ArrayList<>();
+            List<SampleFailure> failures = new CopyOnWriteArrayList<>();
+            try (Loader<Batch> loader = Loader.builder().source(SampleSource.tarShards(urls,
+                    HttpShardOpener.defaults())).decoder(new BytesDecoder()).batchSize(4).shuffle(false)
+                    .onFailure(failures::add).build()) {
+                for (LoadedBatch<Batch> batch : loader) {
+                    try (batch) {
+                        for (int i = 0; i < batch.size(); i++) {
+                            keys.add(batch.key(i));
+                        }
+                    }
+                }
+            }
+            assertThat(keys).hasSize(3 * PER_SHARD).doesNotHaveDuplicates();
+            assertThat(keys).anyMatch(k -> k.startsWith(urls.get(1) + "@")).anyMatch(k -> k.startsWith(urls.get(2) + "@"));
+            assertThat(failures).hasSize(1);
+            assertThat(failures.get(0).cause()).hasMessageContaining("missing.tar.gz")
+                .hasMessageContaining("HTTP 404");
+        } finally {
+            server.stop(0);
+        }
     }
 }

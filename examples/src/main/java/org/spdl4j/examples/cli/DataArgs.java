@@ -13,6 +13,8 @@ import org.spdl4j.engine.source.FolderDataset;
 import org.spdl4j.engine.source.IndexedDataset;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.examples.sample.SampleImages;
+import org.spdl4j.engine.source.tar.HttpShardOpener;
+import org.spdl4j.engine.source.tar.ShardCompression;
 import org.spdl4j.loader.SampleSource;
 import org.spdl4j.s3.S3ObjectStore;
 import org.spdl4j.s3.S3StoreException;
@@ -137,6 +139,11 @@ final class DataArgs {
                 return new RunData(SampleSource.tarShards(data), Kind.TAR_SHARDS, -1, 1);
             }
             if (Files.isRegularFile(data) && data.getFileName().toString().endsWith(".txt")) {
+                List<String> shardUrls = shardUrls(data);
+                if (!shardUrls.isEmpty()) { // every line an http(s) URL of a tar shard: shards, streamed by GET
+                    return new RunData(SampleSource.tarShards(shardUrls, HttpShardOpener.defaults()),
+                        Kind.TAR_SHARDS, -1, shardUrls.size());
+                }
                 SampleSource list = SampleSource.list(data);
                 return new RunData(list, SampleSource.isUrlList(data) ? Kind.URL_LIST : Kind.PATH_LIST, list.size(),
                     0);
@@ -150,6 +157,30 @@ final class DataArgs {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
         }
         throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + RUN_ACCEPTS);
+    }
+
+    /** {@return the lines of a list when every one is an http(s) URL of a tar shard, else an empty list} */
+    private static List<String> shardUrls(Path list) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(list);
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(list + ": " + e.getMessage(), e);
+        }
+        List<String> urls = new java.util.ArrayList<>();
+        for (String line : lines) {
+            String url = line.strip();
+            if (url.isEmpty() || url.startsWith("#")) {
+                continue;
+            }
+            String lower = url.toLowerCase(java.util.Locale.ROOT);
+            boolean shard = lower.endsWith(".tar") || ShardCompression.of(lower) != null;
+            if (!(lower.startsWith("http://") || lower.startsWith("https://")) || !shard) {
+                return List.of();
+            }
+            urls.add(url);
+        }
+        return urls;
     }
 
     /**

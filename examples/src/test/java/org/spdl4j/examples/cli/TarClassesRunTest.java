@@ -73,6 +73,36 @@ class TarClassesRunTest {
         classOf.forEach((key, name) -> assertThat(labels.get(key)).as(key).isEqualTo(list.indexOf(name)));
     }
 
+    /** A .txt list of shard URLs is read as tar shards streamed by GET, class list and all. */
+    @Test
+    void shouldReadAListOfShardUrlsAsShards() throws Exception {
+        com.sun.net.httpserver.HttpServer server = com.sun.net.httpserver.HttpServer.create(
+            new java.net.InetSocketAddress(java.net.InetAddress.getLoopbackAddress(), 0), 0);
+        byte[] bytes = Files.readAllBytes(shard);
+        server.createContext("/", exchange -> {
+            exchange.sendResponseHeaders(200, bytes.length);
+            try (var out = exchange.getResponseBody()) {
+                out.write(bytes);
+            }
+        });
+        server.start();
+        try {
+            Path urls = Files.writeString(dir.resolve("shards.txt"),
+                "http://127.0.0.1:" + server.getAddress().getPort() + "/data.tar\n");
+            Path classes = Files.write(dir.resolve("classes.txt"), NAMES);
+            Path keys = dir.resolve("keys.txt");
+            CommandLineTest.Run r = CommandLineTest.run("run", "--data", urls.toString(), "--classes",
+                classes.toString(), "--keys", keys.toString(), "--no-progress", "--batch-size", "2");
+            assertThat(r.status()).as(r.out() + r.err()).isZero();
+            Map<String, Integer> labels = labels(keys);
+            assertThat(labels).hasSize(classOf.size());
+            classOf.forEach((key, name) -> assertThat(labels.get(key)).as(key).isEqualTo(NAMES.indexOf(name)));
+            assertThat(Files.readString(keys)).contains("/data.tar@");
+        } finally {
+            server.stop(0);
+        }
+    }
+
     @Test
     void shouldLabelClassNamesInTheOrderSeenWithoutAList() throws Exception {
         Path keys = dir.resolve("keys.txt");
