@@ -3,6 +3,7 @@ package org.spdl4j.examples.cli;
 import java.io.PrintWriter;
 import org.spdl4j.loader.internal.IoMessages;
 import org.spdl4j.offheap.SystemProperties;
+import org.spdl4j.media.NativePreload;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -110,12 +111,18 @@ public final class Spdl4jCommand implements Runnable {
         return t.getMessage() == null ? t.getClass().getSimpleName() : t.getMessage();
     }
 
+    /** The commands that decode media: their start-up overlaps loading FFmpeg with the rest. */
+    private static final java.util.Set<String> DECODES = java.util.Set.of("run", "soak", "profile", "tune", "probe");
+
     /**
      * Entry point.
      *
      * @param args command-line arguments
      */
     public static void main(String[] args) {
+        if (args.length > 0 && DECODES.contains(args[0])) {
+            NativePreload.start(); // FFmpeg loads while the arguments are parsed and the data listed
+        }
         int status = execute(new PrintWriter(System.out, true), new PrintWriter(System.err, true), args);
         System.exit(status);
     }
