@@ -108,7 +108,8 @@ class PackagedJarsTest {
         List<String> lines = assertModule("engine", "spdl4j-engine", "org.spdl4j.engine",
                 "org.spdl4j.engine", "org.spdl4j.engine.affinity", "org.spdl4j.engine.loader",
                 "org.spdl4j.engine.profile", "org.spdl4j.engine.source", "org.spdl4j.engine.source.http",
-                "org.spdl4j.engine.source.tar", "org.spdl4j.engine.stats", "org.spdl4j.loader");
+                "org.spdl4j.engine.source.tar", "org.spdl4j.engine.stats", "org.spdl4j.engine.tune",
+                "org.spdl4j.loader");
         assertThat(qualifiedExports(lines)).as("the internals only spdl4j-records may use")
                 .containsExactlyInAnyOrder("qualified exports org.spdl4j.engine.ring to org.spdl4j.records",
                         "qualified exports org.spdl4j.engine.runtime to org.spdl4j.records");
