@@ -189,7 +189,7 @@ class ChaosRunTest {
         assertThat(folderRun.delivered()).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(goodFiles);
         assertThat(keysOf(folderRun)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(badFiles);
         for (SampleFailure f : folderRun.failures()) {
-            assertThat(messages(f.cause())).as(f.toString()).contains(Path.of(f.key()).getFileName().toString());
+            assertThat(Causes.messages(f.cause())).as(f.toString()).contains(Path.of(f.key()).getFileName().toString());
             assertThat(f.epoch()).isZero();
         }
 
@@ -197,7 +197,7 @@ class ChaosRunTest {
         assertThat(tarRun.delivered()).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(goodMembers);
         assertThat(tarRun.failures()).hasSize(1);
         assertThat(tarRun.failures().get(0).key()).contains("shard-2.tar");
-        assertThat(messages(tarRun.failures().get(0).cause())).contains("shard-2.tar");
+        assertThat(Causes.messages(tarRun.failures().get(0).cause())).contains("shard-2.tar");
 
         // URLs: every answered URL once; each URL of the dead server not answered and each dripping one named once.
         Set<String> served = new HashSet<>(okServed);
@@ -208,7 +208,7 @@ class ChaosRunTest {
         assertThat(keysOf(webRun)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(bad);
         for (SampleFailure f : webRun.failures()) {
             String endpoint = f.key().substring(0, f.key().indexOf('/', "http://".length()));
-            assertThat(messages(f.cause())).as(f.toString()).containsAnyOf(f.key(), endpoint.substring(7));
+            assertThat(Causes.messages(f.cause())).as(f.toString()).containsAnyOf(f.key(), endpoint.substring(7));
         }
 
         for (Outcome o : List.of(folderRun, tarRun, webRun)) {
@@ -270,14 +270,6 @@ class ChaosRunTest {
 
     private static List<String> keysOf(Outcome o) {
         return o.failures().stream().map(SampleFailure::key).toList();
-    }
-
-    private static String messages(Throwable t) {
-        StringBuilder b = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            b.append(c.getMessage()).append(" | ");
-        }
-        return b.toString();
     }
 
     private void unblockFifos() {

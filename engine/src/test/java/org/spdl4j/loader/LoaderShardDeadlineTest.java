@@ -76,7 +76,7 @@ class LoaderShardDeadlineTest {
         assertThat(run.keys()).hasSize(10).allMatch(k -> k.contains("a.tar@") || k.contains("c.tar@"));
         assertThat(run.failures()).hasSize(1);
         assertThat(run.failures().get(0).key()).contains("hung.tar");
-        assertThat(messages(run.failures().get(0).cause())).contains("did not return within 1000 ms");
+        assertThat(Causes.messages(run.failures().get(0).cause())).contains("did not return within 1000 ms");
     }
 
     @Test
@@ -109,7 +109,7 @@ class LoaderShardDeadlineTest {
         assertThat(run.keys().stream().filter(k -> k.contains("stalls.tar@"))).hasSize(2);
         assertThat(run.keys().stream().filter(k -> k.contains("d.tar@"))).hasSize(4);
         assertThat(run.failures()).hasSize(1);
-        assertThat(messages(run.failures().get(0).cause())).contains("stalls.tar").contains("made no progress");
+        assertThat(Causes.messages(run.failures().get(0).cause())).contains("stalls.tar").contains("made no progress");
     }
 
     private static void unblock(Path fifo) {
@@ -118,13 +118,5 @@ class LoaderShardDeadlineTest {
         } catch (IOException readerGone) {
             // nobody opened it any more
         }
-    }
-
-    private static String messages(Throwable t) {
-        StringBuilder b = new StringBuilder();
-        for (Throwable c = t; c != null; c = c.getCause()) {
-            b.append(c.getMessage()).append(" | ");
-        }
-        return b.toString();
     }
 }

@@ -152,9 +152,7 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
 
     /** Records a sample that failed as settled, unless the loader is closing (then it is read again on resume). */
     private void failed(LoaderItem item) {
-        if (!control.isClosing()) {
-            progress.settle(item.epoch, item.position);
-        }
+        control.readFailed(item, progress);
     }
 
     /**

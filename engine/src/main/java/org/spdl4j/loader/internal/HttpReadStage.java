@@ -47,8 +47,6 @@ final class HttpReadStage implements Function<LoaderItem, CompletionStage<Loader
 
     private void fail(LoaderItem item) {
         items.retire(item);
-        if (!control.isClosing()) {
-            progress.settle(item.epoch, item.position);
-        }
+        control.readFailed(item, progress);
     }
 }

@@ -22,4 +22,17 @@ public final class LoaderControl {
     public boolean isClosing() {
         return closing;
     }
+
+    /**
+     * Records a sample whose read failed as settled (it would fail again), unless the loader is closing: then the
+     * close failed it, and a resumed run reads it again. Every read stage's failure path.
+     *
+     * @param item     the sample
+     * @param progress where settled samples are recorded
+     */
+    public void readFailed(LoaderItem item, Progress progress) {
+        if (!closing) {
+            progress.settle(item.epoch, item.position);
+        }
+    }
 }

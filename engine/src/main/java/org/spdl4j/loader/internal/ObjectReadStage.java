@@ -78,9 +78,7 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
 
     private void fail(LoaderItem item) {
         items.retire(item);
-        if (!control.isClosing()) {
-            progress.settle(item.epoch, item.position);
-        }
+        control.readFailed(item, progress);
     }
 
     /**
