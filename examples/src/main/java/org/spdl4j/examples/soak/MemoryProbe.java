@@ -37,7 +37,8 @@ final class MemoryProbe {
             }
             leases += pool.inUse();
         }
-        return new MemorySample(seconds, rssKiB(), memory.getHeapMemoryUsage().getUsed(),
+        java.lang.management.MemoryUsage heap = memory.getHeapMemoryUsage();
+        return new MemorySample(seconds, rssKiB(), heap.getUsed(), heap.getCommitted(),
                 direct == null ? 0 : direct.getMemoryUsed(), poolBytes, leases, NativeResourceCounter.outstanding(),
                 threads.getThreadCount(), images, epochs);
     }

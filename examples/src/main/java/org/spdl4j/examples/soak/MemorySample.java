@@ -8,6 +8,7 @@ import java.util.Locale;
  * @param seconds      seconds since the soak started
  * @param rssKiB       resident set size (VmRSS), KiB
  * @param heapUsed     Java heap in use, bytes
+ * @param heapCommitted Java heap committed (reserved from the OS; part of RSS once touched), bytes
  * @param directBytes  NIO direct buffers in use (the "direct" BufferPoolMXBean), bytes
  * @param poolBytes    off-heap memory reserved by the live spdl4j buffer pools, bytes
  * @param leasesInUse  leases those pools have out
@@ -16,15 +17,16 @@ import java.util.Locale;
  * @param images       images delivered so far
  * @param epochs       epochs finished so far
  */
-public record MemorySample(double seconds, long rssKiB, long heapUsed, long directBytes, long poolBytes,
+public record MemorySample(double seconds, long rssKiB, long heapUsed, long heapCommitted, long directBytes, long poolBytes,
                            int leasesInUse, long ffmpegObjects, int threads, long images, long epochs) {
     /** The CSV header matching {@link #csvRow()}. */
-    public static final String CSV_HEADER = "seconds,rss_kib,heap_used_bytes,direct_bytes,pool_bytes,leases_in_use,"
+    public static final String CSV_HEADER = "seconds,rss_kib,heap_used_bytes,heap_committed_bytes,direct_bytes,pool_bytes,leases_in_use,"
             + "ffmpeg_objects,threads,images,epochs";
 
     /** {@return this sample as one CSV row (no line break)} */
     public String csvRow() {
-        return String.format(Locale.ROOT, "%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, rssKiB, heapUsed, directBytes,
+        return String.format(Locale.ROOT, "%.1f,%d,%d,%d,%d,%d,%d,%d,%d,%d,%d", seconds, rssKiB, heapUsed,
+                heapCommitted, directBytes,
                 poolBytes, leasesInUse, ffmpegObjects, threads, images, epochs);
     }
 }

@@ -13,8 +13,11 @@ import org.spdl4j.examples.report.SvgChart;
  * What a soak measured: the samples as a CSV ({@code soak.csv}), a plot of memory and threads over time
  * ({@code soak.svg}), and the figure that matters, resident memory growth after warm-up.
  *
- * <p>Growth: the median VmRSS of the first three samples at or after the warm-up against the median of the last three
- * (medians, so one sample caught mid-GC does not decide), in percent of the first. Immutable.
+ * <p>Growth: the samples after warm-up are cut into up to {@value #MAX_WINDOWS} windows of equal sample count (at
+ * least {@value #MIN_WINDOW_SAMPLES} samples each); the figure is the last window's peak VmRSS against the first
+ * window's, in percent of the first. Peaks, not single samples or medians: a workload whose RSS swings (a large image
+ * decoded now and then holds a big frame for a moment) puts a sample high or low by chance, while every window of
+ * many samples catches its top; a leak raises the top window after window. Immutable.
  *
  * @param samples      the samples in time order
  * @param warmUpSeconds samples before this are warm-up (JIT, pools, malloc arenas, FFmpeg frame pools filling up)
@@ -24,6 +27,10 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
     public static final String CSV = "soak.csv";
     /** Plot file name inside the output folder. */
     public static final String SVG = "soak.svg";
+    /** The most windows the samples after warm-up are cut into. */
+    public static final int MAX_WINDOWS = 6;
+    /** The fewest samples a window holds. */
+    public static final int MIN_WINDOW_SAMPLES = 2;
 
     /**
      * Copies the samples.
@@ -40,21 +47,32 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
         return samples.stream().filter(s -> s.seconds() >= warmUpSeconds).toList();
     }
 
-    /** {@return RSS growth after warm-up in percent, or NaN with fewer than two samples after warm-up} */
-    public double rssGrowthPercent() {
+    /**
+     * {@return the peak VmRSS (KiB) of each window after warm-up, in time order; empty with fewer than two windows'
+     * worth of samples or when RSS could not be read}
+     */
+    public long[] windowPeaksKiB() {
         List<MemorySample> after = afterWarmUp();
-        if (after.size() < 2 || after.stream().anyMatch(m -> m.rssKiB() < 0)) {
-            return Double.NaN; // too short, or RSS unreadable (not Linux): unmeasured, which fails the run
+        int windows = Math.min(MAX_WINDOWS, after.size() / MIN_WINDOW_SAMPLES);
+        if (windows < 2 || after.stream().anyMatch(m -> m.rssKiB() < 0)) {
+            return new long[0]; // too short, or RSS unreadable (not Linux): unmeasured
         }
-        int k = Math.min(3, after.size() / 2);
-        double first = medianRss(after.subList(0, k));
-        double last = medianRss(after.subList(after.size() - k, after.size()));
-        return 100.0 * (last - first) / first;
+        long[] peaks = new long[windows];
+        for (int w = 0; w < windows; w++) {
+            int from = (int) ((long) after.size() * w / windows);
+            int to = (int) ((long) after.size() * (w + 1) / windows);
+            peaks[w] = after.subList(from, to).stream().mapToLong(MemorySample::rssKiB).max().orElseThrow();
+        }
+        return peaks;
     }
 
-    private static double medianRss(List<MemorySample> s) {
-        long[] v = s.stream().mapToLong(MemorySample::rssKiB).sorted().toArray();
-        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2.0;
+    /** {@return RSS growth after warm-up in percent (last window's peak against the first's), or NaN unmeasured} */
+    public double rssGrowthPercent() {
+        long[] peaks = windowPeaksKiB();
+        if (peaks.length < 2) {
+            return Double.NaN; // unmeasured fails the run
+        }
+        return 100.0 * (peaks[peaks.length - 1] - peaks[0]) / peaks[0];
     }
 
     /**
@@ -81,6 +99,7 @@ public record SoakReport(List<MemorySample> samples, double warmUpSeconds) {
             new ChartAxis("minutes", ChartAxis.Scale.LINEAR), new ChartAxis("MiB (threads: count)",
                 ChartAxis.Scale.LINEAR));
         c.add("RSS", t, mib(samples.stream().mapToLong(s -> s.rssKiB() * 1024).toArray()));
+        c.add("heap committed", t, mib(samples.stream().mapToLong(MemorySample::heapCommitted).toArray()));
         c.add("heap used", t, mib(samples.stream().mapToLong(MemorySample::heapUsed).toArray()));
         c.add("pools (off-heap)", t, mib(samples.stream().mapToLong(MemorySample::poolBytes).toArray()));
         c.add("direct buffers", t, mib(samples.stream().mapToLong(MemorySample::directBytes).toArray()));

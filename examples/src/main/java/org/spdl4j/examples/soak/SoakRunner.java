@@ -166,13 +166,19 @@ public final class SoakRunner {
         double growth = report.rssGrowthPercent();
         out.printf(Locale.ROOT, "ran %.1f min: %d epochs, %d images (%.0f images/s), %d samples%n", seconds / 60,
                 epochs, images, images / seconds, report.samples().size());
-        if (after.size() >= 2) {
-            out.printf(Locale.ROOT, "RSS after warm-up: %.1f MiB -> %.1f MiB over %.1f min: growth %.2f%% "
-                    + "(pass mark < %.1f%%)%n", after.get(0).rssKiB() / 1024.0,
-                    after.get(after.size() - 1).rssKiB() / 1024.0,
-                    (after.get(after.size() - 1).seconds() - after.get(0).seconds()) / 60, growth, MAX_GROWTH);
+        long[] peaks = report.windowPeaksKiB();
+        if (peaks.length >= 2) {
+            StringBuilder list = new StringBuilder();
+            for (long p : peaks) {
+                list.append(list.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%.1f", p / 1024.0));
+            }
+            out.printf(Locale.ROOT, "RSS after warm-up, peak per window of %.1f min: %s MiB: growth %.2f%% "
+                    + "(last window against the first; pass mark < %.1f%%)%n",
+                    (after.get(after.size() - 1).seconds() - after.get(0).seconds()) / 60 / peaks.length, list,
+                    growth, MAX_GROWTH);
         } else {
-            out.println("RSS growth: not measured (fewer than two samples after warm-up; run longer)");
+            out.println("RSS growth: not measured (fewer than " + 2 * SoakReport.MIN_WINDOW_SAMPLES
+                    + " samples after warm-up; run longer)");
         }
         out.printf(Locale.ROOT, "wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.SVG));
         out.flush();
