@@ -22,9 +22,7 @@ import picocli.CommandLine.Command;
         "1:the run failed (soak: also when RSS grew 5%% or more after warm-up)", // picocli formats these: %% for %
         "2:bad arguments",
         "3:./spdl4j: the build failed (run 'mvn -B package -DskipTests' to see why)",
-        "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"},
-    subcommands = {RunCommand.class, ProfileCommand.class, TuneCommand.class, CompareCommand.class, ProbeCommand.class,
-        SoakCommand.class})
+        "4:./spdl4j, bin/spdl4j-java: no JDK 25 or newer found (set SPDL4J_JAVA_HOME)"})
 public final class Spdl4jCommand implements Runnable {
     /** Exit status for bad arguments. */
     public static final int EXIT_USAGE = 2;
@@ -63,11 +61,13 @@ public final class Spdl4jCommand implements Runnable {
             err.flush();
             return EXIT_USAGE;
         }
-        CommandLine cli = new CommandLine(new Spdl4jCommand());
+        CommandLine cli = commandLine(args.length > 0 ? args[0] : null);
         cli.setOut(out);
         cli.setErr(err);
         cli.setParameterExceptionHandler((ex, a) -> {
-            ex.getCommandLine().getErr().println("spdl4j: " + ex.getMessage() + " (see: spdl4j "
+            String hint = ex instanceof CommandLine.UnmatchedArgumentException u && !u.getSuggestions().isEmpty()
+                ? "; did you mean " + String.join(" or ", u.getSuggestions()) + "?" : "";
+            ex.getCommandLine().getErr().println("spdl4j: " + ex.getMessage() + hint + " (see: spdl4j "
                 + commandPath(ex.getCommandLine()) + "--help)");
             return EXIT_USAGE;
         });
@@ -83,6 +83,39 @@ public final class Spdl4jCommand implements Runnable {
         out.flush();
         err.flush();
         return status;
+    }
+
+    /** The subcommands, in the order help lists them; each built only when asked for. */
+    private static final java.util.Map<String, java.util.function.Supplier<Object>> SUBCOMMANDS;
+
+    static {
+        java.util.Map<String, java.util.function.Supplier<Object>> m = new java.util.LinkedHashMap<>();
+        m.put("run", RunCommand::new);
+        m.put("profile", ProfileCommand::new);
+        m.put("tune", TuneCommand::new);
+        m.put("compare", CompareCommand::new);
+        m.put("probe", ProbeCommand::new);
+        m.put("soak", SoakCommand::new);
+        SUBCOMMANDS = java.util.Collections.unmodifiableMap(m);
+    }
+
+    /**
+     * The command line, with only the subcommand about to run when {@code first} names one: picocli reads every
+     * option of every subcommand it is given by reflection, which was a tenth of a second of each start; help, a
+     * mistyped command or no command get them all (for the listing and the suggestions).
+     *
+     * @param first the first argument, or null
+     * @return a new command line
+     */
+    static CommandLine commandLine(String first) {
+        CommandLine cli = new CommandLine(new Spdl4jCommand());
+        java.util.function.Supplier<Object> only = first == null ? null : SUBCOMMANDS.get(first);
+        if (only != null) {
+            cli.addSubcommand(only.get());
+        } else {
+            SUBCOMMANDS.values().forEach(s -> cli.addSubcommand(s.get()));
+        }
+        return cli;
     }
 
     private static String commandPath(CommandLine c) {

@@ -64,11 +64,28 @@ class CommandLineTest {
     }
 
     @Test
+    void shouldBuildOnlyTheSubcommandAskedForAndAllOfThemForHelp() {
+        assertThat(Spdl4jCommand.commandLine("run").getSubcommands()).containsOnlyKeys("run");
+        assertThat(Spdl4jCommand.commandLine("soak").getSubcommands()).containsOnlyKeys("soak");
+        assertThat(Spdl4jCommand.commandLine(null).getSubcommands()).containsOnlyKeys("run", "profile", "tune",
+            "compare", "probe", "soak");
+        assertThat(Spdl4jCommand.commandLine("--help").getSubcommands()).hasSize(6);
+        Run help = run("--help");
+        assertThat(help.out()).contains("run", "profile", "tune", "compare", "probe", "soak");
+        Run typo = run("prob");
+        assertThat(typo.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
+        assertThat(typo.err()).contains("prob").contains("did you mean probe");
+        Run sub = run("probe", "--help");
+        assertThat(sub.status()).as(sub.err()).isZero();
+        assertThat(sub.out()).contains("Usage: spdl4j probe");
+    }
+
+    @Test
     void shouldFormatEveryHelpTextWithoutPicocliFallingBackToTheRawString() {
         // picocli passes help texts through String.format; one it cannot format (a bare '%') is printed raw after a
         // "[picocli WARN] Could not format" line on the console, outside the command's writers.
         List<String> texts = new ArrayList<>();
-        collectHelpTexts(new picocli.CommandLine(new Spdl4jCommand()), texts);
+        collectHelpTexts(Spdl4jCommand.commandLine(null), texts);
         assertThat(texts).isNotEmpty().allSatisfy(t -> assertThat(
             org.assertj.core.api.Assertions.catchThrowable(() -> String.format(java.util.Locale.ROOT, t)))
             .as(t).isNull());
