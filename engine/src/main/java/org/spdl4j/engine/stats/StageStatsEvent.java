@@ -27,6 +27,7 @@ import jdk.jfr.Timespan;
         + "previous one")
 @StackTrace(false)
 public final class StageStatsEvent extends Event {
+    private static final StageStatsEvent PROBE = new StageStatsEvent();
 
     @Label("Pipeline")
     String pipeline;
@@ -74,14 +75,13 @@ public final class StageStatsEvent extends Event {
 
     /**
      * Commits one event per stage of the snapshot when the event type is enabled. Percentages are fractions
-     * (JFR's convention: 0.5 = 50%).
+     * (JFR's convention: 0.5 = 50%). The first call initialises this class and with it JFR (tens of milliseconds);
+     * a caller on a start-up path checks {@link jdk.jfr.FlightRecorder#isInitialized()} first.
      *
      * @param snapshot the figures
      */
     public static void emit(PipelineSnapshot snapshot) {
-        // Until a recording has started, JFR is not initialised, and the first event object would initialise it
-        // (its metadata, settings and logging: about 70 ms of CPU on a small machine, in the middle of a start-up).
-        if (!jdk.jfr.FlightRecorder.isInitialized() || !Probe.EVENT.isEnabled()) {
+        if (!PROBE.isEnabled()) {
             return;
         }
         for (StageSnapshot s : snapshot.stages()) {
@@ -104,10 +104,5 @@ public final class StageStatsEvent extends Event {
             e.bottleneck = s.bottleneck();
             e.commit();
         }
-    }
-
-    /** One event kept to ask whether the type is enabled; created on the first emit after JFR started. */
-    private static final class Probe {
-        static final StageStatsEvent EVENT = new StageStatsEvent();
     }
 }
