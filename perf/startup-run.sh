@@ -23,11 +23,12 @@ for r in $(seq 1 "$rounds"); do
     n=$(echo "$out" | sed -n 's/^throughput: \([0-9]*\) images.*/\1/p')
     ips=$(echo "$out" | sed -n 's/.*batches, [0-9.]* s, \([0-9.]*\) img\/s.*/\1/p')
     fb=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) s counting the loader.s construction).*/\1/p')
+    ps=$(echo "$out" | sed -n 's/^start-up: first batch \([0-9.]*\) s after the process started (\([0-9.]*\) s.*/\1 (\2 before the loader)/p')
     w=$(echo "$e - $s" | bc -l)
     wp=$(echo "$n / $w" | bc -l)
     whole[$mode]+="$wp "
-    printf 'round %s aot=%-3s wall %6.2f s  whole process %7.1f img/s  run %7.1f img/s  first batch %s s\n' \
-      "$r" "$mode" "$w" "$wp" "$ips" "$fb"
+    printf 'round %s aot=%-3s wall %6.2f s  whole process %7.1f img/s  run %7.1f img/s  first batch %s s, %s s from the process start\n' \
+      "$r" "$mode" "$w" "$wp" "$ips" "$fb" "$ps"
   done
   out=$(SPDL4J_AOT=on "$root/spdl4j" run --data "$data" --epochs 3 --no-progress 2>&1)
   ips=$(echo "$out" | sed -n 's/.*batches, [0-9.]* s, \([0-9.]*\) img\/s.*/\1/p')

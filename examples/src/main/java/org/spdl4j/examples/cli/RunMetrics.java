@@ -16,6 +16,10 @@ import org.spdl4j.engine.stats.ProcessMetrics;
  * from {@link #start()}: the pipeline's own pace. The first batch is timed from both: from {@link #start()}, and from
  * {@link #building()}, which is what a training loop that builds the loader and then asks for a batch waits.
  *
+ * <p><b>Start-up</b>: the first batch is also timed from the process's start (as the kernel records it, to 10 ms;
+ * with {@code ./spdl4j} that is the launcher's start, since it execs the JVM), which is what a one-epoch job waits
+ * for JVM start, the command line and listing the data besides the loader; a third summary line.
+ *
  * <p><b>Peak RSS</b> is the run's own peak, from {@link #building()} on, so it does not include what came before,
  * such as generating the built-in sample on first use: {@link #building()} resets the kernel's high-water mark
  * ({@code VmHWM}) by writing {@code 5} to {@code /proc/self/clear_refs} (Linux 4.0 and later). Where that write is
@@ -33,6 +37,8 @@ final class RunMetrics {
     private long startNanos;
     private double startCpu;
     private long firstBatchNanos = -1;
+    private double firstBatchSinceProcessStart = -1;
+    private double buildSinceProcessStart = -1;
     private long endNanos;
     private double endCpu;
     private long images;
@@ -70,6 +76,7 @@ final class RunMetrics {
     /** The loader starts being built: the first batch's whole wait starts here, and the peak RSS is reset. */
     void building() {
         buildNanos = clock.getAsLong();
+        buildSinceProcessStart = processAgeSeconds();
         peakReset = resetPeakRss();
     }
 
@@ -94,6 +101,13 @@ final class RunMetrics {
 
     void firstBatch() {
         firstBatchNanos = clock.getAsLong();
+        firstBatchSinceProcessStart = processAgeSeconds();
+    }
+
+    /** {@return seconds since this process started, or -1 where the platform does not say} */
+    static double processAgeSeconds() {
+        return ProcessHandle.current().info().startInstant()
+            .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toNanos() / 1e9).orElse(-1.0);
     }
 
     void end(long imageCount, long batchCount) {
@@ -140,6 +154,16 @@ final class RunMetrics {
                 + "cpu: %.2f s = %.0f%% of one core, %.0f%% of %d cores; %s; peak RSS %.0f MiB%s",
             images, unit, batches, wall, images / wall, rateUnit, firstBatch, decodeFailures, cpu, 100 * cpu / wall,
             100 * cpu / wall / cores, cores, perImage, ProcessMetrics.peakRssMiB(),
-            peakReset ? "" : " (since the JVM started)");
+            peakReset ? "" : " (since the JVM started)") + startUp();
+    }
+
+    /** {@return the start-up line (with its line break before it), or nothing when it was not measured} */
+    private String startUp() {
+        if (firstBatchSinceProcessStart < 0 || buildSinceProcessStart < 0) {
+            return "";
+        }
+        return String.format(Locale.ROOT, "%nstart-up: first batch %.2f s after the process started (%.2f s of it"
+            + " before the loader was built: JVM start, command line, listing the data)", firstBatchSinceProcessStart,
+            buildSinceProcessStart);
     }
 }

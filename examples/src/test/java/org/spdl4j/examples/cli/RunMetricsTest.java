@@ -65,4 +65,24 @@ class RunMetricsTest {
         assertThat(metrics.describe(0)).contains("64 images in 2 batches, 1.00 s, 64.0 img/s; first batch after 0.200 s"
             + " (0.600 s counting the loader's construction);");
     }
+
+    @Test
+    void shouldTimeTheFirstBatchFromTheProcessStart() throws Exception {
+        double age = RunMetrics.processAgeSeconds();
+        assertThat(age).as("this JVM has run a while").isGreaterThan(0).isLessThan(24 * 3600);
+        RunMetrics metrics = new RunMetrics();
+        metrics.building();
+        metrics.start();
+        Thread.sleep(30);
+        metrics.firstBatch();
+        metrics.end(1, 1);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+            "start-up: first batch (\\d+\\.\\d+) s after the process started \\((\\d+\\.\\d+) s of it before")
+            .matcher(metrics.describe(0));
+        assertThat(m.find()).as(metrics.describe(0)).isTrue();
+        double first = Double.parseDouble(m.group(1));
+        double before = Double.parseDouble(m.group(2));
+        assertThat(before).isGreaterThanOrEqualTo(age - 0.02);
+        assertThat(first - before).as("the 30 ms wait, to the kernel's 10 ms").isBetween(0.01, 5.0);
+    }
 }
