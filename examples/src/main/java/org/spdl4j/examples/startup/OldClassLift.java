@@ -72,11 +72,15 @@ public final class OldClassLift {
      * Rewrites a jar in place when it holds old classes; the jar is replaced in one move, never left half written.
      *
      * @param jar the jar
-     * @return the classes rewritten, 0 when the jar holds no old class (the jar is then untouched)
+     * @return the classes rewritten, 0 when the jar holds no old class or is signed (the jar is then untouched: a
+     *         rewritten class would no longer match its signature)
      * @throws IOException when the jar cannot be read or written
      * @throws IllegalArgumentException when a class cannot be rewritten (the jar is then untouched)
      */
     public static int lift(Path jar) throws IOException {
+        if (signed(jar)) {
+            return 0;
+        }
         Map<String, byte[]> classes = classes(jar);
         if (classes.values().stream().noneMatch(OldClassLift::isOld)) {
             return 0;
@@ -121,6 +125,15 @@ public final class OldClassLift {
     static boolean isOld(byte[] classFile) {
         int major = ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF);
         return major < FIRST_NEW_VERSION;
+    }
+
+    /** {@return whether the jar carries a signature (a {@code META-INF/*.SF} file)} */
+    static boolean signed(Path jar) throws IOException {
+        try (JarFile jf = new JarFile(jar.toFile(), false)) {
+            return Collections.list(jf.entries()).stream().map(JarEntry::getName)
+                .anyMatch(n -> n.startsWith("META-INF/") && n.indexOf('/', "META-INF/".length()) < 0
+                    && n.toUpperCase(java.util.Locale.ROOT).endsWith(".SF"));
+        }
     }
 
     private static Map<String, byte[]> classes(Path jar) throws IOException {

@@ -70,6 +70,30 @@ class OldClassLiftTest {
         assertThat(Files.readAllBytes(jar)).isEqualTo(once);
     }
 
+    @Test
+    void shouldLeaveASignedJarUntouched() throws Exception {
+        Path source = jarOf(picocli.CommandLine.class);
+        Path signed = dir.resolve("signed.jar");
+        try (JarFile in = new JarFile(source.toFile());
+             java.util.zip.ZipOutputStream out = new java.util.zip.ZipOutputStream(Files.newOutputStream(signed))) {
+            for (JarEntry e : Collections.list(in.entries())) {
+                out.putNextEntry(new java.util.zip.ZipEntry(e.getName()));
+                try (InputStream s = in.getInputStream(e)) {
+                    s.transferTo(out);
+                }
+                out.closeEntry();
+            }
+            out.putNextEntry(new java.util.zip.ZipEntry("META-INF/SIGNER.SF"));
+            out.write("Signature-Version: 1.0\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+            out.closeEntry();
+        }
+        byte[] before = Files.readAllBytes(signed);
+
+        assertThat(OldClassLift.lift(signed)).isZero();
+        assertThat(Files.readAllBytes(signed)).isEqualTo(before);
+        assertThat(versions(signed)).contains(49);
+    }
+
     private static Path jarOf(Class<?> c) throws Exception {
         Path p = Path.of(c.getProtectionDomain().getCodeSource().getLocation().toURI());
         assertThat(p.toString()).endsWith(".jar");
