@@ -8,7 +8,7 @@
 # Each repeat runs the three once, each its own process, the order rotated every repeat; every run is wrapped in
 # /usr/bin/time. Per run: img/s as the tool reports it (spdl4j's and OpenCV's clocks start after start-up; torch's
 # before `import torch`), and CPU s per 1,000 images of the whole process and its children (/usr/bin/time: user +
-# sys, start-up included). The summary gives the medians over the repeats and the ratios the per-core question asks
+# sys, start-up included), and images / wall s of the whole process. The summary gives the medians over the repeats and the ratios the per-core question asks
 # for: spdl4j / (2 x OpenCV one thread), spdl4j / DataLoader, and CPU per image against the DataLoader's. Python
 # contenders need Debian's python3-opencv, python3-torch, python3-pil (run with /usr/bin/python3).
 # Every run's output is kept in LOG_DIR (default: a new folder under ${TMPDIR:-/tmp}). Exit status 1 when a run
@@ -57,9 +57,9 @@ def parse(name, r):
         n = int(re.search(r"images=(\d+)", t).group(1))
         ips = float(re.search(r"img_per_s=([\d.]+)", t).group(1))
         own_cpu = 1000 * float(re.search(r"cpu_s=([\d.]+)", t).group(1)) / n
-    return ips, 1000 * cpu / n, own_cpu, float(tm.group(1))
+    return ips, 1000 * cpu / n, own_cpu, float(tm.group(1)), n / float(tm.group(1))
 rows = {k: [parse(k, r) for r in range(1, repeats + 1)] for k in ("spdl4j", "opencv", "torch")}
-med = {k: [statistics.median(x[i] for x in v) for i in range(4)] for k, v in rows.items()}
+med = {k: [statistics.median(x[i] for x in v) for i in range(5)] for k, v in rows.items()}
 print("\n| contender | img/s (median) | runs | CPU s / 1,000 img, process (time) | CPU s / 1,000 img, tool's own | wall s |")
 print("|---|---:|---|---:|---:|---:|")
 label = {"spdl4j": "spdl4j run, 2 decode threads", "opencv": "OpenCV, one thread (bytes in memory)",
@@ -72,4 +72,7 @@ print(f"\nspdl4j / (2 x OpenCV one thread): {s[0] / (2 * o[0]):.2f}x (goal >= 1.
 print(f"spdl4j / DataLoader: {s[0] / t[0]:.2f}x (goal >= 2.5)")
 print(f"CPU per image, spdl4j / DataLoader: {s[1] / t[1]:.2f}x process, {s[2] / t[2]:.2f}x tools' own (goal <= 0.45x)")
 print(f"CPU per image, spdl4j / OpenCV one thread: {s[1] / o[1]:.2f}x process, {s[2] / o[2]:.2f}x tools' own")
+print(f"whole process (images / wall s, start-up included): spdl4j {s[4]:,.0f}, DataLoader {t[4]:,.0f} img/s: "
+      f"{s[4] / t[4]:.2f}x (per repeat: " + ", ".join(f"{a[4] / b[4]:.2f}x" for a, b in zip(rows['spdl4j'], rows['torch']))
+      + ")")
 PY
