@@ -4,7 +4,8 @@
 #   perf/startup-run.sh DATA_DIR ROUNDS
 # Per round: `SPDL4J_AOT=off ./spdl4j run --data DATA --epochs 1`, the same with the cache, then a 3-epoch run whose
 # own img/s figure is the steady state. Prints per run the wall time, the whole process's img/s (images / wall time),
-# the run's own img/s and its first batch counting the loader's construction, then the medians and the ratio
+# the run's own img/s, its first batch counting the loader's construction and from the process's start (the run's
+# start-up line), then the medians and the ratio
 # whole-process / steady. Run from the repository root of a checkout whose sources do not change meanwhile (the
 # launcher rebuilds, and records a new cache, after any change).
 set -euo pipefail
@@ -23,11 +24,11 @@ for r in $(seq 1 "$rounds"); do
     n=$(echo "$out" | sed -n 's/^throughput: \([0-9]*\) images.*/\1/p')
     ips=$(echo "$out" | sed -n 's/.*batches, [0-9.]* s, \([0-9.]*\) img\/s.*/\1/p')
     fb=$(echo "$out" | sed -n 's/.*(\([0-9.]*\) s counting the loader.s construction).*/\1/p')
-    ps=$(echo "$out" | sed -n 's/^start-up: first batch \([0-9.]*\) s after the process started (\([0-9.]*\) s.*/\1 (\2 before the loader)/p')
+    ps=$(echo "$out" | sed -n 's/^start-up: first batch \([0-9.]*\) s after the process started (\([0-9.]*\) s.*/\1 s from the process start, \2 s of it before the loader/p')
     w=$(echo "$e - $s" | bc -l)
     wp=$(echo "$n / $w" | bc -l)
     whole[$mode]+="$wp "
-    printf 'round %s aot=%-3s wall %6.2f s  whole process %7.1f img/s  run %7.1f img/s  first batch %s s, %s s from the process start\n' \
+    printf 'round %s aot=%-3s wall %6.2f s  whole process %7.1f img/s  run %7.1f img/s  first batch %s s (%s)\n' \
       "$r" "$mode" "$w" "$wp" "$ips" "$fb" "$ps"
   done
   out=$(SPDL4J_AOT=on "$root/spdl4j" run --data "$data" --epochs 3 --no-progress 2>&1)

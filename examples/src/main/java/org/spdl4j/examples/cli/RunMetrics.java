@@ -16,7 +16,8 @@ import org.spdl4j.engine.stats.ProcessMetrics;
  * from {@link #start()}: the pipeline's own pace. The first batch is timed from both: from {@link #start()}, and from
  * {@link #building()}, which is what a training loop that builds the loader and then asks for a batch waits.
  *
- * <p><b>Start-up</b>: the first batch is also timed from the process's start (as the kernel records it, to 10 ms;
+ * <p><b>Start-up</b>: the first batch is also timed from the process's start (as the kernel records it, to 10 ms,
+ * {@link #processAgeSeconds};
  * with {@code ./spdl4j} that is the launcher's start, since it execs the JVM), which is what a one-epoch job waits
  * for JVM start, the command line and listing the data besides the loader; a third summary line.
  *
@@ -28,6 +29,8 @@ import org.spdl4j.engine.stats.ProcessMetrics;
  */
 final class RunMetrics {
     private static final Path CLEAR_REFS = Path.of("/proc/self/clear_refs");
+    /** USER_HZ, the unit of /proc's process times: 100 on every Linux architecture the JDK runs on. */
+    private static final double CLOCK_TICKS_PER_SECOND = 100.0;
 
     private final LongSupplier clock;
     private final String unit;
@@ -104,10 +107,22 @@ final class RunMetrics {
         firstBatchSinceProcessStart = processAgeSeconds();
     }
 
-    /** {@return seconds since this process started, or -1 where the platform does not say} */
+    /**
+     * {@return seconds since this process started, to the kernel's clock tick (10 ms), or -1 where {@code /proc}
+     * does not say} Both figures are counted from boot: {@code /proc/uptime} now against the start time in
+     * {@code /proc/self/stat} (field 22, in clock ticks of 1/100 s). {@code ProcessHandle}'s start instant is not used:
+     * it adds the boot time, which Linux gives in whole seconds, so it can be off by up to a second.
+     */
     static double processAgeSeconds() {
-        return ProcessHandle.current().info().startInstant()
-            .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toNanos() / 1e9).orElse(-1.0);
+        try {
+            String stat = Files.readString(Path.of("/proc/self/stat"));
+            String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            long startTicks = Long.parseLong(fields[22 - 3]); // fields after "pid (comm)" start at field 3
+            double uptime = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+            return uptime - startTicks / CLOCK_TICKS_PER_SECOND;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
     }
 
     void end(long imageCount, long batchCount) {

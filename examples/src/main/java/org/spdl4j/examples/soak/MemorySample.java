@@ -8,7 +8,7 @@ import java.util.Locale;
  * @param seconds      seconds since the soak started
  * @param rssKiB       resident set size (VmRSS), KiB
  * @param heapUsed     Java heap in use, bytes
- * @param heapCommitted Java heap committed (reserved from the OS; part of RSS once touched), bytes
+ * @param heapCommitted Java heap committed (guaranteed to the heap by the OS; part of RSS once touched), bytes
  * @param directBytes  NIO direct buffers in use (the "direct" BufferPoolMXBean), bytes
  * @param poolBytes    off-heap memory reserved by the live spdl4j buffer pools, bytes
  * @param leasesInUse  leases those pools have out

@@ -177,7 +177,9 @@ public final class SoakRunner {
                     (after.get(after.size() - 1).seconds() - after.get(0).seconds()) / 60 / peaks.length, list,
                     growth, MAX_GROWTH);
         } else {
-            out.println("RSS growth: not measured (fewer than " + 2 * SoakReport.MIN_WINDOW_SAMPLES
+            out.println(after.stream().anyMatch(m -> m.rssKiB() < 0)
+                    ? "RSS growth: not measured (no VmRSS in /proc/self/status on this platform)"
+                    : "RSS growth: not measured (fewer than " + 2 * SoakReport.MIN_WINDOW_SAMPLES
                     + " samples after warm-up; run longer)");
         }
         out.printf(Locale.ROOT, "wrote %s and %s%n", outDir.resolve(SoakReport.CSV), outDir.resolve(SoakReport.SVG));

@@ -28,8 +28,9 @@ import java.util.zip.ZipOutputStream;
  * <p>Why: the AOT cache links classes ahead of time, which it cannot do for a class the old (type-inferring) verifier
  * must check; it skips every such "old class", and each start of the command line then loads, parses and verifies
  * them from the jar. picocli is compiled for Java 5: its 170 classes took 0.15-0.2 s of each start on a 2-core
- * machine. The rewrite changes no instruction: it sets the version and lets the JDK's class-file library compute the
- * frames, which the newer verifier then checks at load time as usual.
+ * machine. The rewrite sets the version and lets the JDK's class-file library compute the frames (which the newer
+ * verifier then checks at load time as usual); the instructions stay as they were, except that unreachable code, if
+ * any, is patched the library's default way (no frame can be computed for it).
  *
  * <p>The launcher runs it once per build over {@code examples/target/lib}; jars without old classes are left as they
  * are, and a jar whose classes cannot all be rewritten (a frame needs a class the jar does not hold) is left as it was,
@@ -59,7 +60,7 @@ public final class OldClassLift {
                     System.err.printf("spdl4j: %s: %d classes lifted to version %d for the start-up cache%n",
                         jar.getFileName(), n, LIFTED_VERSION);
                 }
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | LinkageError e) {
                 failed++;
                 System.err.println("spdl4j: " + jar.getFileName() + " left as it was (its old classes stay out of"
                     + " the start-up cache): " + e);
@@ -81,14 +82,16 @@ public final class OldClassLift {
         if (signed(jar)) {
             return 0;
         }
-        Map<String, byte[]> classes = classes(jar);
-        if (classes.values().stream().noneMatch(OldClassLift::isOld)) {
+        if (!hasOldClass(jar)) {
             return 0;
         }
+        Map<String, byte[]> classes = classes(jar);
         ClassHierarchyResolver inJar = ClassHierarchyResolver.ofResourceParsing(
             (ClassDesc d) -> stream(classes.get(internalName(d) + ".class")));
         ClassFile cf = ClassFile.of(ClassFile.ClassHierarchyResolverOption.of(
-                ClassHierarchyResolver.defaultResolver().orElse(inJar)),
+                // Class files are parsed, never loaded: a class of the jar whose superclass lives in a missing
+                // optional dependency fails its own rewrite (left as it was) instead of throwing a linkage error.
+                inJar.orElse(ClassHierarchyResolver.ofResourceParsing(ClassLoader.getSystemClassLoader()))),
             ClassFile.StackMapsOption.GENERATE_STACK_MAPS);
         Map<String, byte[]> lifted = new HashMap<>();
         for (Map.Entry<String, byte[]> e : classes.entrySet()) {
@@ -99,6 +102,7 @@ public final class OldClassLift {
         Path tmp = Files.createTempFile(jar.toAbsolutePath().getParent(), jar.getFileName().toString(), ".tmp");
         try {
             write(jar, lifted, tmp);
+            keepPermissions(jar, tmp);
             Files.move(tmp, jar, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         } finally {
             Files.deleteIfExists(tmp);
@@ -125,6 +129,32 @@ public final class OldClassLift {
     static boolean isOld(byte[] classFile) {
         int major = ((classFile[6] & 0xFF) << 8) | (classFile[7] & 0xFF);
         return major < FIRST_NEW_VERSION;
+    }
+
+    /** The temporary file is created private (0600): give it the jar's own permissions before it replaces the jar. */
+    private static void keepPermissions(Path jar, Path tmp) throws IOException {
+        try {
+            Files.setPosixFilePermissions(tmp, Files.getPosixFilePermissions(jar));
+        } catch (UnsupportedOperationException e) {
+            // not a POSIX file system: nothing to keep
+        }
+    }
+
+    /** {@return whether any class of the jar (multi-release variants aside) is older than version 50} */
+    static boolean hasOldClass(Path jar) throws IOException {
+        try (JarFile jf = new JarFile(jar.toFile(), false)) {
+            for (JarEntry e : Collections.list(jf.entries())) {
+                if (e.getName().endsWith(".class") && !e.getName().startsWith("META-INF/")) {
+                    try (InputStream in = jf.getInputStream(e)) {
+                        byte[] head = in.readNBytes(8);
+                        if (head.length == 8 && isOld(head)) {
+                            return true;
+                        }
+                    }
+                }
+            }
+        }
+        return false;
     }
 
     /** {@return whether the jar carries a signature (a {@code META-INF/*.SF} file)} */

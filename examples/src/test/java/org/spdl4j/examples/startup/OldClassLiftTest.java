@@ -25,10 +25,15 @@ class OldClassLiftTest {
     void shouldLiftEveryOldClassToOneTheNewVerifierAcceptsAndLeaveItWorking() throws Exception {
         Path jar = Files.copy(jarOf(picocli.CommandLine.class), dir.resolve("picocli.jar"));
         assertThat(versions(jar)).as("picocli ships Java 5 classes").contains(49);
+        java.util.Set<java.nio.file.attribute.PosixFilePermission> mode =
+            java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--");
+        Files.setPosixFilePermissions(jar, mode);
 
         int lifted = OldClassLift.lift(jar);
 
         assertThat(lifted).isGreaterThan(100);
+        assertThat(Files.getPosixFilePermissions(jar)).as("the jar's mode, not the temporary file's 0600")
+            .isEqualTo(mode);
         assertThat(versions(jar)).containsOnly(OldClassLift.LIFTED_VERSION);
         // Every class loads, verifies (type checking against the generated frames) and initialises in a loader of
         // its own; a missing or wrong frame is a VerifyError here.
