@@ -10,9 +10,14 @@ import org.spdl4j.offheap.tensor.DType;
  * A test decoder: copies the first {@link #WIDTH} encoded bytes into the slot (zero-padded), so a test can tell which
  * sample a slot holds; a sample whose bytes start with "BAD" fails to decode. Counts decodes and its close.
  */
-final class BytesDecoder implements SlotDecoder {
-    static final int WIDTH = 48;
+public final class BytesDecoder implements SlotDecoder {
+    /** Bytes per slot. */
+    public static final int WIDTH = 48;
     volatile boolean closed;
+
+    /** Creates the decoder. */
+    public BytesDecoder() {
+    }
 
     @Override
     public DType dtype() {
@@ -36,7 +41,7 @@ final class BytesDecoder implements SlotDecoder {
     }
 
     /** {@return what a slot of this decoder holds, as text without the padding} */
-    static String text(UnsafeBuffer slot) {
+    public static String text(UnsafeBuffer slot) {
         byte[] b = new byte[WIDTH];
         slot.getBytes(0, b);
         int n = 0;

@@ -2,9 +2,7 @@ package org.spdl4j.loader;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.luben.zstd.ZstdOutputStream;
 import com.sun.net.httpserver.HttpServer;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -15,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.zip.GZIPOutputStream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -45,7 +42,7 @@ class CompressedShardsTest {
         for (String suffix : List.of(".tar", ".tar.gz", ".tgz", ".tar.zst")) {
             Path folder = Files.createDirectories(dir.resolve(suffix.substring(1)));
             for (int s = 0; s < SHARDS; s++) {
-                Files.write(folder.resolve("shard-" + s + suffix), compress(shard(s), suffix));
+                Files.write(folder.resolve("shard-" + s + suffix), TestTarWriter.compress(shard(s), suffix));
             }
         }
     }
@@ -63,16 +60,6 @@ class CompressedShardsTest {
         return tar.finish();
     }
 
-    private static byte[] compress(byte[] tar, String suffix) throws IOException {
-        if (suffix.equals(".tar")) {
-            return tar;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream z = suffix.equals(".tar.zst") ? new ZstdOutputStream(out) : new GZIPOutputStream(out)) {
-            z.write(tar);
-        }
-        return out.toByteArray();
-    }
 
     private static LoaderBuilder<Batch> recipe(Path shards) {
         return Loader.builder().name("compressed").source(SampleSource.tarShards(shards))
@@ -139,7 +126,7 @@ class CompressedShardsTest {
     void shouldSkipAShardWhoseBytesAreNotTheCompressionItsNameSays() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("mislabelled"));
         Files.write(folder.resolve("a.tar.gz"), shard(0)); // a plain tar named .tar.gz
-        Files.write(folder.resolve("b.tar.gz"), compress(shard(1), ".tar.gz"));
+        Files.write(folder.resolve("b.tar.gz"), TestTarWriter.compress(shard(1), ".tar.gz"));
         Run r = run(recipe(folder).epochs(1), Integer.MAX_VALUE);
         assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("b.tar.gz@"));
     }

@@ -3,10 +3,6 @@ package org.spdl4j.s3;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import com.github.luben.zstd.ZstdOutputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -15,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.zip.GZIPOutputStream;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -25,6 +20,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.http.CircuitBreakerSettings;
 import org.spdl4j.engine.source.tar.TestTarWriter;
+import org.spdl4j.loader.BytesDecoder;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.LoaderBuilder;
@@ -82,7 +78,7 @@ class S3ObjectStoreTest {
                     tar.add(name + ".cls", String.valueOf(m % 3).getBytes(StandardCharsets.UTF_8));
                     expected.put("s3://" + BUCKET + "/" + shardKey + "@" + name, text);
                 }
-                server.put(BUCKET, shardKey, compress(tar.finish(), kind[1]));
+                server.put(BUCKET, shardKey, TestTarWriter.compress(tar.finish(), kind[1]));
             }
             EXPECTED.put(kind[0], expected);
         }
@@ -97,19 +93,9 @@ class S3ObjectStoreTest {
         server.close();
     }
 
-    private static byte[] compress(byte[] tar, String suffix) throws IOException {
-        if (suffix.equals(".tar")) {
-            return tar;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream z = suffix.equals(".tar.gz") ? new GZIPOutputStream(out) : new ZstdOutputStream(out)) {
-            z.write(tar);
-        }
-        return out.toByteArray();
-    }
 
     private static LoaderBuilder<Batch> recipe(SampleSource source) {
-        return Loader.builder().name("s3-test").source(source).decoder(new TestDecoder()).batchSize(4).epochs(2)
+        return Loader.builder().name("s3-test").source(source).decoder(new BytesDecoder()).batchSize(4).epochs(2)
             .seed(5).shuffle(true).order(OutputOrder.INPUT).readConcurrency(8).decodeConcurrency(2);
     }
 
@@ -123,8 +109,8 @@ class S3ObjectStoreTest {
                     for (int i = 0; i < batch.size(); i++) {
                         String key = batch.key(i);
                         r.keys.add(key);
-                        r.texts.put(key, TestDecoder.text(new UnsafeBuffer(batch.data().sampleAddress(i),
-                            TestDecoder.WIDTH)));
+                        r.texts.put(key, BytesDecoder.text(new UnsafeBuffer(batch.data().sampleAddress(i),
+                            BytesDecoder.WIDTH)));
                         r.labels.put(key, batch.label(i));
                     }
                 }
@@ -272,7 +258,7 @@ class S3ObjectStoreTest {
                 .attemptTimeout(Duration.ofSeconds(5))
                 .circuitBreaker(new CircuitBreakerSettings(3, Duration.ofMinutes(1))).build();
              Loader<Batch> loader = Loader.builder().source(SampleSource.objects(store, entries, "gone"))
-                 .decoder(new TestDecoder()).batchSize(4).readConcurrency(1).onFailure(failures::add).build()) {
+                 .decoder(new BytesDecoder()).batchSize(4).readConcurrency(1).onFailure(failures::add).build()) {
             for (LoadedBatch<Batch> batch : loader) {
                 batch.close();
             }

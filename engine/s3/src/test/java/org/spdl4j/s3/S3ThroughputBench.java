@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.spdl4j.engine.source.tar.TestTarWriter;
+import org.spdl4j.loader.BytesDecoder;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.SampleSource;
@@ -161,7 +162,7 @@ class S3ThroughputBench {
         long process = os.getProcessCpuTime();
         long server = serverCpuNanos();
         long n = 0;
-        try (Loader<Batch> loader = Loader.builder().name(name).source(source).decoder(new TestDecoder())
+        try (Loader<Batch> loader = Loader.builder().name(name).source(source).decoder(new BytesDecoder())
                 .batchSize(32).readConcurrency(8).decodeConcurrency(2).build()) {
             for (LoadedBatch<Batch> batch : loader) {
                 try (batch) {
@@ -183,7 +184,7 @@ class S3ThroughputBench {
         for (int round = 0; round < 3; round++) {
             long start = System.nanoTime();
             long n = 0;
-            try (Loader<Batch> loader = Loader.builder().name(name).source(source).decoder(new TestDecoder())
+            try (Loader<Batch> loader = Loader.builder().name(name).source(source).decoder(new BytesDecoder())
                     .batchSize(32).readConcurrency(inFlight).decodeConcurrency(2).build()) {
                 for (LoadedBatch<Batch> batch : loader) {
                     try (batch) {
