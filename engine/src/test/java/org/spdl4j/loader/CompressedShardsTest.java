@@ -22,6 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.tar.HttpShardOpener;
 import org.spdl4j.engine.source.tar.ShardCompression;
+import org.spdl4j.engine.source.tar.TestShardCompression;
 import org.spdl4j.engine.source.tar.TestTarWriter;
 import org.spdl4j.offheap.batch.Batch;
 
@@ -42,7 +43,7 @@ class CompressedShardsTest {
         for (String suffix : List.of(".tar", ".tar.gz", ".tgz", ".tar.zst")) {
             Path folder = Files.createDirectories(dir.resolve(suffix.substring(1)));
             for (int s = 0; s < SHARDS; s++) {
-                Files.write(folder.resolve("shard-" + s + suffix), TestTarWriter.compress(shard(s), suffix));
+                Files.write(folder.resolve("shard-" + s + suffix), TestShardCompression.compress(shard(s), suffix));
             }
         }
     }
@@ -126,7 +127,7 @@ class CompressedShardsTest {
     void shouldSkipAShardWhoseBytesAreNotTheCompressionItsNameSays() throws IOException {
         Path folder = Files.createDirectories(dir.resolve("mislabelled"));
         Files.write(folder.resolve("a.tar.gz"), shard(0)); // a plain tar named .tar.gz
-        Files.write(folder.resolve("b.tar.gz"), TestTarWriter.compress(shard(1), ".tar.gz"));
+        Files.write(folder.resolve("b.tar.gz"), TestShardCompression.compress(shard(1), ".tar.gz"));
         Run r = run(recipe(folder).epochs(1), Integer.MAX_VALUE);
         assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("b.tar.gz@"));
     }

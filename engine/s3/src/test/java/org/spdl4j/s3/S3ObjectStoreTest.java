@@ -19,6 +19,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.http.CircuitBreakerSettings;
+import org.spdl4j.engine.source.tar.TestShardCompression;
 import org.spdl4j.engine.source.tar.TestTarWriter;
 import org.spdl4j.loader.BytesDecoder;
 import org.spdl4j.loader.LoadedBatch;
@@ -78,7 +79,7 @@ class S3ObjectStoreTest {
                     tar.add(name + ".cls", String.valueOf(m % 3).getBytes(StandardCharsets.UTF_8));
                     expected.put("s3://" + BUCKET + "/" + shardKey + "@" + name, text);
                 }
-                server.put(BUCKET, shardKey, TestTarWriter.compress(tar.finish(), kind[1]));
+                server.put(BUCKET, shardKey, TestShardCompression.compress(tar.finish(), kind[1]));
             }
             EXPECTED.put(kind[0], expected);
         }

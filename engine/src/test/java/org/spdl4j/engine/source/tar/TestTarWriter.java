@@ -1,12 +1,7 @@
 package org.spdl4j.engine.source.tar;
 
-import com.github.luben.zstd.ZstdOutputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.util.zip.GZIPOutputStream;
 
 /** Writes minimal ustar archives with any member names (including hostile ones) for tests. */
 public final class TestTarWriter {
@@ -52,27 +47,6 @@ public final class TestTarWriter {
     /** {@return the archive, with its end-of-archive blocks} */
     public byte[] finish() {
         out.writeBytes(new byte[1024]);
-        return out.toByteArray();
-    }
-
-    /**
-     * Compresses a finished archive as a shard named with {@code suffix} is: {@code .tar} as it is, {@code .tar.gz}
-     * and {@code .tgz} with gzip, {@code .tar.zst} with zstd.
-     *
-     * @param tar    the archive
-     * @param suffix the shard's suffix
-     * @return the shard's bytes
-     */
-    public static byte[] compress(byte[] tar, String suffix) {
-        if (suffix.equals(".tar")) {
-            return tar;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (OutputStream z = suffix.equals(".tar.zst") ? new ZstdOutputStream(out) : new GZIPOutputStream(out)) {
-            z.write(tar);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
         return out.toByteArray();
     }
 }
