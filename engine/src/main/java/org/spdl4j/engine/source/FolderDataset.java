@@ -60,8 +60,11 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
                 List<String> files;
                 // Links followed (a subset made of symlinks to class folders keeps its files); a link cycle fails
                 // the walk with FileSystemLoopException, named below.
-                try (Stream<Path> walk = Files.walk(dir, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
-                    files = walk.filter(Files::isRegularFile).map(p -> relative(root, p))
+                // find, not walk + isRegularFile: the walk's own attributes decide, one stat per entry, not two
+                // (a million-file folder lists in half the system calls).
+                try (Stream<Path> walk = Files.find(dir, Integer.MAX_VALUE, (p, attrs) -> attrs.isRegularFile(),
+                        java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+                    files = walk.map(p -> relative(root, p))
                             .filter(rel -> keep(rel, exts) && decodable(root, rel)).sorted().toList();
                 }
                 for (String f : files) {
