@@ -20,12 +20,15 @@ import java.util.stream.Stream;
  * starting with {@code .}) and, in {@link #scan}, files directly under the root are skipped. An optional set of
  * extensions keeps only matching files (case-insensitive).
  *
- * <p><b>Cost:</b> the walk happens once, in {@link #scan}, and blocks on the file system. The dataset keeps one
+ * <p><b>Cost:</b> the walk happens once, in {@link #scan}, and blocks on the file system; class folders are walked
+ * up to {@value #SCAN_THREADS} at once. The dataset keeps one
  * relative path string and one label per file (about 100 bytes per file; 1.3 M ImageNet files take ~130 MB).
  * <b>Threading:</b> immutable and thread-safe once built.
  */
 public final class FolderDataset implements IndexedDataset<FileItem> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FolderDataset.class);
+    /** The most class folders {@link #scan} walks at once. */
+    static final int SCAN_THREADS = 8;
     private final Path root;
     private final List<String> classNames;
     private final String[] relativePaths;
@@ -50,35 +53,93 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         Set<String> exts = extensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(
                 java.util.stream.Collectors.toUnmodifiableSet());
         List<String> classes = new ArrayList<>();
-        List<String> paths = new ArrayList<>();
-        List<Integer> labelList = new ArrayList<>();
         try (Stream<Path> top = Files.list(root)) {
             top.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
                     .sorted().forEach(classes::add);
-            for (int label = 0; label < classes.size(); label++) {
-                Path dir = root.resolve(classes.get(label));
-                List<String> files;
-                // Links followed (a subset made of symlinks to class folders keeps its files); a link cycle fails
-                // the walk with FileSystemLoopException, named below.
-                // find, not walk + isRegularFile: the walk's own attributes decide, one stat per entry, not two
-                // (a million-file folder lists in half the system calls).
-                try (Stream<Path> walk = Files.find(dir, Integer.MAX_VALUE, (p, attrs) -> attrs.isRegularFile(),
-                        java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
-                    files = walk.map(p -> relative(root, p))
-                            .filter(rel -> keep(rel, exts) && decodable(root, rel)).sorted().toList();
-                }
-                for (String f : files) {
-                    paths.add(f);
-                    labelList.add(label);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getMessage(), e);
+        } catch (UncheckedIOException e) { // thrown by the listing's stream: an unreadable entry
+            throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getCause(), e.getCause());
+        }
+        List<List<String>> perClass = walkClasses(root, classes, exts);
+        List<String> paths = new ArrayList<>();
+        List<Integer> labelList = new ArrayList<>();
+        for (int label = 0; label < classes.size(); label++) {
+            for (String f : perClass.get(label)) {
+                paths.add(f);
+                labelList.add(label);
+            }
+        }
+        int[] labels = labelList.stream().mapToInt(Integer::intValue).toArray();
+        return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);
+    }
+
+    /**
+     * Walks the class folders, several at once: a walk waits on the file system (a stat per entry; on a network file
+     * system a round trip each), and ImageNet's 1,000 class folders are independent. Up to
+     * {@link #SCAN_THREADS} platform threads ({@code spdl4j-folder-scan-N}), which end with the scan; the result is
+     * in class order whatever order the walks finish in. The first failure in class order is thrown once every walk
+     * has ended, with the message a sequential walk gives.
+     */
+    private static List<List<String>> walkClasses(Path root, List<String> classes, Set<String> exts) {
+        int threads = Math.min(classes.size(), SCAN_THREADS);
+        if (threads <= 1) {
+            List<List<String>> one = new ArrayList<>();
+            for (String c : classes) {
+                one.add(walkClass(root, c, exts));
+            }
+            return one;
+        }
+        java.util.concurrent.atomic.AtomicInteger names = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, "spdl4j-folder-scan-" + names.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<java.util.concurrent.Future<List<String>>> walks = new ArrayList<>(classes.size());
+            for (String c : classes) {
+                walks.add(pool.submit(() -> walkClass(root, c, exts)));
+            }
+            List<List<String>> out = new ArrayList<>(classes.size());
+            RuntimeException first = null;
+            for (java.util.concurrent.Future<List<String>> w : walks) {
+                try {
+                    out.add(w.get());
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (first == null) {
+                        first = e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new UncheckedIOException("interrupted while walking dataset folder " + root,
+                            new java.io.InterruptedIOException());
                 }
             }
+            if (first != null) {
+                throw first;
+            }
+            return out;
+        } finally {
+            pool.shutdownNow(); // after an interrupt the walks still running are abandoned: they end on their own
+        }
+    }
+
+    /** The kept files of one class folder, sorted; links followed. */
+    private static List<String> walkClass(Path root, String className, Set<String> exts) {
+        Path dir = root.resolve(className);
+        // Links followed (a subset made of symlinks to class folders keeps its files); a link cycle fails the walk
+        // with FileSystemLoopException, named below. find, not walk + isRegularFile: the walk's own attributes
+        // decide, one stat per entry, not two (a million-file folder lists in half the system calls).
+        try (Stream<Path> walk = Files.find(dir, Integer.MAX_VALUE, (p, attrs) -> attrs.isRegularFile(),
+                java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+            return walk.map(p -> relative(root, p)).filter(rel -> keep(rel, exts) && decodable(root, rel)).sorted()
+                    .toList();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getMessage(), e);
         } catch (UncheckedIOException e) { // thrown by the walk's stream: an unreadable folder, a link cycle
             throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getCause(), e.getCause());
         }
-        int[] labels = labelList.stream().mapToInt(Integer::intValue).toArray();
-        return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);
     }
 
     /**

@@ -143,4 +143,51 @@ class FolderDatasetTest {
         Files.writeString(list, "imgs/a.jpg\tcat\n");
         assertThatThrownBy(() -> FileListDataset.read(list)).hasMessageContaining("list.txt:1");
     }
+
+    /** Class folders are walked several at once; the result is in class order, as a one-by-one walk gives it. */
+    @Test
+    void shouldWalkManyClassFoldersAtOnceAndKeepClassOrder() throws IOException {
+        int classes = 3 * FolderDataset.SCAN_THREADS + 5;
+        List<String> expected = new ArrayList<>();
+        for (int c = 0; c < classes; c++) {
+            String name = String.format("c%03d", c);
+            for (int f = (c * 7) % 5; f >= 0; f--) { // 1 to 5 files, written in reverse order
+                write(name + "/f" + f + ".jpg", name);
+            }
+            for (int f = 0; f <= (c * 7) % 5; f++) {
+                expected.add(name + "/f" + f + ".jpg");
+            }
+        }
+        FolderDataset d = FolderDataset.scan(root, Set.of("jpg"));
+
+        assertThat(d.classNames()).hasSize(classes).isSorted();
+        List<String> keys = new ArrayList<>();
+        for (long i = 0; i < d.size(); i++) {
+            FileItem item = d.get(i);
+            keys.add(item.key());
+            assertThat(d.classNames().get(item.label())).isEqualTo(item.key().substring(0, 4));
+        }
+        assertThat(keys).containsExactlyElementsOf(expected);
+        // The walkers end with the scan (shut down, idle: they exit at once).
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("spdl4j-folder-scan"))
+                && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+        }
+        assertThat(Thread.getAllStackTraces().keySet()).noneMatch(t -> t.getName().startsWith("spdl4j-folder-scan"));
+    }
+
+    /** A walk that fails in one class folder (a link cycle) fails the scan, naming the root and the cause. */
+    @Test
+    void shouldNameTheFailureOfOneClassFolderAmongMany() throws IOException {
+        for (int c = 0; c < 2 * FolderDataset.SCAN_THREADS; c++) {
+            write(String.format("c%02d/a.jpg", c), "x");
+        }
+        Files.createSymbolicLink(root.resolve("c05/loop"), root.resolve("c05"));
+
+        assertThatThrownBy(() -> FolderDataset.scan(root, Set.of("jpg")))
+            .isInstanceOf(UncheckedIOException.class)
+            .hasMessageContaining("cannot walk dataset folder " + root)
+            .hasMessageContaining("c05");
+    }
 }
