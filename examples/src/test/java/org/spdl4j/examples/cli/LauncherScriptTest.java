@@ -153,6 +153,20 @@ class LauncherScriptTest {
         assertThat(r.out()).contains("launched").doesNotContain("AOTCache");
     }
 
+    /** JVM flags from SPDL4J_JAVA_OPTS reach the JVM; soak gets a bounded heap unless those flags set one. */
+    @Test
+    void shouldPassJavaOptsAndBoundTheSoaksHeap() throws Exception {
+        builtTree();
+        executable(tree.resolve("bin/spdl4j-java"), "#!/usr/bin/env bash\necho \"launched $*\"\n");
+
+        Result run = launch(Map.of("SPDL4J_JAVA_OPTS", "-Xss2m -Dx=1"), "run");
+        assertThat(run.out()).contains("-Xss2m -Dx=1 -cp").doesNotContain("-Xmx");
+        Result soak = launch(Map.of(), "soak");
+        assertThat(soak.out()).contains("-Xmx1g -cp");
+        Result own = launch(Map.of("SPDL4J_JAVA_OPTS", "-Xmx3g"), "soak");
+        assertThat(own.out()).contains("-Xmx3g -cp").doesNotContain("-Xmx1g");
+    }
+
     /** A tree as after a build: the real {@code ./spdl4j}, its jar and stamp, stand-ins for mvn and the JVM. */
     private Path builtTree() throws IOException {
         Files.copy(REPO.resolve("spdl4j"), tree.resolve("spdl4j"), StandardCopyOption.COPY_ATTRIBUTES);
@@ -176,10 +190,14 @@ class LauncherScriptTest {
     }
 
     private Result launch(Map<String, String> env) throws Exception {
+        return launch(env, "--help");
+    }
+
+    private Result launch(Map<String, String> env, String command) throws Exception {
         String path = tree.resolve("fake-bin") + ":" + System.getenv().getOrDefault("PATH", "/usr/bin:/bin");
         Map<String, String> all = new HashMap<>(env);
         all.put("PATH", path);
-        return run(List.of("bash", tree.resolve("spdl4j").toString(), "--help"), all);
+        return run(List.of("bash", tree.resolve("spdl4j").toString(), command), all);
     }
 
     private static Result run(List<String> command, Map<String, String> env) throws Exception {
