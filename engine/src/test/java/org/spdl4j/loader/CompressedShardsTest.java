@@ -13,7 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -68,53 +67,23 @@ class CompressedShardsTest {
             .decodeConcurrency(2);
     }
 
-    /** Slot texts by the member part of the key, in delivery order; stops after {@code batches}. */
-    private static Run run(LoaderBuilder<Batch> recipe, int batches) {
-        Run r = new Run();
-        try (Loader<Batch> loader = recipe.build()) {
-            int n = 0;
-            for (LoadedBatch<Batch> batch : loader) {
-                try (batch) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        String key = batch.key(i);
-                        r.keys.add(key);
-                        r.texts.add(key.substring(key.lastIndexOf('@') + 1) + "=" + BytesDecoder.text(
-                            new UnsafeBuffer(batch.data().sampleAddress(i), BytesDecoder.WIDTH)) + "/"
-                            + batch.label(i));
-                    }
-                }
-                if (++n == batches) {
-                    break;
-                }
-            }
-            r.state = loader.state();
-        }
-        return r;
-    }
-
-    private static final class Run {
-        final List<String> keys = new ArrayList<>();
-        final List<String> texts = new ArrayList<>();
-        LoaderState state;
-    }
-
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tar.gz", "tgz", "tar.zst"})
     void shouldReadCompressedShardsAsThePlainOnes(String kind) {
-        Run plain = run(recipe(dir.resolve("tar")), Integer.MAX_VALUE);
-        Run compressed = run(recipe(dir.resolve(kind)), Integer.MAX_VALUE);
-        assertThat(plain.texts).hasSize(2 * SHARDS * PER_SHARD).contains("m102=id:m102/0", "m203=id:m203/1");
-        assertThat(compressed.texts).containsExactlyElementsOf(plain.texts);
+        LoaderRun plain = LoaderRun.of(recipe(dir.resolve("tar")), Integer.MAX_VALUE);
+        LoaderRun compressed = LoaderRun.of(recipe(dir.resolve(kind)), Integer.MAX_VALUE);
+        assertThat(memberTexts(plain)).hasSize(2 * SHARDS * PER_SHARD).contains("m102=id:m102/0", "m203=id:m203/1");
+        assertThat(memberTexts(compressed)).containsExactlyElementsOf(memberTexts(plain));
         assertThat(compressed.keys.get(0)).contains("." + kind + "@");
     }
 
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"tar.gz", "tar.zst"})
     void shouldResumeInsideACompressedShardExactly(String kind) {
-        List<String> whole = run(recipe(dir.resolve(kind)), Integer.MAX_VALUE).keys;
+        List<String> whole = LoaderRun.of(recipe(dir.resolve(kind)), Integer.MAX_VALUE).keys;
         for (int k : new int[] {3, 7}) { // inside a shard of the first epoch (12 samples), and in the second epoch
-            Run first = run(recipe(dir.resolve(kind)), k);
-            Run rest = run(recipe(dir.resolve(kind)).resume(LoaderState.parse(first.state.encode())),
+            LoaderRun first = LoaderRun.of(recipe(dir.resolve(kind)), k);
+            LoaderRun rest = LoaderRun.of(recipe(dir.resolve(kind)).resume(LoaderState.parse(first.state.encode())),
                 Integer.MAX_VALUE);
             List<String> resumed = new ArrayList<>(first.keys);
             resumed.addAll(rest.keys);
@@ -128,7 +97,7 @@ class CompressedShardsTest {
         Path folder = Files.createDirectories(dir.resolve("mislabelled"));
         Files.write(folder.resolve("a.tar.gz"), shard(0)); // a plain tar named .tar.gz
         Files.write(folder.resolve("b.tar.gz"), TestShardCompression.compress(shard(1), ".tar.gz"));
-        Run r = run(recipe(folder).epochs(1), Integer.MAX_VALUE);
+        LoaderRun r = LoaderRun.of(recipe(folder).epochs(1), Integer.MAX_VALUE);
         assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("b.tar.gz@"));
     }
 
@@ -184,5 +153,11 @@ class CompressedShardsTest {
         } finally {
             server.stop(0);
         }
+    }
+
+    /** Slot texts by the member part of the key, with the label, in delivery order. */
+    private static List<String> memberTexts(LoaderRun r) {
+        return r.delivered.stream().map(d -> d.key().substring(d.key().lastIndexOf('@') + 1) + "=" + d.text() + "/"
+            + d.label()).toList();
     }
 }

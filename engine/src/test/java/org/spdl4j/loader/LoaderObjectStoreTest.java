@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.Test;
 import org.spdl4j.engine.OutputOrder;
 import org.spdl4j.engine.source.Sample;
@@ -93,19 +92,10 @@ class LoaderObjectStoreTest {
     @Test
     void shouldReadEveryObjectIntoItsSlotWithTheReadsInFlightBounded() {
         HoldingStore store = new HoldingStore(OBJECTS);
-        List<String> texts = new ArrayList<>();
-        try (Loader<Batch> loader = Loader.builder().name("objects").source(SampleSource.objects(store, entries(),
-                "memory objects")).decoder(new BytesDecoder()).batchSize(4).shuffle(false).order(OutputOrder.INPUT)
-                .readConcurrency(3).build()) {
-            for (LoadedBatch<Batch> batch : loader) {
-                try (batch) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        texts.add(batch.key(i) + "=" + BytesDecoder.text(new UnsafeBuffer(batch.data()
-                            .sampleAddress(i), BytesDecoder.WIDTH)) + "/" + batch.label(i));
-                    }
-                }
-            }
-        }
+        List<String> texts = LoaderRun.of(Loader.builder().name("objects").source(SampleSource.objects(store,
+                entries(), "memory objects")).decoder(new BytesDecoder()).batchSize(4).shuffle(false)
+                .order(OutputOrder.INPUT).readConcurrency(3), Integer.MAX_VALUE).delivered.stream()
+            .map(d -> d.key() + "=" + d.text() + "/" + d.label()).toList();
         assertThat(texts).hasSize(OBJECTS).startsWith("mem://o/0=id:0/0", "mem://o/1=id:1/1");
         assertThat(store.inFlightMax.get()).isLessThanOrEqualTo(3);
     }

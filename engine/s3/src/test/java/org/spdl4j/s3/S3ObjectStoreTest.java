@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -23,6 +22,7 @@ import org.spdl4j.engine.source.tar.TestShardCompression;
 import org.spdl4j.engine.source.tar.TestTarWriter;
 import org.spdl4j.loader.BytesDecoder;
 import org.spdl4j.loader.LoadedBatch;
+import org.spdl4j.loader.LoaderRun;
 import org.spdl4j.loader.Loader;
 import org.spdl4j.loader.LoaderBuilder;
 import org.spdl4j.loader.LoaderState;
@@ -100,43 +100,10 @@ class S3ObjectStoreTest {
             .seed(5).shuffle(true).order(OutputOrder.INPUT).readConcurrency(8).decodeConcurrency(2);
     }
 
-    /** Runs a loader for at most {@code batches} batches; keys and slot texts delivered, and the state after. */
-    private static Run run(LoaderBuilder<Batch> recipe, int batches) {
-        Run r = new Run();
-        try (Loader<Batch> loader = recipe.build()) {
-            int n = 0;
-            for (LoadedBatch<Batch> batch : loader) {
-                try (batch) {
-                    for (int i = 0; i < batch.size(); i++) {
-                        String key = batch.key(i);
-                        r.keys.add(key);
-                        r.texts.put(key, BytesDecoder.text(new UnsafeBuffer(batch.data().sampleAddress(i),
-                            BytesDecoder.WIDTH)));
-                        r.labels.put(key, batch.label(i));
-                    }
-                }
-                if (++n == batches) {
-                    break;
-                }
-            }
-            r.state = loader.state();
-            r.failures = loader.failures();
-        }
-        return r;
-    }
-
-    private static final class Run {
-        final List<String> keys = new ArrayList<>();
-        final Map<String, String> texts = new LinkedHashMap<>();
-        final Map<String, Integer> labels = new LinkedHashMap<>();
-        LoaderState state;
-        long failures;
-    }
-
     @Test
     void shouldListAPrefixIntoLabelledImagesAndReadEachIntoItsSlot() {
         try (S3ObjectStore store = server.store().build()) {
-            Run all = run(recipe(store.source("s3://" + BUCKET + "/images/")), Integer.MAX_VALUE);
+            LoaderRun all = LoaderRun.of(recipe(store.source("s3://" + BUCKET + "/images/")), Integer.MAX_VALUE);
             assertThat(all.keys).hasSize(2 * IMAGES);
             assertThat(all.texts).isEqualTo(EXPECTED.get("images/"));
             assertThat(all.labels).isEqualTo(LABELS);
@@ -148,9 +115,10 @@ class S3ObjectStoreTest {
     void shouldResumeObjectsExactlyWhereTheyStopped() {
         try (S3ObjectStore store = server.store().build()) {
             SampleSource source = store.objects("s3://" + BUCKET + "/images/");
-            List<String> whole = run(recipe(source), Integer.MAX_VALUE).keys;
-            Run first = run(recipe(source), 7); // into the second epoch: 5 batches and a half per epoch
-            Run rest = run(recipe(source).resume(LoaderState.parse(first.state.encode())), Integer.MAX_VALUE);
+            List<String> whole = LoaderRun.of(recipe(source), Integer.MAX_VALUE).keys;
+            LoaderRun first = LoaderRun.of(recipe(source), 7); // into the second epoch: 5 batches and a half per epoch
+            LoaderRun rest = LoaderRun.of(recipe(source).resume(LoaderState.parse(first.state.encode())),
+                Integer.MAX_VALUE);
             List<String> resumed = new ArrayList<>(first.keys);
             resumed.addAll(rest.keys);
             assertThat(resumed).as("state %s", first.state).containsExactlyElementsOf(whole);
@@ -164,13 +132,13 @@ class S3ObjectStoreTest {
         try (S3ObjectStore store = server.store().partSize(64 * 1024).readAhead(2).build()) {
             SampleSource source = store.source("s3://" + BUCKET + "/" + prefix);
             assertThat(source.describe()).contains("tar shards (3");
-            Run all = run(recipe(source), Integer.MAX_VALUE);
+            LoaderRun all = LoaderRun.of(recipe(source), Integer.MAX_VALUE);
             assertThat(all.keys).hasSize(2 * SHARDS * PER_SHARD);
             assertThat(all.texts).isEqualTo(EXPECTED.get(prefix));
             assertThat(all.labels.get("s3://" + BUCKET + "/" + prefix + "shard-1" + suffixOf(prefix) + "@m102"))
                 .isEqualTo(2);
-            Run first = run(recipe(source), 2); // 8 samples: inside the second shard of the first epoch
-            Run rest = run(recipe(source).resume(first.state), Integer.MAX_VALUE);
+            LoaderRun first = LoaderRun.of(recipe(source), 2); // 8 samples: inside the second shard of the first epoch
+            LoaderRun rest = LoaderRun.of(recipe(source).resume(first.state), Integer.MAX_VALUE);
             List<String> resumed = new ArrayList<>(first.keys);
             resumed.addAll(rest.keys);
             assertThat(resumed).as("state %s", first.state).containsExactlyElementsOf(all.keys);
@@ -193,7 +161,7 @@ class S3ObjectStoreTest {
         try (S3ObjectStore store = server.store().build()) {
             SampleSource source = store.objects("s3://" + BUCKET + "/images/");
             for (int i = 0; i < 5; i++) {
-                Run r = run(recipe(source).readConcurrency(64).batchSize(2), 1);
+                LoaderRun r = LoaderRun.of(recipe(source).readConcurrency(64).batchSize(2), 1);
                 assertThat(r.keys).hasSize(2);
             }
         }
@@ -205,7 +173,7 @@ class S3ObjectStoreTest {
         try (S3ObjectStore store = server.store().build()) {
             SampleSource one = store.tarShards("s3://" + BUCKET + "/shards/shard-1.tar");
             assertThat(one.describe()).contains("tar shards (1, first s3://" + BUCKET + "/shards/shard-1.tar)");
-            Run r = run(recipe(one).epochs(1), Integer.MAX_VALUE);
+            LoaderRun r = LoaderRun.of(recipe(one).epochs(1), Integer.MAX_VALUE);
             assertThat(r.keys).hasSize(PER_SHARD).allSatisfy(k -> assertThat(k).contains("/shard-1.tar@m1"));
         }
     }
@@ -283,7 +251,7 @@ class S3ObjectStoreTest {
     void shouldFailOnlyTheObjectLargerThanTheLimitNamingIt() {
         try (S3ObjectStore store = server.store().maxObjectBytes(1000).build()) {
             SampleSource source = store.objects("s3://" + BUCKET + "/mixed/", Set.of("jpg"));
-            Run r = run(recipe(source).epochs(1).batchSize(1), Integer.MAX_VALUE);
+            LoaderRun r = LoaderRun.of(recipe(source).epochs(1).batchSize(1), Integer.MAX_VALUE);
             assertThat(r.keys).containsExactly("s3://" + BUCKET + "/mixed/small.jpg");
             assertThat(r.failures).isEqualTo(1);
         }
