@@ -1,5 +1,6 @@
 package org.spdl4j.media;
 
+import org.spdl4j.media.testing.TestPngs;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

@@ -6,11 +6,10 @@ import org.spdl4j.media.ImageSpec;
 import org.spdl4j.media.MediaLimits;
 import org.spdl4j.media.PerThreadImageDecoders;
 import org.spdl4j.media.PixelFormat;
+import org.spdl4j.media.testing.TestPngs;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,8 +18,6 @@ import java.util.Locale;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.zip.CRC32;
-import java.util.zip.Deflater;
 
 /**
  * Peak resident memory of decoding large images on several threads, with the shared decode memory budget or without
@@ -54,7 +51,7 @@ public final class DecodeMemoryRss {
         };
         final List<UnsafeBuffer> pngs = new ArrayList<>();
         for (int i = 0; i < IMAGES; i++) {
-            final byte[] png = uniformRgbPng(SIDE, SIDE, 40 * i);
+            final byte[] png = TestPngs.uniform(SIDE, SIDE, 2, 40 * i); // RGB
             final UnsafeBuffer b = new UnsafeBuffer(ByteBuffer.allocateDirect(png.length));
             b.putBytes(0, png);
             pngs.add(b);
@@ -97,46 +94,5 @@ public final class DecodeMemoryRss {
             }
         }
         return -1;
-    }
-
-    /** {@return an 8-bit RGB PNG whose every sample is {@code value}} */
-    static byte[] uniformRgbPng(final int width, final int height, final int value) {
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        out.writeBytes(new byte[] {(byte) 0x89, 'P', 'N', 'G', 13, 10, 26, 10});
-        chunk(out, "IHDR", ByteBuffer.allocate(13).putInt(width).putInt(height).put((byte) 8).put((byte) 2)
-                .put((byte) 0).put((byte) 0).put((byte) 0).array());
-        final byte[] row = new byte[1 + 3 * width];
-        java.util.Arrays.fill(row, 1, row.length, (byte) value);
-        final Deflater deflater = new Deflater(Deflater.BEST_COMPRESSION);
-        final ByteArrayOutputStream idat = new ByteArrayOutputStream();
-        final byte[] buf = new byte[1 << 16];
-        try {
-            for (int y = 0; y < height; y++) {
-                deflater.setInput(row);
-                while (!deflater.needsInput()) {
-                    idat.write(buf, 0, deflater.deflate(buf));
-                }
-            }
-            deflater.finish();
-            while (!deflater.finished()) {
-                idat.write(buf, 0, deflater.deflate(buf));
-            }
-        } finally {
-            deflater.end();
-        }
-        chunk(out, "IDAT", idat.toByteArray());
-        chunk(out, "IEND", new byte[0]);
-        return out.toByteArray();
-    }
-
-    private static void chunk(final ByteArrayOutputStream out, final String type, final byte[] data) {
-        final byte[] name = type.getBytes(StandardCharsets.US_ASCII);
-        out.writeBytes(ByteBuffer.allocate(4).putInt(data.length).array());
-        out.writeBytes(name);
-        out.writeBytes(data);
-        final CRC32 crc = new CRC32();
-        crc.update(name);
-        crc.update(data);
-        out.writeBytes(ByteBuffer.allocate(4).putInt((int) crc.getValue()).array());
     }
 }

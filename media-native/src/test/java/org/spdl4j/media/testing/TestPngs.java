@@ -1,4 +1,4 @@
-package org.spdl4j.media;
+package org.spdl4j.media.testing;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
@@ -8,18 +8,22 @@ import java.util.zip.Deflater;
 
 /**
  * PNGs of one colour written byte by byte (IHDR, one IDAT, IEND), at any size: a 10000x10000 image compresses to about
- * 100 KB, so huge test images are generated at test time, in well under a second. Test code.
+ * 100 KB, so huge test images are generated at test time, in well under a second. Test code (media-native's test
+ * jar: other modules' tests and perf's decode-memory harness use it).
  */
-final class TestPngs {
+public final class TestPngs {
     private TestPngs() {
     }
 
     /**
      * {@return an 8-bit PNG of one colour (every sample {@code value})}
      *
+     * @param width      pixels
+     * @param height     pixels
      * @param colourType 0 gray, 2 RGB, 6 RGBA
+     * @param value      every sample's value
      */
-    static byte[] uniform(final int width, final int height, final int colourType, final int value) {
+    public static byte[] uniform(final int width, final int height, final int colourType, final int value) {
         final int channels = switch (colourType) {
             case 0 -> 1;
             case 2 -> 3;
