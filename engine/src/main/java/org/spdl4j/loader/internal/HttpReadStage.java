@@ -1,6 +1,5 @@
 package org.spdl4j.loader.internal;
 
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 import org.spdl4j.engine.source.http.HttpObjectFetcher;
@@ -30,23 +29,11 @@ final class HttpReadStage implements Function<LoaderItem, CompletionStage<Loader
     @Override
     public CompletionStage<LoaderItem> apply(LoaderItem item) {
         if (item.uri == null) {
-            fail(item);
+            control.readFailed(item, items, progress);
             throw new SampleException(item.key, "has no URL; this loader fetches URLs (give local files to a loader "
                 + "of files)", null);
         }
-        return fetcher.apply(item.uri).handle((sample, error) -> {
-            if (error != null) {
-                fail(item);
-                throw error instanceof CompletionException c ? c : new CompletionException(error);
-            }
-            item.sample = sample;
-            item.field = sample.fields().isEmpty() ? null : sample.fields().get(0);
-            return item;
-        });
-    }
-
-    private void fail(LoaderItem item) {
-        items.retire(item);
-        control.readFailed(item, progress);
+        return fetcher.apply(item.uri)
+            .handle((sample, error) -> control.readDone(item, sample, error, items, progress));
     }
 }

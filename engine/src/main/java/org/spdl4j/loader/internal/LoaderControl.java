@@ -1,5 +1,7 @@
 package org.spdl4j.loader.internal;
 
+import java.util.concurrent.CompletionException;
+
 /**
  * Whether the loader is closing: a task that fails because the loader closed under it (an interrupted read) is not a
  * failure of its sample, and is not recorded as settled, so a resumed run reads it again.
@@ -34,5 +36,41 @@ public final class LoaderControl {
         if (!closing) {
             progress.settle(item.epoch, item.position);
         }
+    }
+
+    /**
+     * A failed read of an item the read stage took from the pool: the item retired, the failure recorded as
+     * {@link #readFailed(LoaderItem, Progress)} does.
+     *
+     * @param item     the sample
+     * @param items    the pool the item goes back to
+     * @param progress where settled samples are recorded
+     */
+    public void readFailed(LoaderItem item, LoaderItemPool items, Progress progress) {
+        items.retire(item);
+        readFailed(item, progress);
+    }
+
+    /**
+     * Ends an asynchronous read, as its future's {@code handle} action: the item carrying the sample (and its first
+     * field), or the failure recorded ({@link #readFailed(LoaderItem, LoaderItemPool, Progress)}) and rethrown.
+     *
+     * @param item     the sample being read
+     * @param sample   what the read gave, or null when it failed
+     * @param error    why it failed, or null
+     * @param items    the pool the item goes back to on failure
+     * @param progress where settled samples are recorded
+     * @return the item, its sample set
+     * @throws CompletionException the failure
+     */
+    public LoaderItem readDone(LoaderItem item, org.spdl4j.engine.source.Sample sample, Throwable error,
+                               LoaderItemPool items, Progress progress) {
+        if (error != null) {
+            readFailed(item, items, progress);
+            throw error instanceof CompletionException c ? c : new CompletionException(error);
+        }
+        item.sample = sample;
+        item.field = sample.fields().isEmpty() ? null : sample.fields().get(0);
+        return item;
     }
 }

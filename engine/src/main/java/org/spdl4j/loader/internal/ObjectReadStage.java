@@ -2,7 +2,6 @@ package org.spdl4j.loader.internal;
 
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
@@ -48,37 +47,26 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
     @Override
     public CompletionStage<LoaderItem> apply(LoaderItem item) {
         if (item.uri == null) {
-            fail(item);
+            control.readFailed(item, items, progress);
             throw new SampleException(item.key, "names no object of " + store.describe(), null);
         }
         CompletableFuture<Sample> read;
         try {
             read = store.read(item.uri, bytes);
         } catch (RuntimeException | Error e) {
-            fail(item); // counted on this stage like a read that failed later
+            control.readFailed(item, items, progress); // counted on this stage like a read that failed later
             throw e;
         }
         inFlight.add(read);
         CompletableFuture<LoaderItem> out = read.handle((sample, error) -> {
             inFlight.remove(read);
-            if (error != null) {
-                fail(item);
-                throw error instanceof CompletionException c ? c : new CompletionException(error);
-            }
-            item.sample = sample;
-            item.field = sample.fields().isEmpty() ? null : sample.fields().get(0);
-            return item;
+            return control.readDone(item, sample, error, items, progress);
         });
         handedOut.add(out);
         // Registered before the engine chains its action: a completing thread runs the later-registered action
         // first, so this removal marks the engine's action as done.
         out.whenComplete((i, e) -> handedOut.remove(out));
         return out;
-    }
-
-    private void fail(LoaderItem item) {
-        items.retire(item);
-        control.readFailed(item, progress);
     }
 
     /**
