@@ -3,6 +3,7 @@ package org.spdl4j.engine.loader;
 import java.io.Serial;
 import java.time.Duration;
 import java.util.List;
+import org.spdl4j.engine.runtime.StageFailures;
 import org.spdl4j.engine.stats.StageStats;
 
 /**
@@ -69,7 +70,7 @@ public final class DataLoaderTimeoutException extends RuntimeException {
         StringBuilder b = new StringBuilder("no batch within ").append(timeout.toMillis()).append(" ms");
         if (running != null) {
             b.append("; stage '").append(running.stage()).append("' is stuck: worker ").append(running.worker())
-                .append(" has run its task on item ").append(describe(running.item())).append(" for ")
+                .append(" has run its task on item ").append(StageFailures.describe(running.item())).append(" for ")
                 .append(running.runningNanos() / 1_000_000).append(" ms. Check that stage's function for a wait"
                     + " without a bound (a lock, I/O, a call that ignores interrupts), or give the stage a task"
                     + " timeout (DataLoaderBuilder.taskTimeout)");
@@ -88,15 +89,5 @@ public final class DataLoaderTimeoutException extends RuntimeException {
                 .append(s.failures());
         }
         return b.toString();
-    }
-
-    private static String describe(Object item) {
-        String text;
-        try {
-            text = String.valueOf(item);
-        } catch (RuntimeException e) {
-            text = item.getClass().getName() + " (toString threw " + e + ")";
-        }
-        return text.length() <= 200 ? text : text.substring(0, 200) + "...";
     }
 }

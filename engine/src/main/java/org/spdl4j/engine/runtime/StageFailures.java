@@ -90,11 +90,12 @@ public final class StageFailures {
     }
 
     /**
-     * {@return an item as messages name it: its text, cut to a few hundred characters}
+     * {@return an item as messages name it: its text, cut to a few hundred characters (a {@code toString} that
+     * throws is named instead)} Every message of the engine that names an item uses it.
      *
      * @param item the item
      */
-    static String describe(Object item) {
+    public static String describe(Object item) {
         String s;
         try {
             s = String.valueOf(item);

@@ -40,7 +40,6 @@ final class TaskTimeoutGuard {
     private static final Logger LOG = LoggerFactory.getLogger(TaskTimeoutGuard.class);
     /** The shortest wait after a time-out before a task still running is logged as ignoring the interrupt. */
     private static final long MIN_GRACE_NANOS = 1_000_000_000L;
-    private static final int MAX_ITEM_TEXT = 200;
 
     private final long timeoutNanos;
     private final String pipeline;
@@ -114,7 +113,7 @@ final class TaskTimeoutGuard {
             if (LOG.isWarnEnabled()) {
                 LOG.warn("pipeline '{}', stage '{}', worker {}: the task on item {} has run {} ms, past the stage's task"
                         + " timeout of {} ms: interrupted; its item counts as failed when it returns", pipeline, stage,
-                        index, describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000);
+                        index, StageFailures.describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000);
             }
         }
     }
@@ -131,19 +130,9 @@ final class TaskTimeoutGuard {
             LOG.warn("pipeline '{}', stage '{}', worker {}: the task on item {} is still running {} ms after it started"
                     + " (task timeout {} ms): it ignores interrupts and holds its worker until it returns; make the"
                     + " stage function respond to interrupts or bound its own wait. It is at:{}", pipeline, stage,
-                    index, describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000,
+                    index, StageFailures.describe(item), (nowNanos - startedNanos) / 1_000_000, timeoutNanos / 1_000_000,
                     t == null ? " (unknown)" : ThreadStopper.stackOf(t));
         }
-    }
-
-    private static String describe(Object item) {
-        String text;
-        try {
-            text = String.valueOf(item);
-        } catch (RuntimeException e) {
-            text = item.getClass().getName() + " (toString threw " + e + ")";
-        }
-        return text.length() <= MAX_ITEM_TEXT ? text : text.substring(0, MAX_ITEM_TEXT) + "...";
     }
 
     long timeoutNanos() {
