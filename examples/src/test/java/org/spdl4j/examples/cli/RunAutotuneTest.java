@@ -31,8 +31,8 @@ class RunAutotuneTest {
         StringWriter err = new StringWriter();
         int status = Spdl4jCommand.execute(new PrintWriter(out), new PrintWriter(err), "run", "--data",
             data.toString(), "--batch-size", "8", "--decode-threads", "1", "--read-concurrency", "1", "--epochs",
-            "400", "--no-progress", "--autotune", "--cpu-budget", "2", "--autotune-out", config.toString(),
-            "--max-batches", "3000");
+            "1200", "--no-progress", "--autotune", "--cpu-budget", "2", "--autotune-out", config.toString(),
+            "--max-batches", "7200"); // up to 57,600 images: long enough for the tuner to settle on a fast machine
         String text = out + "\n" + err;
         assertThat(status).as(text).isZero();
         assertThat(text).as("one line per change, with its reason")
