@@ -100,6 +100,8 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
      * future) may call {@link #close()}, which must not wait for the handler it is called from.
      */
     private static final ThreadLocal<CompletableFuture<Void>> HANDLING = new ThreadLocal<>();
+    /** Marks an exchange settled without a body: a body handler called later collects nothing. Never subscribed. */
+    private static final AllocatorBodySubscriber NO_BODY = new AllocatorBodySubscriber(null, 0, 0);
 
     /**
      * Creates a fetcher with its own HTTP/1.1 client.
@@ -221,7 +223,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
     private void send(URI uri, int attempt, CompletableFuture<Sample> result, long ticket, EndpointBreaker breaker,
                       EndpointBreaker.Admission admission) {
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(settings.attemptTimeout()).GET().build();
-        // written by the client's thread, read by the deadline timer's thread
+        // Written by the client's thread, read by the deadline timer's thread and when the exchange settles, which
+        // closes it to late bodies (NO_BODY): an aborted exchange can complete while the client still calls the body
+        // handler, and a body subscribed after the settle would take a buffer after close() returned.
         AtomicReference<AllocatorBodySubscriber> body = new AtomicReference<>();
         HttpResponse.BodyHandler<ByteBuffer> handler = info -> {
             if (info.statusCode() / 100 != 2) {
@@ -230,7 +234,9 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             AllocatorBodySubscriber b = new AllocatorBodySubscriber(allocator,
                     info.headers().firstValueAsLong("Content-Length").orElse(-1), settings.maxBodyBytes(),
                     large.minBytes(), turns, ticket);
-            body.set(b);
+            if (!body.compareAndSet(null, b)) {
+                return HttpResponse.BodySubscribers.replacing(null); // the exchange settled already: collect nothing
+            }
             return b;
         };
         long sentAt = System.nanoTime();
@@ -269,7 +275,7 @@ public final class HttpObjectFetcher implements Function<URI, CompletionStage<Sa
             // Settled once the body is finished too: an aborted body gives its buffer back only when its onNext lets
             // go (it may be copying a chunk into it, or waiting in the allocator), on a client thread that close()
             // cannot join (the client's awaitTermination joins its selector thread only).
-            AllocatorBodySubscriber b = body.get();
+            AllocatorBodySubscriber b = body.compareAndExchange(null, NO_BODY); // no body after this one
             CompletionStage<?> finished = b == null ? CompletableFuture.completedFuture(null) : b.getBody();
             finished.whenComplete((bytes, failed) -> {
                 openCalls.remove(settled);
