@@ -32,6 +32,7 @@ import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.spdl4j.cuda.Device;
 import org.spdl4j.cuda.DeviceDiscovery;
@@ -253,6 +254,13 @@ public final class DjlTrainExample implements Callable<Integer> {
                     }
                 }
             } finally {
+                // DJL's ImageFolder prefetches on the executor into arrays of this manager: its workers must be done
+                // before the manager closes, or one of them writes into freed native memory (a SIGSEGV in
+                // libtorch's to_device, seen when a run ended with batches still in flight).
+                executor.shutdownNow();
+                while (!executor.awaitTermination(10, TimeUnit.SECONDS)) {
+                    System.err.println("djl-train: waiting for the data workers to stop before closing the NDManager");
+                }
                 if (spdl4j != null) {
                     spdl4j.close();
                 }
