@@ -212,7 +212,8 @@ public final class LoaderBuilder<T> {
      * of ranks it is {@link #resume(LoaderState)} with this rank's state.
      *
      * <p>Needs a source of a known number of samples ({@link SampleSource#size()} not -1: folders, lists, lists of
-     * entries); tar shards and streams resume only on the number of ranks they were saved with.
+     * entries); tar shards, streams and mixtures ({@link SampleSource#mix()}) resume only on the number of ranks they
+     * were saved with.
      *
      * @param everyRank each saved rank's {@link Loader#state()}, one per rank, in any order
      * @return this builder
@@ -456,6 +457,12 @@ public final class LoaderBuilder<T> {
             }
         }
         long size = source.size();
+        if (size >= 0 && !source.entries().reshardable()) {
+            throw new IllegalArgumentException("loader '" + name + "': " + source.entries().describe()
+                + " cannot resume on another number of ranks (" + rank.worldSize() + ") than it was saved with ("
+                + (resumeAll.isEmpty() ? "?" : resumeAll.get(0).worldSize()) + "): a mixture interleaves each rank's"
+                + " own share of its parts; resume it on the saved number of ranks");
+        }
         if (size < 0) {
             throw new IllegalArgumentException("loader '" + name + "': " + source.entries().describe()
                 + " cannot resume on another number of ranks (" + rank.worldSize() + ") than it was saved with ("

@@ -239,6 +239,19 @@ public final class SampleSource {
     }
 
     /**
+     * {@return a builder of a weighted mixture of sources: one loader drawing from several datasets in fixed
+     * proportions, exactly resumable ({@link SampleMix})}
+     */
+    public static SampleMix mix() {
+        return new SampleMix();
+    }
+
+    /** A source over what {@link SampleMix} built. */
+    static SampleSource wrap(EntrySource entries) {
+        return new SampleSource(entries);
+    }
+
+    /**
      * {@return these tar shards with a class list: a {@code .cls} member holding a class name is labelled by the
      * name's index in {@code classes}, the same in every shard, rank and resumed run (without a list, names are
      * labelled in the order this process first sees them, which differs between ranks and resumed runs)}

@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.time.Duration;
 import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.engine.source.SampleAllocator;
 import org.spdl4j.loader.LoaderState;
@@ -65,6 +66,23 @@ public interface EntrySource {
      */
     default long epochLength(RankInfo rank, LoaderState.Carry carry) {
         return UNKNOWN_LENGTH;
+    }
+
+    /**
+     * {@return whether a run of this source saved on N ranks can resume on M (see {@link #open(long, long, RankInfo,
+     * long, boolean, LoaderState.Carry)}): sources of a known number of samples, by default}
+     */
+    default boolean reshardable() {
+        return epochLength(RankInfo.SINGLE) != UNKNOWN_LENGTH;
+    }
+
+    /**
+     * {@return this source with a deadline on the reads its cursors make themselves (tar shards), else itself}
+     *
+     * @param deadline the longest an open or one read may block
+     */
+    default EntrySource withReadDeadline(Duration deadline) {
+        return this;
     }
 
     /** {@return the store whose objects a {@link ReadKind#OBJECTS} source names, else {@code null}} */

@@ -16,8 +16,9 @@ import org.spdl4j.offheap.Lease;
 
 /**
  * The read stage for local files: reads an item's file into a pooled off-heap lease (the one copy from storage), on a
- * virtual thread (the file opened on a platform thread: {@link PlatformOpen}). An item of a decoder that {@link org.spdl4j.offheap.batch.SlotDecoder#readsFiles() reads files
- * itself} passes through unread.
+ * virtual thread (the file opened on a platform thread: {@link PlatformOpen}). An item of a decoder that {@link
+ * org.spdl4j.offheap.batch.SlotDecoder#readsFiles() reads files itself}, and a tar member of a mixture (its bytes read
+ * on the source thread, {@link MixedEntries}), passes through unread.
  *
  * <p><b>Allocation:</b> the JDK's file API allocates a channel and a ByteBuffer view per file; that is the cost of
  * the system call, not of the engine, and it stays on the I/O stage. The bytes themselves land in pooled memory.
@@ -68,7 +69,7 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
     @Override
     public LoaderItem apply(LoaderItem item) {
         long ticket = item.ticket;
-        if (decoderReadsFiles) {
+        if (decoderReadsFiles || item.sample != null) { // a tar member of a mixture holds its bytes already
             if (turns != null) {
                 turns.pass(ticket);
             }

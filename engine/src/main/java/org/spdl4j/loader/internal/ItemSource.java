@@ -87,7 +87,9 @@ public final class ItemSource implements Source<LoaderItem> {
             if (more && cursor.next(item)) {
                 item.epoch = epoch;
                 item.position = position++;
-                item.seed = SampleSeeds.of(seed, epoch, SampleSeeds.keyId(item.key));
+                long id = SampleSeeds.keyId(item.key);
+                // A sample drawn again in the same epoch (a mixture's part that started over) gets another transform.
+                item.seed = SampleSeeds.of(seed, epoch, item.pass == 0 ? id : SampleSeeds.mix64(id + item.pass));
                 if (turns != null) {
                     // Items leave the source in input order and each counts from here: the read stage starts its
                     // tasks in that order, so a younger large read never waits for an older one not yet started.

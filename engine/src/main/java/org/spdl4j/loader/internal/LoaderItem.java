@@ -31,8 +31,13 @@ public final class LoaderItem implements EncodedSample {
     public long epoch;
     /** Its position in this rank's order of its epoch, from 0: what the loader's progress records. */
     public long position;
-    /** The seed of its random transform (per run, epoch and key). */
+    /** The seed of its random transform (per run, epoch, key and pass). */
     public long seed;
+    /**
+     * Which pass over its source this sample's draw is in, within the epoch: 0, but for a part of a mixture that
+     * starts over ({@link MixedEntries}); a later pass gives the same sample another transform seed.
+     */
+    public long pass;
     /** When its decode should be done ({@link System#nanoTime()}), or Long.MAX_VALUE: set by the decode stage. */
     public long deadlineNanos = Long.MAX_VALUE;
     /** Its ticket in the read stage's large-buffer turns (INPUT order), else 0. */
@@ -119,6 +124,7 @@ public final class LoaderItem implements EncodedSample {
     }
 
     void clear() {
+        pass = 0;
         key = null;
         label = -1;
         path = null;

@@ -129,8 +129,7 @@ public final class LoaderRuntime implements AutoCloseable {
             owned.add(decode::closeWatch); // its watcher thread ends with the loader
             ReadKind kind = r.source().readKind();
             // Tar shards are read on the source thread: their opens and reads get the file reads' deadline.
-            EntrySource entries = r.source() instanceof TarShardEntries tar ? tar.withReadDeadline(r.readTimeout())
-                : r.source();
+            EntrySource entries = r.source().withReadDeadline(r.readTimeout());
             LargeBufferTurns turns = kind == ReadKind.FILES && r.order() == OutputOrder.INPUT
                 && !r.decoder().readsFiles() ? new LargeBufferTurns(ACQUIRE_TIMEOUT) : null;
             PooledSampleAllocator sampleBytes = new PooledSampleAllocator(bytes);

@@ -87,6 +87,7 @@ public final class TarShardEntries implements EntrySource {
      *
      * @param deadline the longest an open or one read may block
      */
+    @Override
     public TarShardEntries withReadDeadline(Duration deadline) {
         return new TarShardEntries(shards, StallGuard.guard(opener, deadline), description, classLabels);
     }
