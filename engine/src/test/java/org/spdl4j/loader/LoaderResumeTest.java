@@ -83,6 +83,25 @@ class LoaderResumeTest {
     }
 
     @Test
+    void shouldSettleASampleThatFailedAloneInItsBatch() throws Exception {
+        // batch size 1: the bad sample's batch has no other sample, so the assembler drops it; the run must still
+        // count it settled and say it is done
+        List<SampleEntry> entries = new ArrayList<>();
+        String[] contents = {"id:a", "BAD:b", "id:c", "id:d"};
+        for (int i = 0; i < contents.length; i++) {
+            Path f = Files.createDirectories(dir.resolve("alone")).resolve("s" + i + ".bin");
+            Files.writeString(f, contents[i]);
+            entries.add(SampleEntry.file(f, 0));
+        }
+        LoaderRun run = LoaderRun.of(Loader.builder().name("alone").source(SampleSource.of(entries))
+            .decoder(new BytesDecoder()).batchSize(1).order(OutputOrder.INPUT), Integer.MAX_VALUE);
+        assertThat(run.keys).hasSize(3);
+        assertThat(run.failures).isOne();
+        assertThat(run.state.epoch()).as("state %s", run.state.encode()).isOne();
+        assertThat(run.state.marks()).isEmpty();
+    }
+
+    @Test
     void shouldSayItIsDoneAfterTheLastBatch() throws Exception {
         Run all = run(LoaderData.Kind.FOLDER, OutputOrder.COMPLETION, Integer.MAX_VALUE, null);
         assertThat(all.state.epoch()).isEqualTo(EPOCHS);

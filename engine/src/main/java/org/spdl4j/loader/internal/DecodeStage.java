@@ -33,7 +33,6 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     private final SlotDecoder decoder;
     private final LoaderItemPool items;
     private final BufferPool labelPool;
-    private final Progress progress;
     private final LoaderControl control;
     /** The longest a decode may take, or 0 for no limit. */
     private final long timeoutNanos;
@@ -42,13 +41,12 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     private final DecodeWatch watch;
 
     DecodeStage(String stage, SlotTable table, SlotDecoder decoder, LoaderItemPool items, BufferPool labelPool,
-                Progress progress, LoaderControl control, Duration timeout) {
+                LoaderControl control, Duration timeout) {
         this.stage = stage;
         this.table = table;
         this.decoder = decoder;
         this.items = items;
         this.labelPool = labelPool;
-        this.progress = progress;
         this.control = control;
         this.timeoutNanos = timeout == null ? 0 : timeout.toNanos();
         this.watch = timeoutNanos > 0 ? new DecodeWatch(stage, timeoutNanos) : null;
@@ -116,21 +114,17 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         if (control.isClosing()) {
             return; // not a failure of the sample: the loader is closing under it; it runs again on resume
         }
-        firstFailure.compareAndSet(null, error); // settled with its batch (record, or settleFailed when dropped)
+        firstFailure.compareAndSet(null, error); // settled with its batch: its record, or the assembler's onEmpty
         if (!StageFailureReport.report(item, error)) {
             LOG.warn("{}: dropped sample {}: {}", stage, item, error.toString());
         }
     }
 
-    /** The delivered form of a completed batch; a batch left empty by failures is closed and dropped. */
+    /**
+     * The delivered form of a completed batch (never empty: the assembler drops a batch every sample of which failed,
+     * after the loader's onEmpty settled them).
+     */
     private BatchRecord record(Batch batch) {
-        if (batch.size() == 0) {
-            if (!control.isClosing()) {
-                table.settleFailed(batch, progress); // no record will: settle its samples now
-            }
-            batch.close();
-            return null;
-        }
         try {
             return new BatchRecord(batch, table, labelPool);
         } catch (RuntimeException | Error e) {

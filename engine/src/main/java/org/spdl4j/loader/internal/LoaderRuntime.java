@@ -24,6 +24,7 @@ import org.spdl4j.loader.SampleFailure;
 import org.spdl4j.offheap.BufferPool;
 import org.spdl4j.offheap.CleanupFailures;
 import org.spdl4j.offheap.PoolConfig;
+import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.BatchAssembler;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
 
@@ -109,7 +110,8 @@ public final class LoaderRuntime implements AutoCloseable {
                 .allocator(r.batchMemory()).dmaAligned().sizeClass(layout.batchBytes(), r.batchesInFlight())
                 .acquireTimeout(BATCH_TIMEOUT).build()));
             BatchAssembler assembler = owned.add(BatchAssembler.builder(batches, layout).dropLast(r.dropLast())
-                .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).build());
+                .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).onEmpty(this::settleEmpty)
+                .build());
             // Labels of delivered batches: a record holds one slab from completion until the consumer closes it.
             // Records alive are bounded by the host batches plus the transfer's and the sink's room; the rest is
             // room for a consumer that keeps some.
@@ -124,8 +126,8 @@ public final class LoaderRuntime implements AutoCloseable {
             transferOwned = true;
             this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
-            this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, progress,
-                control, r.taskTimeout());
+            this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, control,
+                r.taskTimeout());
             owned.add(decode::closeWatch); // its watcher thread ends with the loader
             ReadKind kind = r.source().readKind();
             // Tar shards are read on the source thread: their opens and reads get the file reads' deadline.
@@ -174,6 +176,17 @@ public final class LoaderRuntime implements AutoCloseable {
             }
             owned.closeQuietly(e);
             throw e;
+        }
+    }
+
+    /**
+     * A batch every sample of which failed is dropped, not returned: its samples are settled here, or the epoch's
+     * watermark would stay at them and the run could not say it is done (decode workers; not while closing, when a
+     * failure is the close's, and the sample runs again on resume).
+     */
+    private void settleEmpty(Batch batch) {
+        if (!control.isClosing()) {
+            table.settleFailed(batch, progress);
         }
     }
 

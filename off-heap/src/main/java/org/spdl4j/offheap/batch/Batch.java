@@ -2,6 +2,7 @@ package org.spdl4j.offheap.batch;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.util.function.Consumer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.offheap.Lease;
 import org.spdl4j.offheap.tensor.BatchDescriptor;
@@ -144,8 +145,15 @@ public final class Batch implements AutoCloseable {
         }
         held = w;
         if (dropped || held == 0) {
-            assembler.onDiscarded();
-            close();
+            final Consumer<Batch> onEmpty = dropped ? null : assembler.onEmpty();
+            try {
+                if (onEmpty != null) {
+                    onEmpty.accept(this); // every sample failed: the listener accounts for them before the close
+                }
+            } finally {
+                assembler.onDiscarded();
+                close();
+            }
             return null;
         }
         assembler.onPublished();

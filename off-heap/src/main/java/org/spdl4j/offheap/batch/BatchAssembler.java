@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.jctools.queues.MpscArrayQueue;
 import org.spdl4j.offheap.Backoff;
 import org.spdl4j.offheap.BufferPool;
@@ -35,6 +36,7 @@ public final class BatchAssembler implements AutoCloseable {
     private final BufferPool pool;
     private final BatchDescriptor descriptor;
     private final BatchConsumer consumer;
+    private final Consumer<Batch> onEmpty;
     private final boolean dropLast;
     private final long timeoutNanos;
     private final long maxParkNanos = TimeUnit.MICROSECONDS.toNanos(OffHeapConfiguration.MAX_PARK_MICROS);
@@ -51,6 +53,7 @@ public final class BatchAssembler implements AutoCloseable {
         this.pool = b.pool;
         this.descriptor = b.descriptor;
         this.consumer = b.consumer; // null: batches are returned by Slot.complete/fail and flush to their caller
+        this.onEmpty = b.onEmpty;
         this.dropLast = b.dropLast;
         this.timeoutNanos = Timeouts.nanos(b.acquireTimeout);
         this.batchesInFlight = b.batchesInFlight;
@@ -216,6 +219,11 @@ public final class BatchAssembler implements AutoCloseable {
         return consumer;
     }
 
+    /** {@return who is told of a batch every sample of which failed, or {@code null}} */
+    Consumer<Batch> onEmpty() {
+        return onEmpty;
+    }
+
     void onPublished() {
         published.incrementAndGet();
     }
@@ -237,6 +245,7 @@ public final class BatchAssembler implements AutoCloseable {
         private final BufferPool pool;
         private final BatchDescriptor descriptor;
         private BatchConsumer consumer;
+        private Consumer<Batch> onEmpty;
         private boolean dropLast;
         private int batchesInFlight = 4;
         private Duration acquireTimeout;
@@ -258,6 +267,21 @@ public final class BatchAssembler implements AutoCloseable {
          */
         public Builder consumer(BatchConsumer consumer) {
             this.consumer = consumer;
+            return this;
+        }
+
+        /**
+         * Sets who is told of a batch every claimed sample of which failed: such a batch is neither published nor
+         * returned, but closed and dropped; the listener runs just before, on the thread that completed its last
+         * slot, and may read its failed samples ({@link Batch#failedCount()}, {@link Batch#failedSequence(int)},
+         * {@link Batch#failure(int)}) to account for them. It must not close the batch or keep it; what it throws is
+         * thrown to that thread after the batch is closed. Not called for a batch {@link #dropLast} drops.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder onEmpty(Consumer<Batch> listener) {
+            this.onEmpty = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

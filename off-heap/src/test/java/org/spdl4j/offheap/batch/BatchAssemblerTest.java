@@ -184,6 +184,38 @@ class BatchAssemblerTest {
         assertThat(pool.inUse()).isZero();
     }
 
+    /** The owner of the samples hears of a batch dropped because every sample failed, and which ones, before it goes. */
+    @Test
+    void shouldTellTheEmptyListenerOfEveryFailedSampleOfADroppedBatch() {
+        final List<String> told = new ArrayList<>();
+        final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add)
+                .onEmpty(b -> {
+                    for (int k = 0; k < b.failedCount(); k++) {
+                        told.add(b.failedSequence(k) + ":" + b.failure(k).getMessage());
+                    }
+                    assertThat(pool.inUse()).as("the batch's lease is still held while the listener runs").isOne();
+                }).dropLast(true).build();
+        for (int i = 0; i < 4; i++) {
+            assembler.claim().fail(new RuntimeException("bad " + i));
+        }
+        assertThat(told).containsExactly("0:bad 0", "1:bad 1", "2:bad 2", "3:bad 3");
+        // a batch with one good sample is published, not reported; a partial batch dropLast drops is not reported
+        for (int i = 0; i < 4; i++) {
+            final Slot s = assembler.claim();
+            if (i == 2) {
+                fill(s).complete();
+            } else {
+                s.fail(new RuntimeException("bad " + (4 + i)));
+            }
+        }
+        assembler.claim().fail(new RuntimeException("bad 8"));
+        assembler.flush();
+        assertThat(told).hasSize(4);
+        assertThat(received).hasSize(1);
+        received.forEach(Batch::close);
+        assertThat(pool.inUse()).isZero();
+    }
+
     /**
      * A claim interrupted while every batch is out says so, with an InterruptedException cause, keeps the thread's
      * interrupt flag, and tells a batch still filling (its producer not done) from one published and not closed.
