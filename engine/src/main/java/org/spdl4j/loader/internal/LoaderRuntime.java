@@ -137,7 +137,8 @@ public final class LoaderRuntime implements AutoCloseable {
             PooledSampleAllocator sampleBytes = new PooledSampleAllocator(bytes);
             StageOptions base = StageOptions.defaults().withWaitPolicy(r.waitPolicy()).withRingCapacity(RING)
                 .withOrder(r.order()).withFailureBudget(r.failureBudget());
-            AssignStage assign = new AssignStage(assembler, table, items);
+            AssignStage assign = new AssignStage(r.name() + ":" + ASSIGN_STAGE, assembler, table, items, control,
+                progress);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
                     entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items))
