@@ -134,6 +134,19 @@ public final class Pipeline<T> implements Iterable<T>, AutoCloseable {
         return runtime.isTerminated();
     }
 
+    /**
+     * Finishes a {@link #close()} that found a stage function still running (it ignores interrupts): once every thread
+     * of the pipeline has ended, hands what was left in its rings to the discard hook (the sweep close skipped) and
+     * closes the source, once; then the caller may free what stage functions used. Call it until it returns true
+     * (poll; it does not block). Idempotent; any thread; after a close that swept, it returns true at once.
+     *
+     * @return true when the pipeline is terminated and nothing is left to sweep; false while one of its threads still
+     *         runs, or before {@link #close()}
+     */
+    public boolean finishClose() {
+        return runtime.finishClose();
+    }
+
     @Override
     public String toString() {
         return spec.toString();

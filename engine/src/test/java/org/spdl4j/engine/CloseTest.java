@@ -244,10 +244,15 @@ class CloseTest {
             p.close();
             assertThat(p.isTerminated()).as("its source thread still runs").isFalse();
             assertThat(closes.get()).as("source closed under its own thread").isZero();
+            assertThat(p.finishClose()).as("finishClose while its thread still runs").isFalse();
         } finally {
             letGo.set(true);
         }
         Polling.awaitTrue("the pipeline terminated once next() returned", p::isTerminated, Duration.ofSeconds(10));
+        assertThat(closes.get()).as("not before finishClose").isZero();
+        assertThat(p.finishClose()).isTrue();
+        assertThat(p.finishClose()).isTrue();
+        assertThat(closes.get()).as("finishClose closed the source, once").isOne();
     }
 
     /**

@@ -70,6 +70,10 @@ public final class PipelineRuntime implements AutoCloseable {
      */
     private boolean startSeenByConsumer;
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Set by a close that left threads running: their rings are swept by {@link #finishClose()}. */
+    private final AtomicBoolean deferredSweep = new AtomicBoolean();
+    /** Set by a close that left the source's thread inside it: {@link #finishClose()} closes the source. */
+    private final AtomicBoolean deferredSourceClose = new AtomicBoolean();
     /** Counted down when the first {@link #close()} has finished (threads joined, sweep done, source closed). */
     private final CountDownLatch closeFinished = new CountDownLatch(1);
     /** The thread running the first close, so that a discard hook calling close() on it does not wait for itself. */
@@ -457,24 +461,51 @@ public final class PipelineRuntime implements AutoCloseable {
         if (allEnded) {
             sweepUndelivered();
         } else {
-            LOG.error("pipeline '{}': items left in its rings are not handed to the discard hook (threads still "
-                    + "alive); what they hold may leak", control.pipeline());
+            deferredSweep.set(true);
+            LOG.error("pipeline '{}': items left in its rings are handed to the discard hook only once those threads "
+                    + "end (Pipeline.finishClose)", control.pipeline());
         }
         Thread sourceThread = all.isEmpty() ? null : all.get(0); // started first, from workers.get(0)
         if (sourceThread != null && sourceThread.isAlive()) {
             // A source is single-threaded: closing it under the thread still inside next() could release what that
-            // call is about to hand out. Leave it (logged above with the thread's stack).
-            LOG.error("pipeline '{}': its source is not closed, its thread is still inside it", control.pipeline());
+            // call is about to hand out. Leave it (logged above with the thread's stack) to finishClose.
+            deferredSourceClose.set(true);
+            LOG.error("pipeline '{}': its source is closed only once its thread leaves it", control.pipeline());
         } else {
-            try {
-                source.close();
-            } catch (RuntimeException e) {
-                LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
-            }
+            closeSource();
         }
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    private void closeSource() {
+        try {
+            source.close();
+        } catch (RuntimeException e) {
+            LOG.warn("pipeline '{}': closing the source threw", control.pipeline(), e);
+        }
+    }
+
+    /**
+     * Finishes a close that found threads still running: once every one has ended, hands what was left in the rings
+     * to the discard hook and closes the source, once. Idempotent; any thread.
+     *
+     * @return true when the pipeline is terminated and nothing is left to sweep; false while a thread still runs
+     *         (or before {@link #close()})
+     */
+    public boolean finishClose() {
+        if (!isTerminated()) {
+            return false;
+        }
+        // isTerminated saw every thread dead (Thread.isAlive: their last actions happen-before this)
+        if (deferredSweep.compareAndSet(true, false)) {
+            sweepUndelivered();
+        }
+        if (deferredSourceClose.compareAndSet(true, false)) {
+            closeSource();
+        }
+        return true;
     }
 
     /**

@@ -5,6 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.FailureListener;
@@ -67,6 +68,7 @@ public final class LoaderRuntime implements AutoCloseable {
     private final Progress progress;
     private final LoaderItemPool items;
     private final CloseList owned = new CloseList();
+    private final AtomicBoolean closed = new AtomicBoolean();
     private final SlotTable table;
     private final DecodeStage decode;
     private final Pipeline<BatchRecord> pipeline;
@@ -268,6 +270,9 @@ public final class LoaderRuntime implements AutoCloseable {
      */
     @Override
     public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return; // one close frees (or hands freeing to one reaper); a second would race it
+        }
         if (tuner != null) {
             tuner.close(); // first: it reads the stages' counters and moves their limits
         }
@@ -284,10 +289,13 @@ public final class LoaderRuntime implements AutoCloseable {
         owned.close();
     }
 
-    /** Waits (polling, a daemon thread) until every stage thread has ended, then frees what the loader owns. */
+    /**
+     * Waits (polling, a daemon thread) until every stage thread has ended, lets the pipeline sweep what its rings
+     * still hold back to the pools (its close could not, under a running thread), then frees what the loader owns.
+     */
     private void closeOnceStopped() {
         try {
-            while (!pipeline.isTerminated()) {
+            while (!pipeline.finishClose()) {
                 Thread.sleep(REAPER_POLL_MILLIS);
             }
             owned.close();
@@ -307,12 +315,12 @@ public final class LoaderRuntime implements AutoCloseable {
     private static final class CloseList {
         private final java.util.ArrayDeque<AutoCloseable> stack = new java.util.ArrayDeque<>();
 
-        <C extends AutoCloseable> C add(C c) {
+        synchronized <C extends AutoCloseable> C add(C c) {
             stack.push(c);
             return c;
         }
 
-        void close() {
+        synchronized void close() { // the loader's close, or its reaper: one of them, but never both at once
             CleanupFailures failures = new CleanupFailures();
             while (!stack.isEmpty()) {
                 AutoCloseable c = stack.pop();
