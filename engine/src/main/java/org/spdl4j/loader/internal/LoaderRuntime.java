@@ -143,7 +143,7 @@ public final class LoaderRuntime implements AutoCloseable {
                 progress);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
                     entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
-                .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items))
+                .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items, control, progress))
                 .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
                     r.onFailure().accept(item instanceof LoaderItem i
                         ? new SampleFailure(stage, i.key, i.epoch, i.position, cause)

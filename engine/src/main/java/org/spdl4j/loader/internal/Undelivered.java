@@ -11,8 +11,12 @@ import org.spdl4j.offheap.batch.Slot;
  * is failed, closing its batch when that was its last pending slot (its item stays in the {@link SlotTable}, which
  * the loader drains); a finished {@link Batch} or {@link BatchRecord} is closed, and so is a transferred batch.
  *
- * <p><b>Threading:</b> any thread (the closing thread; an async task's thread for a fetch or copy that completes
- * after the stop). Close path only.
+ * <p>An item discarded while the loader is <em>not</em> closing is the late result of a read that ran past its
+ * timeout: the engine has already failed it (and may still be naming it in its failure log), so it is retired, not
+ * reused, and settled as failed, as a read that throws is; else the epoch would keep a hole no checkpoint closes.
+ *
+ * <p><b>Threading:</b> any thread (the closing thread; an async task's thread for a fetch, read or copy that
+ * completes after the stop or after its timeout).
  */
 final class Undelivered implements Consumer<Object> {
     /** Recorded as the cause of each slot failed by close (preallocated: close may discard many slots). */
@@ -20,15 +24,23 @@ final class Undelivered implements Consumer<Object> {
         new CancellationException("the loader closed before this sample was written");
 
     private final LoaderItemPool items;
+    private final LoaderControl control;
+    private final Progress progress;
 
-    Undelivered(LoaderItemPool items) {
+    Undelivered(LoaderItemPool items, LoaderControl control, Progress progress) {
         this.items = items;
+        this.control = control;
+        this.progress = progress;
     }
 
     @Override
     public void accept(Object undelivered) {
         if (undelivered instanceof LoaderItem item) {
-            items.release(item);
+            if (control.isClosing()) {
+                items.release(item);
+            } else {
+                control.readFailed(item, items, progress); // a timed-out read's late result
+            }
         } else if (undelivered instanceof Slot slot) {
             Batch done = slot.fail(CLOSED);
             if (done != null) {
