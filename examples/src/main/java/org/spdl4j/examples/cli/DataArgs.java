@@ -15,7 +15,9 @@ import org.spdl4j.engine.source.RankInfo;
 import org.spdl4j.examples.sample.SampleImages;
 import org.spdl4j.engine.source.tar.HttpShardOpener;
 import org.spdl4j.engine.source.tar.ShardCompression;
+import org.spdl4j.loader.SampleMix;
 import org.spdl4j.loader.SampleSource;
+import org.spdl4j.s3.S3Location;
 import org.spdl4j.s3.S3ObjectStore;
 import org.spdl4j.s3.S3StoreException;
 import picocli.CommandLine.Model.CommandSpec;
@@ -57,7 +59,9 @@ final class DataArgs {
         /** Whole objects of an S3 location. */
         S3_OBJECTS,
         /** WebDataset tar shards of an S3 location. */
-        S3_SHARDS
+        S3_SHARDS,
+        /** A weighted mixture of local sources ({@code --mix}). */
+        MIXTURE
     }
 
     /**
@@ -157,6 +161,51 @@ final class DataArgs {
             throw new ParameterException(spec.commandLine(), "--data " + data + ": no such file or folder");
         }
         throw new ParameterException(spec.commandLine(), "--data " + data + ": expected " + RUN_ACCEPTS);
+    }
+
+    /**
+     * A weighted mixture of local sources: {@code --mix PATH=WEIGHT}, each path read as {@code --data} reads it.
+     *
+     * @param spec            the command, for errors
+     * @param parts           each {@code PATH=WEIGHT}
+     * @param samplesPerEpoch {@code --samples-per-epoch}, or {@code null}: epochs end where a part runs out
+     * @param media           what a sample is
+     * @return the data
+     * @throws ParameterException when a part is not {@code PATH=WEIGHT}, not a source, or the parts do not mix
+     */
+    static RunData mixData(CommandSpec spec, List<String> parts, Long samplesPerEpoch, MediaOption media) {
+        SampleMix mix = SampleSource.mix();
+        int shards = 0;
+        for (String part : parts) {
+            int eq = part.lastIndexOf('=');
+            double weight;
+            try {
+                weight = eq < 0 ? Double.NaN : Double.parseDouble(part.substring(eq + 1));
+            } catch (NumberFormatException e) {
+                weight = Double.NaN;
+            }
+            if (!(weight > 0) || Double.isInfinite(weight)) {
+                throw new ParameterException(spec.commandLine(), "--mix " + part + ": give PATH=WEIGHT, a weight"
+                    + " above 0 (--mix train=3 --mix extra=1: three of train to one of extra)");
+            }
+            String path = part.substring(0, eq);
+            if (S3Location.isS3(path)) {
+                throw new ParameterException(spec.commandLine(), "--mix " + part + ": mixes local data (folders,"
+                    + " lists, tar shards); s3:// data runs with --data");
+            }
+            RunData one = runData(spec, Path.of(path), media, 0, null);
+            shards += one.shards();
+            mix.add(one.source(), weight);
+        }
+        try {
+            if (samplesPerEpoch != null) {
+                mix.samplesPerEpoch(samplesPerEpoch);
+            }
+            SampleSource source = mix.build();
+            return new RunData(source, Kind.MIXTURE, source.size(), shards);
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(spec.commandLine(), "--mix: " + e.getMessage());
+        }
     }
 
     /** {@return the lines of a list when every one is an http(s) URL of a tar shard, else an empty list} */

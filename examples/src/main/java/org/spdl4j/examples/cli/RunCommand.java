@@ -71,6 +71,16 @@ final class RunCommand implements Callable<Integer> {
             + " built-in sample of images")
     String data;
 
+    @Option(names = "--mix", paramLabel = "PATH=WEIGHT", description = "instead of --data: a weighted mixture of local"
+        + " data (each PATH as --data reads it), repeated for each part; every stretch of an epoch holds the parts in"
+        + " proportion (--mix a=3 --mix b=1: three of a to one of b); an epoch ends where a part runs out, unless"
+        + " --samples-per-epoch is given")
+    List<String> mix;
+
+    @Option(names = "--samples-per-epoch", paramLabel = "N", description = "with --mix: N samples per epoch (all ranks);"
+        + " a part that runs out starts over in a new order (up-sampled)")
+    Long samplesPerEpoch;
+
     @Option(names = "--endpoint", paramLabel = "URL", description = "with s3:// data: an S3-compatible store's"
         + " endpoint (MinIO, Ceph, ...; path-style requests); default: AWS. Credentials: the AWS default chain"
         + " (AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY, AWS_PROFILE, ~/.aws, instance roles)")
@@ -241,6 +251,13 @@ final class RunCommand implements Callable<Integer> {
         if (stateFile != null) {
             OutputPaths.checkFile(spec, "--state", stateFile);
         }
+        if (mix != null && data != null) {
+            throw new ParameterException(spec.commandLine(), "--mix and --data: give one (--mix PATH=WEIGHT for each"
+                + " part of a mixture)");
+        }
+        if (samplesPerEpoch != null && mix == null) {
+            throw new ParameterException(spec.commandLine(), "--samples-per-epoch goes with --mix");
+        }
         boolean s3 = S3Location.isS3(data);
         if (!s3 && (endpoint != null || region != null)) {
             throw new ParameterException(spec.commandLine(), (endpoint != null ? "--endpoint" : "--region")
@@ -248,6 +265,7 @@ final class RunCommand implements Callable<Integer> {
         }
         try (S3ObjectStore store = s3 ? s3Store(settings) : null) { // closed after the loader
             DataArgs.RunData runData = s3 ? DataArgs.s3Data(spec, data, store, media)
+                : mix != null ? DataArgs.mixData(spec, mix, samplesPerEpoch, media)
                 : DataArgs.runData(spec, data == null ? null : Path.of(data), media, sampleImages,
                     spec.commandLine().getErr());
             if (classesFile != null) {
@@ -442,7 +460,8 @@ final class RunCommand implements Callable<Integer> {
 
     /** The report's title (what ran: the data, the media, the key settings) and its subtitle (the command line). */
     private RunReport.Header reportHeader(RunHeader header) {
-        String what = data == null ? "built-in sample of " + sampleImages + " images" : data.toString();
+        String what = mix != null ? "a mixture of " + String.join(", ", mix)
+            : data == null ? "built-in sample of " + sampleImages + " images" : data.toString();
         PipelineSettings s = header.settings();
         String title = String.format(Locale.ROOT, "spdl4j run over %s: batch %d, decode %d threads%s", what,
             s.batchSize(), s.decodeConcurrency(), device == DeviceOption.cpu ? "" : ", device " + device);

@@ -39,6 +39,7 @@ record RunHeader(DataArgs.RunData data, MediaOption media, PipelineSettings sett
                 data.source().describe(), settings.readConcurrency());
             case S3_SHARDS -> out.printf(Locale.ROOT, "spdl4j run: %s, streamed in ranged GETs%n",
                 data.source().describe());
+            case MIXTURE -> out.printf(Locale.ROOT, "spdl4j run: %s%n", data.source().describe());
             default -> { }
         }
         if (rank.worldSize() > 1) {
