@@ -52,6 +52,7 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
     public static FolderDataset scan(Path root, Set<String> extensions) {
         Set<String> exts = extensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(
                 java.util.stream.Collectors.toUnmodifiableSet());
+        requireFolder(root);
         List<String> classes = new ArrayList<>();
         try (Stream<Path> top = Files.list(root)) {
             top.filter(Files::isDirectory).map(p -> p.getFileName().toString()).filter(n -> !n.startsWith("."))
@@ -61,7 +62,9 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         } catch (UncheckedIOException e) { // thrown by the listing's stream: an unreadable entry
             throw new UncheckedIOException("cannot walk dataset folder " + root + ": " + e.getCause(), e.getCause());
         }
-        List<List<String>> perClass = walkClasses(root, classes, exts);
+        java.util.Queue<String> notFiles = new java.util.concurrent.ConcurrentLinkedQueue<>();
+        List<List<String>> perClass = walkClasses(root, classes, exts, notFiles);
+        warnNotFiles(root, notFiles);
         List<String> paths = new ArrayList<>();
         List<Integer> labelList = new ArrayList<>();
         for (int label = 0; label < classes.size(); label++) {
@@ -74,6 +77,29 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         return new FolderDataset(root, List.copyOf(classes), paths.toArray(String[]::new), labels);
     }
 
+    /** Fails with a message that says what is wrong when {@code root} is no folder. */
+    private static void requireFolder(Path root) {
+        if (!Files.exists(root)) {
+            throw new UncheckedIOException("dataset folder " + root + ": no such folder",
+                    new java.nio.file.NoSuchFileException(root.toString()));
+        }
+        if (!Files.isDirectory(root)) {
+            throw new UncheckedIOException("dataset folder " + root + ": not a folder (a list of paths is a .txt file;"
+                    + " tar shards are read as shards)", new java.nio.file.NotDirectoryException(root.toString()));
+        }
+    }
+
+    /** One warning naming what a scan left out because it was not a regular file (the first few of them). */
+    private static void warnNotFiles(Path root, java.util.Queue<String> notFiles) {
+        if (notFiles.isEmpty()) {
+            return;
+        }
+        List<String> sorted = notFiles.stream().sorted().toList();
+        LOG.warn("dataset folder {}: {} entr{} left out, not regular files: {}{}", root, sorted.size(),
+                sorted.size() == 1 ? "y" : "ies", String.join(", ", sorted.subList(0, Math.min(5, sorted.size()))),
+                sorted.size() > 5 ? ", ..." : "");
+    }
+
     /**
      * Walks the class folders, several at once: a walk waits on the file system (a stat per entry; on a network file
      * system a round trip each), and ImageNet's 1,000 class folders are independent. Up to
@@ -81,12 +107,13 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
      * in class order whatever order the walks finish in. The first failure in class order is thrown once every walk
      * has ended, with the message a sequential walk gives.
      */
-    private static List<List<String>> walkClasses(Path root, List<String> classes, Set<String> exts) {
+    private static List<List<String>> walkClasses(Path root, List<String> classes, Set<String> exts,
+                                                  java.util.Queue<String> notFiles) {
         int threads = Math.min(classes.size(), SCAN_THREADS);
         if (threads <= 1) {
             List<List<String>> one = new ArrayList<>();
             for (String c : classes) {
-                one.add(walkClass(root, c, exts));
+                one.add(walkClass(root, c, exts, notFiles));
             }
             return one;
         }
@@ -99,7 +126,7 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         try {
             List<java.util.concurrent.Future<List<String>>> walks = new ArrayList<>(classes.size());
             for (String c : classes) {
-                walks.add(pool.submit(() -> walkClass(root, c, exts)));
+                walks.add(pool.submit(() -> walkClass(root, c, exts, notFiles)));
             }
             List<List<String>> out = new ArrayList<>(classes.size());
             RuntimeException first = null;
@@ -125,14 +152,27 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
         }
     }
 
-    /** The kept files of one class folder, sorted; links followed. */
-    private static List<String> walkClass(Path root, String className, Set<String> exts) {
+    /**
+     * The kept files of one class folder, sorted; links followed. Entries named as kept files that are not regular
+     * files (a link to nothing, a FIFO, a device) go to {@code notFiles}, for one warning.
+     */
+    private static List<String> walkClass(Path root, String className, Set<String> exts,
+                                          java.util.Queue<String> notFiles) {
         Path dir = root.resolve(className);
         // Links followed (a subset made of symlinks to class folders keeps its files); a link cycle fails the walk
         // with FileSystemLoopException, named below. find, not walk + isRegularFile: the walk's own attributes
         // decide, one stat per entry, not two (a million-file folder lists in half the system calls).
-        try (Stream<Path> walk = Files.find(dir, Integer.MAX_VALUE, (p, attrs) -> attrs.isRegularFile(),
-                java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+        try (Stream<Path> walk = Files.find(dir, Integer.MAX_VALUE, (p, attrs) -> {
+                    if (attrs.isRegularFile()) {
+                        return true;
+                    }
+                    String name = p.getFileName().toString();
+                    if (!attrs.isDirectory() && !name.startsWith(".") && keep(name, exts)) {
+                        notFiles.add(relative(root, p) + (attrs.isSymbolicLink() ? " (a link to nothing)"
+                                : " (not a regular file: a FIFO, socket or device)"));
+                    }
+                    return false;
+                }, java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
             return walk.map(p -> relative(root, p)).filter(rel -> keep(rel, exts) && decodable(root, rel)).sorted()
                     .toList();
         } catch (IOException e) {
@@ -154,15 +194,28 @@ public final class FolderDataset implements IndexedDataset<FileItem> {
     public static FolderDataset scanFlat(Path root, Set<String> extensions) {
         Set<String> exts = extensions.stream().map(e -> e.toLowerCase(Locale.ROOT)).collect(
                 java.util.stream.Collectors.toUnmodifiableSet());
+        requireFolder(root);
         String[] names;
+        java.util.Queue<String> notFiles = new java.util.concurrent.ConcurrentLinkedQueue<>();
         try (Stream<Path> top = Files.list(root)) {
-            names = top.filter(Files::isRegularFile).map(p -> p.getFileName().toString())
+            names = top.filter(p -> {
+                        if (Files.isRegularFile(p)) {
+                            return true;
+                        }
+                        String n = p.getFileName().toString();
+                        if (!Files.isDirectory(p) && !n.startsWith(".") && keep(n, exts)) {
+                            notFiles.add(n + (Files.isSymbolicLink(p) ? " (a link to nothing)"
+                                    : " (not a regular file: a FIFO, socket or device)"));
+                        }
+                        return false;
+                    }).map(p -> p.getFileName().toString())
                     .filter(n -> keep(n, exts) && decodable(root, n)).sorted().toArray(String[]::new);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot list dataset folder " + root + ": " + e.getMessage(), e);
         } catch (UncheckedIOException e) {
             throw new UncheckedIOException("cannot list dataset folder " + root + ": " + e.getCause(), e.getCause());
         }
+        warnNotFiles(root, notFiles);
         int[] labels = new int[names.length];
         java.util.Arrays.fill(labels, Sample.NO_LABEL);
         return new FolderDataset(root, List.of(), names, labels);

@@ -190,4 +190,35 @@ class FolderDatasetTest {
             .hasMessageContaining("cannot walk dataset folder " + root)
             .hasMessageContaining("c05");
     }
+
+    @Test
+    void shouldWarnNamingWhatItLeavesOutThatIsNotARegularFile() throws Exception {
+        Path root = dir.resolve("odd");
+        Files.createDirectories(root.resolve("b"));
+        Files.write(root.resolve("b/good.jpg"), new byte[] {1});
+        Files.createSymbolicLink(root.resolve("b/dangling.jpg"), root.resolve("b/nowhere.jpg"));
+        Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("b/fifo.jpg").toString()).start();
+        assertThat(mkfifo.waitFor()).isZero();
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
+        FolderDataset d;
+        try {
+            d = FolderDataset.scan(root, Set.of("jpg"));
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(d.size()).isOne();
+        assertThat(log.toString(StandardCharsets.UTF_8)).contains("2 entries left out, not regular files")
+            .contains("b/dangling.jpg (a link to nothing)").contains("b/fifo.jpg (not a regular file");
+    }
+
+    @Test
+    void shouldSayAMissingFolderIsMissing() {
+        assertThatThrownBy(() -> FolderDataset.scan(dir.resolve("nope"), Set.of("jpg")))
+            .isInstanceOf(UncheckedIOException.class).hasMessage("dataset folder " + dir.resolve("nope")
+                + ": no such folder");
+        assertThatThrownBy(() -> FolderDataset.scanFlat(dir.resolve("nope"), Set.of("jpg")))
+            .hasMessageContaining("no such folder");
+    }
 }
