@@ -46,6 +46,10 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
 
     private final LoaderRuntime runtime;
     private final Iterator<LoadedBatch<T>> iterator;
+    // The consumer's thread only (iterate from one thread).
+    private long batchesDelivered;
+    private long samplesDelivered;
+    private boolean ended;
 
     Loader(LoaderRecipe recipe) {
         this.runtime = new LoaderRuntime(recipe);
@@ -53,14 +57,54 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         this.iterator = new Iterator<>() {
             @Override
             public boolean hasNext() {
-                return records.hasNext();
+                if (ended) {
+                    return false;
+                }
+                checkNotAllHeld();
+                if (records.hasNext()) {
+                    return true;
+                }
+                ended();
+                return false;
             }
 
             @Override
             public LoadedBatch<T> next() {
+                if (!hasNext()) {
+                    throw new java.util.NoSuchElementException("loader '" + name() + "' has delivered all its epochs");
+                }
                 return delivered(records.next());
             }
         };
+    }
+
+    private String name() {
+        return runtime.recipe().name();
+    }
+
+    /**
+     * Refuses to wait for a batch that cannot come: the consumer holds every batch the loader has, unclosed, so none
+     * can be filled (without this, the wait would last until the loader's batch timeout).
+     */
+    private void checkNotAllHeld() {
+        long held = runtime.batchesHeld(batchesDelivered);
+        if (held >= runtime.consumerCapacity()) {
+            throw new IllegalStateException("loader '" + name() + "': the consumer holds all " + held + " of its"
+                + " batches unclosed, so no batch can be filled: close each LoadedBatch when done with it (try (batch)"
+                + " { ... }), or give LoaderBuilder.batchesInFlight more to keep more of them");
+        }
+    }
+
+    /** The end of the last epoch: a run that delivered nothing because every sample failed says so. */
+    private void ended() {
+        ended = true;
+        long failed = failures();
+        if (samplesDelivered == 0 && failed > 0) {
+            Throwable first = firstFailure();
+            throw new IllegalStateException("loader '" + name() + "' delivered no sample: all " + failed + " failed;"
+                + " the first: " + first + " (a decoder closed, shared with another loader, or missing its codec fails"
+                + " every sample)", first);
+        }
     }
 
     /** {@return a builder of a loader of host {@link Batch}es} */
@@ -71,6 +115,8 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     @SuppressWarnings("unchecked") // the record's data is a Batch without a transfer, else the transfer's D = T
     private LoadedBatch<T> delivered(BatchRecord record) {
         runtime.progress().settle(record);
+        batchesDelivered++;
+        samplesDelivered += record.size();
         return (LoadedBatch<T>) record;
     }
 
@@ -83,13 +129,36 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      * @throws InterruptedException when interrupted
      */
     public LoadedBatch<T> next(Duration wait) throws TimeoutException, InterruptedException {
+        if (ended) {
+            return null;
+        }
+        checkNotAllHeld();
         BatchRecord record = runtime.pipeline().next(wait);
-        return record == null ? null : delivered(record);
+        if (record == null) {
+            ended();
+            return null;
+        }
+        return delivered(record);
     }
 
-    /** {@return the one iterator of this loader (every call returns it)} */
+    /**
+     * {@return the one iterator of this loader: every call returns it, so a loop left early and begun again goes on
+     * where it left} A loader runs its epochs once: once they are all delivered, asking for an iterator again is
+     * refused (a second {@code for} over a finished loader would otherwise see nothing).
+     *
+     * @throws IllegalStateException when the loader has delivered all its epochs: build another (with
+     *                               {@code resume(state())} to go on), or give {@link LoaderBuilder#epochs} the epochs
+     *                               to run in one loop
+     * @throws IllegalStateException from the iterator's {@code hasNext()}: when the consumer holds every batch
+     *                               unclosed (none could come), or at the end when every sample failed
+     */
     @Override
     public Iterator<LoadedBatch<T>> iterator() {
+        if (ended) {
+            throw new IllegalStateException("loader '" + name() + "' has delivered all its epochs (" + samplesDelivered
+                + " samples): a loader runs once; build another (resume(state()) goes on from here), or give"
+                + " epochs(n) to run n epochs in one loop");
+        }
         return iterator;
     }
 

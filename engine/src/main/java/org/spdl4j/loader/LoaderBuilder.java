@@ -3,7 +3,9 @@ package org.spdl4j.loader;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.WeakHashMap;
 import java.util.function.Consumer;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
@@ -27,7 +29,7 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * <pre>{@code
  * try (Loader<Batch> loader = Loader.builder()
  *         .source(SampleSource.folder(Path.of("train")))
- *         .decoder(ImageDecoders.evaluation(256, 224))
+ *         .decoder(ImageSlotDecoder.evaluation(256, 224))     // media-native
  *         .batchSize(32).epochs(3).seed(7)
  *         .build()) {
  *     for (LoadedBatch<Batch> batch : loader) {
@@ -42,6 +44,8 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param <T> the type of a delivered batch's data: {@link org.spdl4j.offheap.batch.Batch}, or the transfer's result
  */
 public final class LoaderBuilder<T> {
+    /** What was given to a loader (decoders, transfers), with the loader's name: each belongs to one loader. */
+    private static final Map<Object, String> GIVEN = new WeakHashMap<>();
     /** Samples per batch unless {@link #batchSize} sets another. */
     public static final int DEFAULT_BATCH_SIZE = 32;
     /** Host batches allocated at once unless {@link #batchesInFlight} sets another. */
@@ -427,6 +431,15 @@ public final class LoaderBuilder<T> {
             closeOwned();
             throw new IllegalStateException("loader '" + name + "' is missing:" + missing);
         }
+        claim(decoder, "decoder");
+        if (transfer != null) {
+            try {
+                claim(transfer, "transfer");
+            } catch (IllegalStateException e) {
+                decoder.close(); // this loader's own, claimed above; the transfer is the other loader's
+                throw e;
+            }
+        }
         LoaderState from;
         try {
             from = resumeAll != null ? elastic() : resume != null ? resume
@@ -476,6 +489,26 @@ public final class LoaderBuilder<T> {
             }
         }
         return Reshard.of(resumeAll, size, rank.rank(), rank.worldSize());
+    }
+
+    /**
+     * Marks {@code owned} as given to this loader, which will close it: one given to another loader before is refused
+     * (closed with that loader, it would fail every sample here; a decoder's thread state is not to be shared), and
+     * left alone. A weak identity map: forgets what nothing else refers to.
+     */
+    private void claim(Object owned, String what) {
+        String before;
+        synchronized (GIVEN) {
+            before = GIVEN.putIfAbsent(owned, name);
+        }
+        if (before != null) {
+            if (owned != decoder && decoder != null) {
+                decoder.close();
+            }
+            throw new IllegalStateException("loader '" + name + "': this " + what + " (" + owned + ") was given to"
+                + " loader '" + before + "' already, which owns it and closes it with itself; give each loader its own"
+                + " (make it where you build the loader, e.g. in the per-epoch factory)");
+        }
     }
 
     private void closeOwned() {

@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.util.concurrent.atomic.AtomicLong;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.spdl4j.loader.LoadedBatch;
 import org.spdl4j.offheap.BufferPool;
@@ -30,8 +31,11 @@ public final class BatchRecord implements LoadedBatch<Object> {
     Batch host;
     private AutoCloseable data;
     private volatile boolean closed;
+    /** The loader's count of closed records: with its count of delivered ones, the batches the consumer holds. */
+    private final AtomicLong closes;
 
-    BatchRecord(Batch batch, SlotTable table, BufferPool labelPool) {
+    BatchRecord(Batch batch, SlotTable table, BufferPool labelPool, AtomicLong closes) {
+        this.closes = closes;
         this.size = batch.size();
         this.keys = new String[size];
         this.labels = new int[size];
@@ -109,6 +113,7 @@ public final class BatchRecord implements LoadedBatch<Object> {
             throw new IllegalStateException("batch of " + size + " samples closed twice");
         }
         closed = true;
+        closes.incrementAndGet();
         Lease l = labelLease;
         labelLease = null;
         try {

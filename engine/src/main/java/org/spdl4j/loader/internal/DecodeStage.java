@@ -1,6 +1,7 @@
 package org.spdl4j.loader.internal;
 
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.slf4j.Logger;
@@ -37,11 +38,14 @@ final class DecodeStage implements Function<Object, BatchRecord> {
     /** The longest a decode may take, or 0 for no limit. */
     private final long timeoutNanos;
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** Counts the records closed (consumer or sweep); see {@link LoaderRuntime#batchesHeld}. */
+    private final AtomicLong recordsClosed;
     /** Says when a decode passes the timeout while it runs; {@code null} without a timeout. */
     private final DecodeWatch watch;
 
     DecodeStage(String stage, SlotTable table, SlotDecoder decoder, LoaderItemPool items, BufferPool labelPool,
-                LoaderControl control, Duration timeout) {
+                LoaderControl control, Duration timeout, AtomicLong recordsClosed) {
+        this.recordsClosed = recordsClosed;
         this.stage = stage;
         this.table = table;
         this.decoder = decoder;
@@ -126,7 +130,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
      */
     private BatchRecord record(Batch batch) {
         try {
-            return new BatchRecord(batch, table, labelPool);
+            return new BatchRecord(batch, table, labelPool, recordsClosed);
         } catch (RuntimeException | Error e) {
             batch.close();
             throw e;

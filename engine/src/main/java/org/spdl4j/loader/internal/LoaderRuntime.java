@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.spdl4j.engine.FailureListener;
@@ -69,6 +70,13 @@ public final class LoaderRuntime implements AutoCloseable {
     private final LoaderItemPool items;
     private final CloseList owned = new CloseList();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Delivered records closed so far (by the consumer; at close, by the sweep). */
+    private final AtomicLong recordsClosed = new AtomicLong();
+    /**
+     * The most batches the consumer can hold before the loader has no batch memory left to fill: the host batches
+     * without a transfer; with one, the transfer's own bound (unknown here), so no limit is checked.
+     */
+    private final int consumerCapacity;
     private final SlotTable table;
     private final DecodeStage decode;
     private final Pipeline<BatchRecord> pipeline;
@@ -129,7 +137,8 @@ public final class LoaderRuntime implements AutoCloseable {
             this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, control,
-                r.taskTimeout());
+                r.taskTimeout(), recordsClosed);
+            this.consumerCapacity = r.transfer() == null ? assembler.batchesInFlight() : Integer.MAX_VALUE;
             owned.add(decode::closeWatch); // its watcher thread ends with the loader
             ReadKind kind = r.source().readKind();
             // Tar shards are read on the source thread: their opens and reads get the file reads' deadline.
@@ -239,6 +248,20 @@ public final class LoaderRuntime implements AutoCloseable {
     /** {@return the recipe} */
     public LoaderRecipe recipe() {
         return recipe;
+    }
+
+    /**
+     * {@return how many of the delivered batches the consumer still holds}
+     *
+     * @param delivered batches delivered so far
+     */
+    public long batchesHeld(long delivered) {
+        return delivered - recordsClosed.get();
+    }
+
+    /** {@return the most delivered batches the consumer may hold and still get another, or Integer.MAX_VALUE} */
+    public int consumerCapacity() {
+        return consumerCapacity;
     }
 
     /** {@return samples dropped so far: unreadable (read stage) or undecodable (decode stage)} */
