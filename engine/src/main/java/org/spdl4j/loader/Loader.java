@@ -50,6 +50,11 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     private long batchesDelivered;
     private long samplesDelivered;
     private boolean ended;
+    /**
+     * The batch {@code hasNext()} took off the pipeline and {@code next()} has not returned yet: the loader's until
+     * then, so {@link #close()} gives it back (the pipeline's sweep no longer sees it).
+     */
+    private volatile BatchRecord pending;
 
     Loader(LoaderRecipe recipe) {
         this.runtime = new LoaderRuntime(recipe);
@@ -57,11 +62,15 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         this.iterator = new Iterator<>() {
             @Override
             public boolean hasNext() {
+                if (pending != null) {
+                    return true;
+                }
                 if (ended) {
                     return false;
                 }
                 checkNotAllHeld();
                 if (records.hasNext()) {
+                    pending = records.next();
                     return true;
                 }
                 ended();
@@ -73,7 +82,9 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
                 if (!hasNext()) {
                     throw new java.util.NoSuchElementException("loader '" + name() + "' has delivered all its epochs");
                 }
-                return delivered(records.next());
+                BatchRecord record = pending;
+                pending = null;
+                return delivered(record);
             }
         };
     }
@@ -132,6 +143,11 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         if (ended) {
             return null;
         }
+        if (pending != null) {
+            BatchRecord record = pending;
+            pending = null;
+            return delivered(record);
+        }
         checkNotAllHeld();
         BatchRecord record = runtime.pipeline().next(wait);
         if (record == null) {
@@ -167,7 +183,7 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      * that failed; save its {@link LoaderState#encode() text} and {@link LoaderBuilder#resume resume} from it}
      */
     public LoaderState state() {
-        return runtime.progress().state();
+        return runtime.progress().state().withSource(runtime.recipe().source().fingerprint());
     }
 
     /** {@return samples skipped so far because they could not be read or decoded} */
@@ -198,6 +214,14 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     /** Stops every stage, returns what was never delivered and frees the loader's pools, decoder and transfer. */
     @Override
     public void close() {
-        runtime.close();
+        BatchRecord taken = pending;
+        pending = null;
+        try {
+            if (taken != null) {
+                taken.close(); // taken by hasNext(), never handed out: not the consumer's, not settled
+            }
+        } finally {
+            runtime.close();
+        }
     }
 }

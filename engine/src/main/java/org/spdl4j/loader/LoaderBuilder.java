@@ -448,6 +448,12 @@ public final class LoaderBuilder<T> {
             closeOwned();
             throw e;
         }
+        if (resumeAll != null ? resumeAll.stream().anyMatch(this::otherSource) : resume != null && otherSource(resume)) {
+            closeOwned();
+            throw new IllegalArgumentException("loader '" + name + "': the state to resume was saved over other"
+                + " samples than " + source.describe() + " (files added, removed or renamed, or another source): its"
+                + " positions would name other samples. Resume over the data it was saved with, or start afresh");
+        }
         if (from.seed() != seed || from.rank() != rank.rank() || from.worldSize() != rank.worldSize()) {
             closeOwned();
             throw new IllegalArgumentException("loader '" + name + "': the state to resume (" + from.encode()
@@ -458,6 +464,11 @@ public final class LoaderBuilder<T> {
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
             dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure, autotune, tuneListener));
+    }
+
+    /** Whether a saved state records a fingerprint of other samples than this source's. */
+    private boolean otherSource(LoaderState saved) {
+        return saved.source() != 0 && saved.source() != source.entries().fingerprint();
     }
 
     /** The state of this rank from every saved rank's: that rank's own when the number of ranks is the same. */

@@ -15,8 +15,9 @@ import java.util.TreeMap;
  * <p>Per open epoch it keeps a low watermark (every position below it settled) and the settled positions above it
  * (only samples that were in flight), so it stays small whatever the dataset's size. One line of text:
  * <pre>
- *   spdl4j-loader/1 seed=42 rank=0/1 epoch=1 1:1024+1030,1032-1040 2:0+5
- *   (epochs before 1 are done; of epoch 1, positions below 1024 and 1030, 1032..1040 are settled; of epoch 2, 5)
+ *   spdl4j-loader/1 seed=42 rank=0/1 epoch=1 source=9c1f04e2b7a3d615 1:1024+1030,1032-1040 2:0+5
+ *   (epochs before 1 are done; of epoch 1, positions below 1024 and 1030, 1032..1040 are settled; of epoch 2, 5;
+ *   the samples read have that fingerprint: a resumed loader over other samples is refused)
  * </pre>
  * <p>After the world size changed ({@link LoaderBuilder#resume(java.util.Collection)}: every rank's state of a run of
  * N ranks, resumed on M ranks) an open epoch also carries the slots of its order settled before the change
@@ -45,6 +46,8 @@ public final class LoaderState {
     private final long epoch;
     private final Map<Long, Mark> marks;
     private final Map<Long, Carry> carried;
+    /** The fingerprint of the samples the run read ({@link #source()}), 0 when not recorded. */
+    private final long source;
 
     /**
      * The slots of one epoch's order settled before the number of ranks changed. The epoch's order has
@@ -158,6 +161,35 @@ public final class LoaderState {
         this.epoch = epoch;
         this.marks = Collections.unmodifiableMap(new TreeMap<>(marks));
         this.carried = Collections.unmodifiableMap(new TreeMap<>(carried));
+        this.source = 0;
+    }
+
+    private LoaderState(LoaderState s, long source) {
+        this.seed = s.seed;
+        this.rank = s.rank;
+        this.worldSize = s.worldSize;
+        this.epoch = s.epoch;
+        this.marks = s.marks;
+        this.carried = s.carried;
+        this.source = source;
+    }
+
+    /**
+     * {@return a fingerprint of the samples the run read (their count and keys, or a shard list), or 0 when the state
+     * does not record one} A resumed loader whose source has another fingerprint is refused: positions would name
+     * other samples.
+     */
+    public long source() {
+        return source;
+    }
+
+    /**
+     * {@return this state recording the fingerprint of the samples the run read}
+     *
+     * @param fingerprint the source's fingerprint, 0 for none
+     */
+    public LoaderState withSource(long fingerprint) {
+        return fingerprint == source ? this : new LoaderState(this, fingerprint);
     }
 
     /**
@@ -222,6 +254,9 @@ public final class LoaderState {
     public String encode() {
         StringBuilder b = new StringBuilder(PREFIX).append(" seed=").append(seed).append(" rank=").append(rank)
             .append('/').append(worldSize).append(" epoch=").append(epoch);
+        if (source != 0) {
+            b.append(" source=").append(Long.toHexString(source));
+        }
         for (Map.Entry<Long, Mark> e : marks.entrySet()) {
             b.append(' ').append(e.getKey()).append(':');
             appendMark(b, e.getValue());
@@ -267,7 +302,13 @@ public final class LoaderState {
             long epoch = Long.parseLong(value(parts[3], "epoch", text));
             Map<Long, Mark> marks = new TreeMap<>();
             Map<Long, Carry> carried = new TreeMap<>();
-            for (int i = 4; i < parts.length; i++) {
+            int first = 4;
+            long source = 0;
+            if (parts.length > 4 && parts[4].startsWith("source=")) {
+                source = Long.parseUnsignedLong(value(parts[4], "source", text), 16);
+                first = 5;
+            }
+            for (int i = first; i < parts.length; i++) {
                 String part = parts[i];
                 int colon = part.indexOf(':');
                 Mark mark = parseMark(part.substring(colon + 1));
@@ -279,7 +320,8 @@ public final class LoaderState {
                     marks.put(Long.parseLong(part.substring(0, colon)), mark);
                 }
             }
-            return new LoaderState(seed, Integer.parseInt(r[0]), Integer.parseInt(r[1]), epoch, marks, carried);
+            return new LoaderState(seed, Integer.parseInt(r[0]), Integer.parseInt(r[1]), epoch, marks, carried)
+                .withSource(source);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException("bad loader state '" + text + "': " + e.getMessage(), e);
         }
@@ -322,12 +364,12 @@ public final class LoaderState {
     @Override
     public boolean equals(Object o) {
         return o instanceof LoaderState s && s.seed == seed && s.rank == rank && s.worldSize == worldSize
-            && s.epoch == epoch && s.marks.equals(marks) && s.carried.equals(carried);
+            && s.epoch == epoch && s.marks.equals(marks) && s.carried.equals(carried) && s.source == source;
     }
 
     @Override
     public int hashCode() {
-        return Objects.hash(seed, rank, worldSize, epoch, marks, carried);
+        return Objects.hash(seed, rank, worldSize, epoch, marks, carried, source);
     }
 
     @Override

@@ -25,6 +25,34 @@ class LoaderStateTest {
     }
 
     @Test
+    void shouldRecordTheSourcesFingerprintAndReadStatesWithoutOne() {
+        LoaderState s = new LoaderState(42, 0, 1, 1, Map.of(1L, new LoaderState.Mark(7, new long[0])))
+            .withSource(0x9c1f04e2b7a3d615L);
+        assertThat(s.encode()).isEqualTo("spdl4j-loader/1 seed=42 rank=0/1 epoch=1 source=9c1f04e2b7a3d615 1:7");
+        assertThat(LoaderState.parse(s.encode())).isEqualTo(s);
+        assertThat(LoaderState.parse("spdl4j-loader/1 seed=42 rank=0/1 epoch=1 1:7").source()).isZero();
+    }
+
+    @Test
+    void shouldRefuseToResumeOverOtherSamples(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        for (int i = 0; i < 12; i++) {
+            java.nio.file.Files.writeString(dir.resolve("s" + i + ".bin"), "id:s" + i);
+        }
+        java.util.function.Supplier<LoaderBuilder<org.spdl4j.offheap.batch.Batch>> recipe = () -> Loader.builder()
+            .name("changed").source(SampleSource.folder(dir, java.util.Set.of("bin"))).decoder(new BytesDecoder())
+            .batchSize(4);
+        LoaderState saved = LoaderState.parse(LoaderRun.of(recipe.get(), 1).state.encode());
+        assertThat(saved.source()).isNotZero();
+        assertThat(LoaderRun.of(recipe.get().resume(saved), Integer.MAX_VALUE).keys).hasSize(8); // the same files
+        java.nio.file.Files.delete(dir.resolve("s3.bin"));
+        assertThatThrownBy(() -> recipe.get().resume(saved).build()).isInstanceOf(IllegalArgumentException.class)
+            .hasMessageContaining("saved over other samples than folder " + dir).hasMessageContaining("start afresh");
+        java.nio.file.Files.writeString(dir.resolve("s3-renamed.bin"), "id:s3");
+        assertThatThrownBy(() -> recipe.get().resume(saved).build()).hasMessageContaining("other samples");
+    }
+
+    @Test
     void shouldRefuseARangeTooLargeToBeALoadersWithoutAllocatingIt() {
         assertThatThrownBy(() -> LoaderState.parse("spdl4j-loader/1 seed=1 rank=0/1 epoch=0 0:5+10-3000000000"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10-3000000000");

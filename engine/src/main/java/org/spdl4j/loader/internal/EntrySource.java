@@ -85,6 +85,16 @@ public interface EntrySource {
         return this;
     }
 
+    /**
+     * {@return a fingerprint of which samples this source names, in which order before shuffling (their count and
+     * keys; tar shards: their names), never 0; or 0 when it cannot tell without reading them (streamed samples)}
+     * Saved states record it, and a resumed loader over another fingerprint is refused. May take a pass over the
+     * samples' keys on the first call; cached.
+     */
+    default long fingerprint() {
+        return 0;
+    }
+
     /** {@return the store whose objects a {@link ReadKind#OBJECTS} source names, else {@code null}} */
     default ObjectStore objectStore() {
         return null;

@@ -22,6 +22,8 @@ public final class IndexedEntries implements EntrySource {
     private final ReadKind kind;
     private final String description;
     private final ObjectStore store;
+    /** {@link #fingerprint()}, once computed; 0 before (races compute the same value). */
+    private volatile long fingerprint;
 
     /**
      * Creates the source.
@@ -161,6 +163,20 @@ public final class IndexedEntries implements EntrySource {
                 // nothing open
             }
         };
+    }
+
+    @Override
+    public long fingerprint() {
+        long f = fingerprint;
+        if (f == 0) {
+            SourceFingerprint fp = new SourceFingerprint();
+            for (SampleEntry e : entries) {
+                fp.add(e.key());
+            }
+            f = fp.value();
+            fingerprint = f;
+        }
+        return f;
     }
 
     @Override

@@ -206,6 +206,20 @@ public final class MixedEntries implements EntrySource {
         }
     }
 
+    /** {@return the parts' fingerprints with the weights and epoch length; 0 when a part has none} */
+    @Override
+    public long fingerprint() {
+        SourceFingerprint fp = new SourceFingerprint();
+        for (int j = 0; j < parts.size(); j++) {
+            long part = parts.get(j).fingerprint();
+            if (part == 0) {
+                return 0;
+            }
+            fp.add(part).add(Double.doubleToLongBits(schedule.fraction(j)));
+        }
+        return fp.add(samplesPerEpoch).value();
+    }
+
     @Override
     public String describe() {
         return description;

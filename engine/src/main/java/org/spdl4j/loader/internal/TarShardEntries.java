@@ -161,6 +161,16 @@ public final class TarShardEntries implements EntrySource {
         return best != null ? best : other;
     }
 
+    /** {@return the shard names' fingerprint: the samples in them are known only once read} */
+    @Override
+    public long fingerprint() {
+        SourceFingerprint fp = new SourceFingerprint();
+        for (String shard : shards) {
+            fp.add(shard);
+        }
+        return fp.value();
+    }
+
     @Override
     public String describe() {
         return description;

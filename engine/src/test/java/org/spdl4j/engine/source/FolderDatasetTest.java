@@ -193,18 +193,18 @@ class FolderDatasetTest {
 
     @Test
     void shouldWarnNamingWhatItLeavesOutThatIsNotARegularFile() throws Exception {
-        Path root = dir.resolve("odd");
-        Files.createDirectories(root.resolve("b"));
-        Files.write(root.resolve("b/good.jpg"), new byte[] {1});
-        Files.createSymbolicLink(root.resolve("b/dangling.jpg"), root.resolve("b/nowhere.jpg"));
-        Process mkfifo = new ProcessBuilder("mkfifo", root.resolve("b/fifo.jpg").toString()).start();
+        Path odd = root.resolve("odd");
+        Files.createDirectories(odd.resolve("b"));
+        Files.write(odd.resolve("b/good.jpg"), new byte[] {1});
+        Files.createSymbolicLink(odd.resolve("b/dangling.jpg"), odd.resolve("b/nowhere.jpg"));
+        Process mkfifo = new ProcessBuilder("mkfifo", odd.resolve("b/fifo.jpg").toString()).start();
         assertThat(mkfifo.waitFor()).isZero();
         java.io.PrintStream err = System.err;
         java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(log, true, StandardCharsets.UTF_8)); // slf4j-simple writes to System.err
         FolderDataset d;
         try {
-            d = FolderDataset.scan(root, Set.of("jpg"));
+            d = FolderDataset.scan(odd, Set.of("jpg"));
         } finally {
             System.setErr(err);
         }
@@ -215,10 +215,10 @@ class FolderDatasetTest {
 
     @Test
     void shouldSayAMissingFolderIsMissing() {
-        assertThatThrownBy(() -> FolderDataset.scan(dir.resolve("nope"), Set.of("jpg")))
-            .isInstanceOf(UncheckedIOException.class).hasMessage("dataset folder " + dir.resolve("nope")
+        assertThatThrownBy(() -> FolderDataset.scan(root.resolve("nope"), Set.of("jpg")))
+            .isInstanceOf(UncheckedIOException.class).hasMessage("dataset folder " + root.resolve("nope")
                 + ": no such folder");
-        assertThatThrownBy(() -> FolderDataset.scanFlat(dir.resolve("nope"), Set.of("jpg")))
+        assertThatThrownBy(() -> FolderDataset.scanFlat(root.resolve("nope"), Set.of("jpg")))
             .hasMessageContaining("no such folder");
     }
 }
