@@ -4,6 +4,7 @@ import org.bytedeco.ffmpeg.global.avcodec;
 import org.bytedeco.ffmpeg.global.avformat;
 import org.bytedeco.ffmpeg.global.avutil;
 import org.bytedeco.ffmpeg.global.swscale;
+import org.spdl4j.offheap.OffHeapConfiguration;
 
 /**
  * FFmpeg glue shared by the decoders: library initialisation, error text, return-code checks.
@@ -30,12 +31,27 @@ final class FFmpeg {
      * load the natives, once per JVM. Cheap after the first call.
      */
     static void preload() {
-        init();
+        OffHeapConfiguration.checkJvmAccess(); // the decoders write through Agrona: name a missing flag first
+        try {
+            init();
+        } catch (UnsatisfiedLinkError | NoClassDefFoundError | ExceptionInInitializerError e) {
+            throw new IllegalStateException(loadFailure(e), e);
+        }
         if (avcodec.avcodec_find_decoder(avcodec.AV_CODEC_ID_MJPEG) == null
                 || avformat.av_find_input_format("image2pipe") == null) {
             throw new IllegalStateException("this FFmpeg build has no MJPEG decoder or image2pipe demuxer");
         }
         swscale.swscale_version();
+    }
+
+    /** What to do when FFmpeg's natives cannot be loaded: the artifact on the class path, the flags on the module path. */
+    static String loadFailure(final Throwable e) {
+        final boolean modulePath = FFmpeg.class.getModule().isNamed();
+        return "FFmpeg's native libraries could not be loaded (" + e + "): they come from"
+                + " org.bytedeco:ffmpeg:<version>:linux-x86_64 and org.bytedeco:javacpp:<version>:linux-x86_64 (Linux"
+                + " x86-64 only), which must be on the " + (modulePath ? "module" : "class") + " path"
+                + (modulePath ? "; on the module path also give --add-modules org.bytedeco.ffmpeg.linux.x86_64 and"
+                + " --enable-native-access=org.bytedeco.javacpp,org.bytedeco.ffmpeg" : "");
     }
 
     /**

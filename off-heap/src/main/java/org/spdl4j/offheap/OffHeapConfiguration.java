@@ -87,4 +87,16 @@ public final class OffHeapConfiguration {
 
     private OffHeapConfiguration() {
     }
+
+    /**
+     * Checks that this JVM runs with the flags off-heap memory needs, before anything touches it: a pool checks when
+     * it opens; code that writes through Agrona earlier (a decoder's warm-up) calls this first.
+     *
+     * @throws IllegalStateException naming the missing JVM flag ({@code --add-exports
+     *                               java.base/jdk.internal.misc=ALL-UNNAMED} on the class path), Agrona's own error
+     *                               as the cause
+     */
+    public static void checkJvmAccess() {
+        AgronaAccess.check();
+    }
 }
