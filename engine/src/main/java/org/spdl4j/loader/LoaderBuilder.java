@@ -44,6 +44,7 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param <T> the type of a delivered batch's data: {@link org.spdl4j.offheap.batch.Batch}, or the transfer's result
  */
 public final class LoaderBuilder<T> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LoaderBuilder.class);
     /** What was given to a loader (decoders, transfers), with the loader's name: each belongs to one loader. */
     private static final Map<Object, String> GIVEN = new WeakHashMap<>();
     /** Samples per batch unless {@link #batchSize} sets another. */
@@ -460,6 +461,10 @@ public final class LoaderBuilder<T> {
                 + ") was saved with seed " + from.seed() + ", rank " + from.rank() + "/" + from.worldSize()
                 + " but this loader has seed " + seed + ", rank " + rank.rank() + "/" + rank.worldSize()
                 + "; build it with the saved run's seed and rank");
+        }
+        if (from.epoch() >= epochs && (resume != null || resumeAll != null)) {
+            LOG.warn("loader '{}': the state to resume has done {} epoch(s) and this loader runs {}: it has nothing to"
+                + " load (give epochs(n) the epochs the run should reach)", name, from.epoch(), epochs);
         }
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
