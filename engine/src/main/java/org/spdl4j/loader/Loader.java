@@ -55,6 +55,8 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      * then, so {@link #close()} gives it back (the pipeline's sweep no longer sees it).
      */
     private volatile BatchRecord pending;
+    private volatile boolean closing;
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Loader.class);
 
     Loader(LoaderRecipe recipe) {
         this.runtime = new LoaderRuntime(recipe);
@@ -214,6 +216,13 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     /** Stops every stage, returns what was never delivered and frees the loader's pools, decoder and transfer. */
     @Override
     public void close() {
+        long held = runtime.batchesHeld(batchesDelivered);
+        if (held > 0 && !closing) {
+            // The pools name each held lease as they close; say first that these are the consumer's, not lost.
+            LOG.warn("loader '{}' closed while the consumer holds {} of its batches: their memory stays valid and"
+                + " goes back as each is closed (the pools list their leases below)", name(), held);
+        }
+        closing = true;
         BatchRecord taken = pending;
         pending = null;
         try {

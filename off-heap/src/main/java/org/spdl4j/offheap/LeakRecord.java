@@ -19,7 +19,7 @@ public record LeakRecord(String pool, int leaseId, int slabBytes, int length, in
         final StringBuilder sb = new StringBuilder()
                 .append("LEAK: lease #").append(leaseId).append(" of pool '").append(pool).append("' (")
                 .append(length).append(" of ").append(slabBytes).append(" B, refCount ").append(refCount)
-                .append(") was never released.");
+                .append(") is still held.");
         if (site == null) {
             sb.append(" Not tracked; run with -D").append(OffHeapConfiguration.LEAK_DETECTION_PROP)
                     .append("=paranoid to see where it was acquired.");
