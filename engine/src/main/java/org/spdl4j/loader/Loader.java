@@ -108,15 +108,17 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         }
     }
 
-    /** The end of the last epoch: a run that delivered nothing because every sample failed says so. */
+    /**
+     * The end of the last epoch: a run that delivered nothing because every sample failed says so, loudly (a broken
+     * decoder set-up fails every sample; but a rank whose share of the data is all bad is a run that ended, not one
+     * to fail, so it is logged, not thrown).
+     */
     private void ended() {
         ended = true;
         long failed = failures();
         if (samplesDelivered == 0 && failed > 0) {
-            Throwable first = firstFailure();
-            throw new IllegalStateException("loader '" + name() + "' delivered no sample: all " + failed + " failed;"
-                + " the first: " + first + " (a decoder closed, shared with another loader, or missing its codec fails"
-                + " every sample)", first);
+            LOG.error("loader '{}' delivered no sample: all {} failed; the first: {} (a decoder that is closed or"
+                + " missing its codec fails every sample)", name(), failed, firstFailure());
         }
     }
 
@@ -168,7 +170,7 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      *                               {@code resume(state())} to go on), or give {@link LoaderBuilder#epochs} the epochs
      *                               to run in one loop
      * @throws IllegalStateException from the iterator's {@code hasNext()}: when the consumer holds every batch
-     *                               unclosed (none could come), or at the end when every sample failed
+     *                               unclosed (none could come)
      */
     @Override
     public Iterator<LoadedBatch<T>> iterator() {
