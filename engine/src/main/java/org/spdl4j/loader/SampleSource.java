@@ -125,7 +125,10 @@ public final class SampleSource {
     }
 
     /**
-     * WebDataset tar shards: a shard file, or a folder's shards in name order. Shards are {@code .tar}, or compressed
+     * WebDataset tar shards: a shard file, or a folder's shards in name order. Shards are dealt whole to ranks, their
+     * order shuffled per epoch; the samples within a shard are read in the order written (streamed, no buffer): write
+     * shards with their samples shuffled, as WebDataset advises, or interleave several shard sets with {@link #mix()}.
+     * Shards are {@code .tar}, or compressed
      * {@code .tar.gz} / {@code .tgz} / {@code .tar.zst}, decompressed as they stream
      * ({@link org.spdl4j.engine.source.tar.ShardCompression}; Zstandard needs {@code com.github.luben:zstd-jni}).
      *
