@@ -127,7 +127,8 @@ public final class SampleSource {
     /**
      * WebDataset tar shards: a shard file, or a folder's shards in name order. Shards are dealt whole to ranks, their
      * order shuffled per epoch; the samples within a shard are read in the order written (streamed, no buffer): write
-     * shards with their samples shuffled, as WebDataset advises, or interleave several shard sets with {@link #mix()}.
+     * shards with their samples shuffled, as WebDataset advises, read several at once ({@link #interleave}), or mix
+     * several shard sets ({@link #mix()}).
      * Shards are {@code .tar}, or compressed
      * {@code .tar.gz} / {@code .tgz} / {@code .tar.zst}, decompressed as they stream
      * ({@link org.spdl4j.engine.source.tar.ShardCompression}; Zstandard needs {@code com.github.luben:zstd-jni}).
@@ -279,6 +280,25 @@ public final class SampleSource {
      */
     public SampleSource classes(Path classList) {
         return withLabels(ClassLabels.read(classList));
+    }
+
+    /**
+     * {@return these tar shards read {@code n} at a time by each rank, their samples taken in turn: shard {@code k} of
+     * a rank's epoch order goes to lane {@code k mod n}, each lane reads its shards one after another, and the lanes
+     * give one sample each, round-robin} Consecutive samples then come from {@code n} shards, so a batch of shards
+     * written in class order holds {@code n} shards' classes, not one; {@code n} shards are open at a time. Exact
+     * resume replays the turns by headers only.
+     *
+     * @param n shards read at once per rank, at least 1 (1, the default: one after another)
+     * @throws IllegalStateException    when this source is not tar shards
+     * @throws IllegalArgumentException when {@code n < 1}
+     */
+    public SampleSource interleave(int n) {
+        if (!(entries instanceof TarShardEntries tar)) {
+            throw new IllegalStateException("interleave reads several tar shards at once; " + describe()
+                + " is not tar shards (lists are shuffled whole; several sources mix with SampleSource.mix())");
+        }
+        return new SampleSource(tar.interleaving(n));
     }
 
     private SampleSource withLabels(ClassLabels labels) {

@@ -192,6 +192,37 @@ class LoaderMixTest {
     }
 
     @Test
+    void shouldInterleaveTarShardsAndResumeThemExactly() throws IOException {
+        List<Path> shards = new ArrayList<>();
+        for (int s = 0; s < 4; s++) {
+            TestTarWriter tar = new TestTarWriter();
+            for (int i = 0; i < 6; i++) { // each shard one class, as a shard set written in class order is
+                tar.add("k" + s + "-" + i + ".bin", ("id:k" + s + "-" + i).getBytes(StandardCharsets.UTF_8))
+                    .add("k" + s + "-" + i + ".cls", String.valueOf(s).getBytes(StandardCharsets.US_ASCII));
+            }
+            Path shard = dir.resolve("class-" + s + ".tar");
+            Files.write(shard, tar.finish());
+            shards.add(shard);
+        }
+        SampleSource interleaved = SampleSource.tarShards(shards).interleave(4);
+        LoaderRun whole = LoaderRun.of(recipe(interleaved).epochs(2), Integer.MAX_VALUE);
+        assertThat(whole.keys).hasSize(48);
+        for (int b = 0; b < 12; b++) { // every batch of 4 holds the 4 classes
+            assertThat(whole.delivered.subList(4 * b, 4 * b + 4).stream().map(LoaderRun.Delivered::label).distinct())
+                .as("batch %d", b).hasSize(4);
+        }
+        for (int k : new int[] {1, 5, 7}) {
+            LoaderRun first = LoaderRun.of(recipe(interleaved).epochs(2), k);
+            List<String> resumed = new ArrayList<>(first.keys);
+            resumed.addAll(LoaderRun.of(recipe(interleaved).epochs(2).resume(LoaderState.parse(first.state.encode())),
+                Integer.MAX_VALUE).keys);
+            assertThat(resumed).as("stopped after %d batches", k).containsExactlyElementsOf(whole.keys);
+        }
+        assertThatThrownBy(() -> big.interleave(2)).isInstanceOf(IllegalStateException.class)
+            .hasMessageContaining("not tar shards");
+    }
+
+    @Test
     void shouldRefuseMixturesThatCannotShareAReadStageOrBeResharded() throws IOException {
         SampleSource urls = SampleSource.of(List.of(SampleEntry.url(URI.create("http://127.0.0.1:9/x.bin"), 0)));
         assertThatThrownBy(() -> SampleSource.mix().add(big, 1).add(urls, 1).build())

@@ -43,6 +43,8 @@ public final class TarShardEntries implements EntrySource {
     private final ShardOpener opener;
     private final String description;
     private final ClassLabels classLabels;
+    /** Shards of a rank read at once, their samples in turn (WebDatasetSource#interleaving); 1: one at a time. */
+    private final int lanes;
 
     /**
      * Creates the source of local shard files; class names in {@code cls} members are labelled in the order first
@@ -62,14 +64,16 @@ public final class TarShardEntries implements EntrySource {
      */
     public TarShardEntries(List<String> shards, ShardOpener opener) {
         this(List.copyOf(shards), opener, "tar shards (" + shards.size()
-            + (shards.isEmpty() ? "" : ", first " + shards.get(0)) + ")", ClassLabels.seen());
+            + (shards.isEmpty() ? "" : ", first " + shards.get(0)) + ")", ClassLabels.seen(), 1);
     }
 
-    private TarShardEntries(List<String> shards, ShardOpener opener, String description, ClassLabels classLabels) {
+    private TarShardEntries(List<String> shards, ShardOpener opener, String description, ClassLabels classLabels,
+                            int lanes) {
         this.shards = shards;
         this.opener = opener;
         this.description = description;
         this.classLabels = classLabels;
+        this.lanes = lanes;
     }
 
     /**
@@ -78,7 +82,21 @@ public final class TarShardEntries implements EntrySource {
      * @param labels a class list's labels, or the names in the order seen
      */
     public TarShardEntries withClassLabels(ClassLabels labels) {
-        return new TarShardEntries(shards, opener, description, labels);
+        return new TarShardEntries(shards, opener, description, labels, lanes);
+    }
+
+    /**
+     * {@return these shards read {@code n} at a time per rank, their samples taken in turn (see
+     * {@link WebDatasetSource#interleaving})}
+     *
+     * @param n shards open at once, at least 1
+     */
+    public TarShardEntries interleaving(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("shards read at once must be >= 1, got " + n);
+        }
+        return new TarShardEntries(shards, opener, description + (n > 1 ? ", " + n + " read at once" : ""),
+            classLabels, n);
     }
 
     /**
@@ -89,7 +107,7 @@ public final class TarShardEntries implements EntrySource {
      */
     @Override
     public TarShardEntries withReadDeadline(Duration deadline) {
-        return new TarShardEntries(shards, StallGuard.guard(opener, deadline), description, classLabels);
+        return new TarShardEntries(shards, StallGuard.guard(opener, deadline), description, classLabels, lanes);
     }
 
     @Override
@@ -105,7 +123,8 @@ public final class TarShardEntries implements EntrySource {
     @Override
     public EntryCursor open(long epoch, long from, RankInfo rank, long seed, boolean shuffle, SampleAllocator bytes) {
         WebDatasetSource source = new WebDatasetSource(shards, opener, rank, seed, shuffle,
-            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards().withClassLabels(classLabels);
+            RemainderPolicy.PAD, bytes, EpochSource.UNKNOWN_LENGTH).skippingBadShards().withClassLabels(classLabels)
+            .interleaving(lanes);
         CloseableIterator<Sample> it = source.open(epoch, from);
         return new EntryCursor() {
             @Override
@@ -168,7 +187,7 @@ public final class TarShardEntries implements EntrySource {
         for (String shard : shards) {
             fp.add(shard);
         }
-        return fp.value();
+        return fp.add(lanes).value(); // lanes change the order, so the positions
     }
 
     @Override

@@ -43,6 +43,8 @@ public final class WebDatasetSource implements EpochSource<Sample> {
     private final long samplesPerEpoch;
     private final boolean skipBadShards;
     private final ClassLabels classLabels;
+    /** Shards of this rank read at once, their samples taken in turn ({@link #interleaving}); 1: one at a time. */
+    private final int lanes;
 
     /**
      * Creates the source.
@@ -65,9 +67,10 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         this.samplesPerEpoch = samplesPerEpoch;
         this.skipBadShards = false;
         this.classLabels = ClassLabels.seen();
+        this.lanes = 1;
     }
 
-    private WebDatasetSource(WebDatasetSource s, boolean skipBadShards, ClassLabels classLabels) {
+    private WebDatasetSource(WebDatasetSource s, boolean skipBadShards, ClassLabels classLabels, int lanes) {
         this.shards = s.shards;
         this.opener = s.opener;
         this.sampler = s.sampler;
@@ -75,6 +78,23 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         this.samplesPerEpoch = s.samplesPerEpoch;
         this.skipBadShards = skipBadShards;
         this.classLabels = classLabels;
+        this.lanes = lanes;
+    }
+
+    /**
+     * {@return this source reading {@code n} of this rank's shards at once and taking their samples in turn: shard
+     * {@code k} of the rank's epoch order goes to lane {@code k mod n}, each lane reads its shards one after another,
+     * and the lanes give one sample each, round-robin, a lane leaving the turn when it has no shard left} Consecutive
+     * samples then come from {@code n} shards, so a batch of a shard set written in class order holds {@code n}
+     * shards' classes instead of one. Deterministic: resume at a position replays the turns by headers only.
+     *
+     * @param n shards open at once, at least 1 (1: one shard after another)
+     */
+    public WebDatasetSource interleaving(int n) {
+        if (n < 1) {
+            throw new IllegalArgumentException("shards read at once must be >= 1, got " + n);
+        }
+        return new WebDatasetSource(this, skipBadShards, classLabels, n);
     }
 
     /**
@@ -85,7 +105,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
      * @param labels how class names become labels
      */
     public WebDatasetSource withClassLabels(ClassLabels labels) {
-        return new WebDatasetSource(this, skipBadShards, java.util.Objects.requireNonNull(labels, "labels"));
+        return new WebDatasetSource(this, skipBadShards, java.util.Objects.requireNonNull(labels, "labels"), lanes);
     }
 
     /**
@@ -96,7 +116,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
      * pipeline closing) is thrown, not counted against the shard}
      */
     public WebDatasetSource skippingBadShards() {
-        return new WebDatasetSource(this, true, classLabels);
+        return new WebDatasetSource(this, true, classLabels, lanes);
     }
 
     /**
@@ -142,7 +162,12 @@ public final class WebDatasetSource implements EpochSource<Sample> {
 
     @Override
     public CloseableIterator<Sample> open(long epoch, long position) {
-        Cursor c = new Cursor(epoch);
+        if (lanes > 1) {
+            Interleaved c = new Interleaved(epoch);
+            c.skip(position);
+            return c;
+        }
+        Cursor c = new Cursor(sampler.indices(epoch, 0), samplesPerEpoch);
         c.skip(position);
         return c;
     }
@@ -154,15 +179,18 @@ public final class WebDatasetSource implements EpochSource<Sample> {
         return compression == null ? raw : compression.wrap(raw, name);
     }
 
+    /** One sequence of shards, read one after another: the rank's epoch order, or one lane of it. */
     private final class Cursor implements CloseableIterator<Sample> {
         private final PrimitiveIterator.OfLong shardOrder;
+        private final long samplesPerEpoch; // this cursor's cap: the source's, or none for a lane
         private WebDatasetSampleIterator shard;
         private String shardName;
         private long delivered;
         private boolean done;
 
-        Cursor(long epoch) {
-            this.shardOrder = sampler.indices(epoch, 0);
+        Cursor(PrimitiveIterator.OfLong shardOrder, long cap) {
+            this.shardOrder = shardOrder;
+            this.samplesPerEpoch = cap;
         }
 
         /** Makes {@link #shard} the open shard (opening the next one if needed); false at the end of the epoch. */
@@ -234,8 +262,12 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             }
         }
 
-        /** Skips by headers only: no sample of a skipped shard is read (hasNext would read one ahead). */
-        void skip(long n) {
+        /**
+         * Skips by headers only: no sample of a skipped shard is read (hasNext would read one ahead).
+         *
+         * @return the samples skipped: {@code n} unless the sequence ended first
+         */
+        long skip(long n) {
             long left = n;
             while (left > 0 && openShard()) {
                 long want = samplesPerEpoch == UNKNOWN_LENGTH ? left : Math.min(left, samplesPerEpoch - delivered);
@@ -256,6 +288,7 @@ public final class WebDatasetSource implements EpochSource<Sample> {
                     shard = null;
                 }
             }
+            return n - left;
         }
 
         @Override
@@ -283,6 +316,111 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             if (shard != null) {
                 shard.close();
                 shard = null;
+            }
+        }
+    }
+
+    /**
+     * This rank's shards of one epoch in {@link #lanes} lanes (shard {@code k} of its order to lane {@code k mod n}),
+     * their samples taken in turn. The turn passes a lane that has ended; the epoch ends when every lane has.
+     */
+    private final class Interleaved implements CloseableIterator<Sample> {
+        private final Cursor[] lane;
+        private final boolean[] ended;
+        private int turn;
+        private int live;
+        private long delivered;
+
+        Interleaved(long epoch) {
+            java.util.stream.LongStream.Builder all = java.util.stream.LongStream.builder();
+            sampler.indices(epoch, 0).forEachRemaining((long k) -> all.add(k));
+            long[] order = all.build().toArray();
+            int n = Math.min(lanes, Math.max(1, order.length));
+            lane = new Cursor[n];
+            ended = new boolean[n];
+            for (int i = 0; i < n; i++) {
+                long[] mine = java.util.stream.LongStream.iterate(i, k -> k < order.length, k -> k + n)
+                        .map(k -> order[(int) k]).toArray();
+                lane[i] = new Cursor(java.util.Arrays.stream(mine).iterator(), UNKNOWN_LENGTH);
+            }
+            live = n;
+        }
+
+        private boolean capped() {
+            return samplesPerEpoch != UNKNOWN_LENGTH && delivered >= samplesPerEpoch;
+        }
+
+        /** Leaves {@link #turn} at a lane with a sample; false when every lane has ended (or the cap is reached). */
+        private boolean settle() {
+            while (live > 0 && !capped()) {
+                if (!ended[turn]) {
+                    boolean more;
+                    try {
+                        more = lane[turn].hasNext();
+                    } catch (RuntimeException e) {
+                        close();
+                        throw e;
+                    }
+                    if (more) {
+                        return true;
+                    }
+                    ended[turn] = true;
+                    live--;
+                }
+                turn = (turn + 1) % lane.length;
+            }
+            return false;
+        }
+
+        /** Passes over {@code n} turns by headers only, as {@link #next} would take them. */
+        void skip(long n) {
+            for (long k = 0; k < n && live > 0 && !capped(); ) {
+                if (!ended[turn]) {
+                    if (lane[turn].skip(1) == 1) {
+                        k++;
+                        delivered++;
+                    } else {
+                        ended[turn] = true;
+                        live--;
+                    }
+                }
+                turn = (turn + 1) % lane.length;
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return settle();
+        }
+
+        @Override
+        public Sample next() {
+            if (!settle()) {
+                throw new NoSuchElementException("epoch done");
+            }
+            Sample s = lane[turn].next();
+            delivered++;
+            turn = (turn + 1) % lane.length;
+            return s;
+        }
+
+        @Override
+        public void close() {
+            RuntimeException first = null;
+            for (Cursor c : lane) {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    if (first == null) {
+                        first = e;
+                    } else {
+                        first.addSuppressed(e);
+                    }
+                }
+            }
+            live = 0;
+            if (first != null) {
+                throw first;
             }
         }
     }

@@ -142,4 +142,47 @@ class WebDatasetSourceTest {
         assertThat(keys(capped.open(0, 0))).hasSize(7);
         assertThat(keys(capped.open(0, 4))).isEqualTo(keys(capped.open(0, 0)).subList(4, 7));
     }
+
+    /** Shards of unequal lengths (5, 1, 7, 3, ... samples) read three at a time. */
+    private List<String> unequalShards() throws IOException {
+        List<String> out = new ArrayList<>();
+        int[] lengths = {5, 1, 7, 3, 4, 2, 6};
+        for (int s = 0; s < lengths.length; s++) {
+            TestTarWriter w = new TestTarWriter();
+            for (int i = 0; i < lengths[s]; i++) {
+                w.add("u%d/%03d.bin".formatted(s, i), WebDatasetSampleIteratorTest.payload(s * 10 + i, 200));
+            }
+            Path p = dir.resolve("unequal-%02d.tar".formatted(s));
+            Files.write(p, w.finish());
+            out.add(p.toString());
+        }
+        return out;
+    }
+
+    @Test
+    void shouldTakeSamplesInTurnFromShardsReadAtOnceAndResumeAnywhere() throws IOException {
+        List<String> unequal = unequalShards();
+        java.util.function.Supplier<WebDatasetSource> source = () -> new WebDatasetSource(unequal,
+                ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 5, true, RemainderPolicy.DROP, SampleAllocator.HEAP,
+                EpochSource.UNKNOWN_LENGTH).interleaving(3);
+        List<String> order = source.get().shardsOf(0).stream()
+                .map(p -> Path.of(p).getFileName().toString().replace("unequal-0", "u").replace(".tar", "")).toList();
+        List<String> all = keys(source.get().open(0, 0));
+        assertThat(all).hasSize(28).doesNotHaveDuplicates();
+        // the first three come from the epoch's first three shards, one each, in turn
+        for (int i = 0; i < 3; i++) {
+            assertThat(all.get(i)).as("%s", all).startsWith(order.get(i) + "/");
+        }
+        // within a shard, its samples stay in order
+        for (String shard : order) {
+            List<String> mine = all.stream().filter(k -> k.startsWith(shard + "/")).toList();
+            assertThat(mine).isSorted();
+        }
+        for (int k = 0; k <= 28; k++) {
+            assertThat(keys(source.get().open(0, k))).as("resumed at %d", k).isEqualTo(all.subList(k, 28));
+        }
+        List<String> oneAtATime = keys(new WebDatasetSource(unequal, ShardOpener.LOCAL_FILES, RankInfo.SINGLE, 5,
+                true, RemainderPolicy.DROP, SampleAllocator.HEAP, EpochSource.UNKNOWN_LENGTH).open(0, 0));
+        assertThat(all).containsExactlyInAnyOrderElementsOf(oneAtATime).isNotEqualTo(oneAtATime);
+    }
 }
