@@ -233,6 +233,26 @@ final class DataArgs {
     }
 
     /**
+     * Tar shards with {@code --interleave}: several of a rank's shards read at once, their samples in turn.
+     *
+     * @param spec    the command, for errors
+     * @param runData what {@code --data} gave
+     * @param n       shards read at once
+     * @return the data read so
+     * @throws ParameterException when the data is not tar shards or {@code n < 1}
+     */
+    static RunData interleaved(CommandSpec spec, RunData runData, int n) {
+        if (runData.kind() != Kind.TAR_SHARDS && runData.kind() != Kind.S3_SHARDS) {
+            throw new ParameterException(spec.commandLine(), "--interleave " + n + ": reads several tar shards at"
+                + " once; --data is " + runData.source().describe());
+        }
+        if (n < 1) {
+            throw new ParameterException(spec.commandLine(), "--interleave " + n + ": give 1 or more shards");
+        }
+        return new RunData(runData.source().interleave(n), runData.kind(), runData.samples(), runData.shards());
+    }
+
+    /**
      * Tar shards with {@code --classes}: their {@code .cls} class names labelled by the file's list.
      *
      * @param spec    the command, for errors

@@ -95,6 +95,10 @@ final class RunCommand implements Callable<Integer> {
         + " run; without it names are labelled in the order this run first sees them")
     Path classesFile;
 
+    @Option(names = "--interleave", paramLabel = "N", description = "tar shards: read N of this rank's shards at once,"
+        + " taking their samples in turn (a batch of shards written in class order then holds N shards' classes)")
+    Integer interleave;
+
     @Option(names = "--media", paramLabel = "KIND", defaultValue = "image",
         description = "image (default: [224, 224, 3] uint8), video (8 frames of 112x112 RGB per clip: [8, 112, 112, 3]"
             + " uint8) or audio (1 s of 16 kHz mono: [1, 16000] float32); a folder is read for that media's files")
@@ -270,6 +274,9 @@ final class RunCommand implements Callable<Integer> {
                     spec.commandLine().getErr());
             if (classesFile != null) {
                 runData = DataArgs.withClasses(spec, runData, classesFile);
+            }
+            if (interleave != null) {
+                runData = DataArgs.interleaved(spec, runData, interleave);
             }
             if (resume != null && resume.epoch() >= epochs) {
                 spec.commandLine().getOut().printf(Locale.ROOT, "spdl4j run: --state %s: the saved run has done all"

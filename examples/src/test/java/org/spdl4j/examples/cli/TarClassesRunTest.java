@@ -122,4 +122,26 @@ class TarClassesRunTest {
         assertThat(r.status()).isEqualTo(Spdl4jCommand.EXIT_USAGE);
         assertThat(r.err()).contains("--classes " + classes + ": a class list labels the .cls members of tar shards");
     }
+
+    @Test
+    void shouldReadShardsSeveralAtOnceWithInterleave() throws Exception {
+        Path second = dir.resolve("second.tar");
+        Files.copy(shard, second);
+        Path shards = Files.createDirectories(dir.resolve("two"));
+        Files.move(shard, shards.resolve("a.tar"));
+        Files.move(second, shards.resolve("b.tar"));
+        Path keys = dir.resolve("keys-interleaved.txt");
+        CommandLineTest.Run r = CommandLineTest.run("run", "--data", shards.toString(), "--interleave", "2", "--keys",
+            keys.toString(), "--no-progress", "--batch-size", "2", "--order", "INPUT");
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        List<String> loaded = Files.readAllLines(keys).stream().map(l -> l.split("\t")[0]).toList();
+        assertThat(loaded).hasSize(2 * classOf.size());
+        for (int i = 0; i + 1 < loaded.size(); i += 2) { // each pair: one sample of each shard, in turn
+            assertThat(loaded.get(i).substring(0, loaded.get(i).indexOf('@')))
+                .isNotEqualTo(loaded.get(i + 1).substring(0, loaded.get(i + 1).indexOf('@')));
+        }
+        CommandLineTest.Run notShards = CommandLineTest.run("run", "--interleave", "2", "--no-progress");
+        assertThat(notShards.status()).isEqualTo(2);
+        assertThat(notShards.err()).contains("reads several tar shards at once");
+    }
 }
