@@ -241,25 +241,21 @@ public final class MixedEntries implements EntrySource {
 
         @Override
         public boolean next(LoaderItem item) {
-            if (length != UNKNOWN_LENGTH && position >= length) {
-                return false;
-            }
-            int j = schedule.next(counts);
-            if (!open[j].next(item)) {
-                return false;
-            }
-            counts[j]++;
-            position++;
-            return true;
+            return step(item);
         }
 
         @Override
         public boolean skip() {
+            return step(null);
+        }
+
+        /** The next position: its part's next sample into {@code item}, or passed over when {@code item} is null. */
+        private boolean step(LoaderItem item) {
             if (length != UNKNOWN_LENGTH && position >= length) {
                 return false;
             }
             int j = schedule.next(counts);
-            if (!open[j].skip()) {
+            if (!open[j].step(item)) {
                 return false;
             }
             counts[j]++;
@@ -313,7 +309,7 @@ public final class MixedEntries implements EntrySource {
                 return;
             }
             for (long n = 0; n < count; n++) {
-                if (!skip()) {
+                if (!step(null)) {
                     return; // an empty part: the epoch ends where it is drawn
                 }
             }
@@ -324,22 +320,13 @@ public final class MixedEntries implements EntrySource {
                 + pass));
         }
 
-        boolean next(LoaderItem item) {
+        /** The part's next sample into {@code item} (or passed over when null), starting a new pass if need be. */
+        boolean step(LoaderItem item) {
             for (;;) {
-                if (cursor.next(item)) {
-                    item.pass = pass;
-                    inPass++;
-                    return true;
-                }
-                if (!startOver()) {
-                    return false;
-                }
-            }
-        }
-
-        boolean skip() {
-            for (;;) {
-                if (cursor.skip()) {
+                if (item == null ? cursor.skip() : cursor.next(item)) {
+                    if (item != null) {
+                        item.pass = pass;
+                    }
                     inPass++;
                     return true;
                 }

@@ -50,10 +50,7 @@ class AssignStageTest {
     }
 
     private LoaderItem item(String key, long position) {
-        LoaderItem item = items.take();
-        item.key = key;
-        item.position = position;
-        return item;
+        return TestItems.named(items, key, position);
     }
 
     @Test

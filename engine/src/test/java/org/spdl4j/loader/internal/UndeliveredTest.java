@@ -16,10 +16,7 @@ class UndeliveredTest {
     private final Undelivered hook = new Undelivered(items, control, progress);
 
     private LoaderItem item(String key, long position) {
-        LoaderItem item = items.take();
-        item.key = key;
-        item.position = position;
-        return item;
+        return TestItems.named(items, key, position);
     }
 
     @Test
