@@ -50,6 +50,19 @@ public interface LoadedBatch<T> extends AutoCloseable {
      */
     long position(int i);
 
+    /**
+     * {@return the text member {@code field} of sample {@code i} (a tar shard's {@code txt} caption, its {@code json}
+     * metadata), as {@link LoaderBuilder#textFields} asked the loader to deliver; {@code null} when the sample has
+     * none}
+     *
+     * @param i     from 0 to {@code size() - 1}
+     * @param field one of the loader's text fields
+     * @throws IllegalArgumentException when the loader does not deliver that field
+     */
+    default String text(int i, String field) {
+        throw new IllegalArgumentException("text field '" + field + "' is not delivered (LoaderBuilder.textFields)");
+    }
+
     /** {@return the labels as one int32 tensor {@code [size()]} in off-heap memory, valid until {@link #close()}} */
     Tensor labels();
 

@@ -69,6 +69,7 @@ public final class LoaderBuilder<T> {
     private RankInfo rank = RankInfo.SINGLE;
     private LoaderState resume;
     private Consumer<SampleFailure> onFailure;
+    private List<String> textFields = List.of();
     private List<LoaderState> resumeAll;
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
@@ -403,6 +404,26 @@ public final class LoaderBuilder<T> {
     }
 
     /**
+     * Delivers text members of each tar-shard sample with its batch ({@link LoadedBatch#text}): a caption
+     * ({@code txt}), metadata ({@code json}), anything its writer stored as text, read as UTF-8 on the source thread
+     * (a string per member, so for captions and metadata, not for large blobs). Samples of other sources, and samples
+     * without such a member, have none ({@code null}).
+     *
+     * @param extensions the members' extensions, as WebDataset names them ({@code "txt"}, {@code "json"}); none by
+     *                   default
+     * @return this builder
+     * @throws IllegalArgumentException when an extension is empty or given twice
+     */
+    public LoaderBuilder<T> textFields(String... extensions) {
+        List<String> list = List.of(extensions);
+        if (list.stream().anyMatch(String::isEmpty) || list.stream().distinct().count() != list.size()) {
+            throw new IllegalArgumentException("text fields must be distinct, non-empty extensions; got " + list);
+        }
+        this.textFields = list;
+        return this;
+    }
+
+    /**
      * Sets who is told of each sample (or tar shard) the loader could not deliver, once each, as it fails: to keep a
      * list of bad samples, count them by cause, or stop early on a policy of one's own. Failures are also counted on
      * their stage ({@link Loader#stats()}), logged naming the sample, and judged by the {@link #failureBudget}.
@@ -468,7 +489,8 @@ public final class LoaderBuilder<T> {
         }
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
-            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure, autotune, tuneListener));
+            dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure, autotune, tuneListener,
+            textFields));
     }
 
     /** Whether a saved state records a fingerprint of other samples than this source's. */

@@ -33,6 +33,10 @@ public final class BatchRecord implements LoadedBatch<Object> {
     private volatile boolean closed;
     /** The loader's count of closed records: with its count of delivered ones, the batches the consumer holds. */
     private final AtomicLong closes;
+    private static final String[] NO_TEXTS = new String[0];
+    /** The text fields delivered, and each sample's texts ({@code i * fields + field}). */
+    private final java.util.List<String> textNames;
+    final String[] texts;
 
     BatchRecord(Batch batch, SlotTable table, BufferPool labelPool, AtomicLong closes) {
         this.closes = closes;
@@ -43,6 +47,8 @@ public final class BatchRecord implements LoadedBatch<Object> {
         this.positions = new long[size];
         this.failedEpochs = new long[batch.failedCount()];
         this.failedPositions = new long[batch.failedCount()];
+        this.textNames = table.textNames();
+        this.texts = textNames.isEmpty() ? NO_TEXTS : new String[size * textNames.size()];
         table.describe(batch, this);
         this.labelLease = labelPool.acquire(Math.max(1, size * Integer.BYTES));
         UnsafeBuffer view = labelLease.buffer();
@@ -92,6 +98,18 @@ public final class BatchRecord implements LoadedBatch<Object> {
     public long position(int i) {
         check();
         return positions[i];
+    }
+
+    @Override
+    public String text(int i, String field) {
+        check();
+        java.util.Objects.checkIndex(i, size);
+        int f = textNames.indexOf(field);
+        if (f < 0) {
+            throw new IllegalArgumentException("text field '" + field + "' is not delivered; this loader delivers "
+                + textNames + " (LoaderBuilder.textFields)");
+        }
+        return texts[i * textNames.size() + f];
     }
 
     @Override

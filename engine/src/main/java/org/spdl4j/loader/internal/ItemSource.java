@@ -27,6 +27,7 @@ public final class ItemSource implements Source<LoaderItem> {
     private final LoaderItemPool items;
     private final Progress progress;
     private final LargeBufferTurns turns;
+    private final String[] textFields;
 
     private long epoch;
     private EntryCursor cursor;
@@ -46,9 +47,11 @@ public final class ItemSource implements Source<LoaderItem> {
      * @param items    the item pool
      * @param progress told each epoch's length when its end is reached
      * @param turns    opens each item's ticket (INPUT order file reads), or {@code null}
+     * @param textFields extensions of tar members read as text into each item ({@link LoaderItem#texts})
      */
     public ItemSource(EntrySource source, LoaderState from, long endEpoch, long seed, boolean shuffle,
-                      SampleAllocator bytes, LoaderItemPool items, Progress progress, LargeBufferTurns turns) {
+                      SampleAllocator bytes, LoaderItemPool items, Progress progress, LargeBufferTurns turns,
+                      java.util.List<String> textFields) {
         this.source = source;
         this.from = from;
         this.endEpoch = endEpoch;
@@ -59,6 +62,7 @@ public final class ItemSource implements Source<LoaderItem> {
         this.items = items;
         this.progress = progress;
         this.turns = turns;
+        this.textFields = textFields.toArray(String[]::new);
         this.epoch = from.epoch();
     }
 
@@ -90,6 +94,9 @@ public final class ItemSource implements Source<LoaderItem> {
                 long id = SampleSeeds.keyId(item.key);
                 // A sample drawn again in the same epoch (a mixture's part that started over) gets another transform.
                 item.seed = SampleSeeds.of(seed, epoch, item.pass == 0 ? id : SampleSeeds.mix64(id + item.pass));
+                if (textFields.length > 0) {
+                    readTexts(item);
+                }
                 if (turns != null) {
                     // Items leave the source in input order and each counts from here: the read stage starts its
                     // tasks in that order, so a younger large read never waits for an older one not yet started.
@@ -107,6 +114,17 @@ public final class ItemSource implements Source<LoaderItem> {
             if (length == 0) {
                 return null; // an empty epoch: every later one is empty too
             }
+        }
+    }
+
+    /** The item's text members, as UTF-8 strings (a string each: captions and metadata are small); null if absent. */
+    private void readTexts(LoaderItem item) {
+        if (item.texts == null) {
+            item.texts = new String[textFields.length]; // once per pooled item
+        }
+        for (int f = 0; f < textFields.length; f++) {
+            item.texts[f] = item.sample != null && item.sample.hasField(textFields[f])
+                ? item.sample.text(textFields[f]) : null;
         }
     }
 

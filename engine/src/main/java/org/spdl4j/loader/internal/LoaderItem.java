@@ -38,6 +38,8 @@ public final class LoaderItem implements EncodedSample {
      * starts over ({@link MixedEntries}); a later pass gives the same sample another transform seed.
      */
     public long pass;
+    /** The text members the loader delivers ({@code textFields}), one per field, null when absent; or null. */
+    public String[] texts;
     /** When its decode should be done ({@link System#nanoTime()}), or Long.MAX_VALUE: set by the decode stage. */
     public long deadlineNanos = Long.MAX_VALUE;
     /** Its ticket in the read stage's large-buffer turns (INPUT order), else 0. */
@@ -125,6 +127,9 @@ public final class LoaderItem implements EncodedSample {
 
     void clear() {
         pass = 0;
+        if (texts != null) {
+            java.util.Arrays.fill(texts, null);
+        }
         key = null;
         label = -1;
         path = null;

@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.util.List;
 import java.time.Duration;
 import java.util.function.Consumer;
 import org.spdl4j.engine.EngineConfiguration;
@@ -44,6 +45,7 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param onFailure         told of each failed sample or shard
  * @param autotune          the live tuner's settings, or {@code null} for fixed concurrencies
  * @param tuneListener      told of the tuner's changes and settled configuration
+ * @param textFields        extensions of tar members delivered as text with each batch (none: empty)
  */
 public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
                            int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
@@ -51,7 +53,7 @@ public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder,
                            int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
                            FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout,
                            Duration readTimeout, Consumer<SampleFailure> onFailure, TunerSettings autotune,
-                           TuneListener tuneListener) {
+                           TuneListener tuneListener, List<String> textFields) {
     /** Bytes one read in flight is counted as holding against the autotuner's memory budget: a pooled 1 MB slab. */
     public static final long READ_BYTES = 1024 * 1024;
 

@@ -134,7 +134,7 @@ public final class LoaderRuntime implements AutoCloseable {
                 owned.add(r.transfer()); // closed before the assembler: it drains copies, closing their host batches
             }
             transferOwned = true;
-            this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize());
+            this.table = new SlotTable(assembler.batchesInFlight(), r.batchSize(), r.textFields());
             owned.add(() -> table.drain(items::release)); // before the pools: parked items give their bytes back
             this.decode = new DecodeStage(r.name() + ":" + DECODE_STAGE, table, r.decoder(), items, labels, control,
                 r.taskTimeout(), recordsClosed);
@@ -151,7 +151,8 @@ public final class LoaderRuntime implements AutoCloseable {
             AssignStage assign = new AssignStage(r.name() + ":" + ASSIGN_STAGE, assembler, table, items, control,
                 progress);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
-                    entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns))
+                    entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns,
+                    r.textFields()))
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items, control, progress))
                 .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
                     r.onFailure().accept(item instanceof LoaderItem i

@@ -1,5 +1,6 @@
 package org.spdl4j.loader.internal;
 
+import java.util.List;
 import java.util.function.Consumer;
 import org.spdl4j.offheap.batch.Batch;
 import org.spdl4j.offheap.batch.Slot;
@@ -36,20 +37,26 @@ final class SlotTable {
     private final long[] epochs;
     private final long[] positions;
     private final int batchSize;
+    /** The text fields' names, and per entry its texts ({@code entry * names + field}); empty without text fields. */
+    private final List<String> textNames;
+    private final String[] texts;
 
     /**
      * Creates the table.
      *
      * @param batchesInFlight the assembler's batch objects (its {@code batchesInFlight()})
      * @param batchSize       slots per batch
+     * @param textNames       the text fields delivered with each sample (empty for none)
      */
-    SlotTable(int batchesInFlight, int batchSize) {
+    SlotTable(int batchesInFlight, int batchSize, List<String> textNames) {
         this.items = new LoaderItem[Math.multiplyExact(batchesInFlight, batchSize)];
         this.keys = new String[items.length];
         this.labels = new int[items.length];
         this.epochs = new long[items.length];
         this.positions = new long[items.length];
         this.batchSize = batchSize;
+        this.textNames = List.copyOf(textNames);
+        this.texts = new String[Math.multiplyExact(items.length, this.textNames.size())];
     }
 
     void put(Slot slot, LoaderItem item) {
@@ -59,6 +66,10 @@ final class SlotTable {
         labels[i] = item.label;
         epochs[i] = item.epoch;
         positions[i] = item.position;
+        int n = textNames.size();
+        for (int f = 0; f < n; f++) {
+            texts[i * n + f] = item.texts == null ? null : item.texts[f];
+        }
     }
 
     /** Takes the item out (the entry no longer keeps it reachable); what names it stays for the batch's record. */
@@ -82,6 +93,7 @@ final class SlotTable {
             record.labels[k] = labels[i];
             record.epochs[k] = epochs[i];
             record.positions[k] = positions[i];
+            System.arraycopy(texts, i * textNames.size(), record.texts, k * textNames.size(), textNames.size());
         }
         for (int k = 0, n = batch.failedCount(); k < n; k++) {
             int i = failedEntry(batch, k);
@@ -105,6 +117,11 @@ final class SlotTable {
 
     private int failedEntry(Batch batch, int k) {
         return entry(batch, (int) (batch.failedSequence(k) - batch.firstSequence()));
+    }
+
+    /** {@return the text fields delivered with each sample, in the order records hold them} */
+    List<String> textNames() {
+        return textNames;
     }
 
     private int entry(Batch batch, int slotIndex) {

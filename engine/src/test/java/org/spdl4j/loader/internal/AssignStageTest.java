@@ -28,7 +28,7 @@ class AssignStageTest {
     private final BatchDescriptor layout = BatchDescriptor.of(1, DType.U8, 4);
     private BufferPool batches;
     private BatchAssembler assembler;
-    private final SlotTable table = new SlotTable(1, 1);
+    private final SlotTable table = new SlotTable(1, 1, java.util.List.of());
     private final LoaderItemPool items = new LoaderItemPool(8);
     private final LoaderControl control = new LoaderControl();
     private final Progress progress = new Progress(LoaderState.start(0, 0, 1), 3);
