@@ -56,10 +56,13 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      */
     private volatile BatchRecord pending;
     private volatile boolean closing;
+    /** Who takes delivered batches, for leak reports. */
+    private final String consumer;
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Loader.class);
 
     Loader(LoaderRecipe recipe) {
         this.runtime = new LoaderRuntime(recipe);
+        this.consumer = "the consumer of loader '" + recipe.name() + "'";
         Iterator<BatchRecord> records = runtime.pipeline().iterator();
         this.iterator = new Iterator<>() {
             @Override
@@ -130,6 +133,7 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
     @SuppressWarnings("unchecked") // the record's data is a Batch without a transfer, else the transfer's D = T
     private LoadedBatch<T> delivered(BatchRecord record) {
         runtime.progress().settle(record);
+        record.handedTo(consumer); // a leak report names the consumer's code (when leak detection tracks it)
         batchesDelivered++;
         samplesDelivered += record.size();
         return (LoadedBatch<T>) record;

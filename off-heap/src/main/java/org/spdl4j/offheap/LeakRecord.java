@@ -12,8 +12,24 @@ import java.io.StringWriter;
  * @param length     the bytes asked for at acquire
  * @param refCount   its reference count when checked
  * @param site       where it was acquired, or null when it was not tracked (leak detection off, or not sampled)
+ * @param handedOver where it was last handed to another owner ({@link Lease#handOver}), or null
  */
-public record LeakRecord(String pool, int leaseId, int slabBytes, int length, int refCount, AcquisitionSite site) {
+public record LeakRecord(String pool, int leaseId, int slabBytes, int length, int refCount, AcquisitionSite site,
+                         AcquisitionSite handedOver) {
+    /**
+     * A record of a lease never handed over.
+     *
+     * @param pool      the pool's name
+     * @param leaseId   the lease's id within the pool
+     * @param slabBytes the slab size of its class
+     * @param length    the bytes asked for at acquire
+     * @param refCount  its reference count when checked
+     * @param site      where it was acquired, or null when it was not tracked
+     */
+    public LeakRecord(String pool, int leaseId, int slabBytes, int length, int refCount, AcquisitionSite site) {
+        this(pool, leaseId, slabBytes, length, refCount, site, null);
+    }
+
     /** {@return a multi-line description with the acquisition stack, or a hint to enable paranoid tracking} */
     public String describe() {
         final StringBuilder sb = new StringBuilder()
@@ -27,6 +43,11 @@ public record LeakRecord(String pool, int leaseId, int slabBytes, int length, in
             final StringWriter w = new StringWriter();
             site.printStackTrace(new PrintWriter(w));
             sb.append(" Acquired at:\n").append(w);
+        }
+        if (handedOver != null) {
+            final StringWriter w = new StringWriter();
+            handedOver.printStackTrace(new PrintWriter(w));
+            sb.append("Last handed over at:\n").append(w);
         }
         return sb.toString();
     }

@@ -53,6 +53,8 @@ public final class Lease {
     private int length;
     /** Written by the acquiring thread before the count's release store; cleared on the final release. */
     private AcquisitionSite site;
+    /** Where a tracked lease was last handed to another owner ({@link #handOver}); cleared on the final release. */
+    private volatile AcquisitionSite handedOver;
     @SuppressWarnings("unused") // accessed through REF_CNT
     private volatile int refCnt;
 
@@ -194,6 +196,7 @@ public final class Lease {
         } while (!REF_CNT.compareAndSet(this, cur, cur - 1));
         if (cur == 1) {
             site = null;
+            handedOver = null;
             if (pool.checked()) {
                 view.wrap(address, 0); // stale holders of buffer() now fail Agrona's bounds checks
             }
@@ -221,10 +224,26 @@ public final class Lease {
         return pool;
     }
 
+    /**
+     * Records, for a lease whose acquisition is tracked (leak detection paranoid, or this lease sampled), where it is
+     * handed to another owner, so that a leak report names the code that last took it (a batch handed from a decode
+     * thread to a training loop) and not only the library code that acquired it. Untracked: does nothing, allocates
+     * nothing.
+     *
+     * @param to who takes it, for the report ("the consumer of loader 'train'")
+     */
+    public void handOver(String to) {
+        if (site != null) {
+            handedOver = new AcquisitionSite("lease #" + id + " of pool '" + pool.name() + "' handed to " + to
+                    + " on thread '" + Thread.currentThread().getName() + "'");
+        }
+    }
+
     /** Acquire-load of the count, then the site it published; null when the lease is free or untracked. */
     LeakRecord leakRecordIfHeld() {
         final int count = (int) REF_CNT.getAcquire(this);
-        return count > 0 ? new LeakRecord(pool.name(), id, sizeClass.slabBytes, length, count, site) : null;
+        return count > 0 ? new LeakRecord(pool.name(), id, sizeClass.slabBytes, length, count, site, handedOver)
+                : null;
     }
 
     private void checkLive(String what) {

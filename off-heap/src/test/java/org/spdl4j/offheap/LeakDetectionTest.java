@@ -36,6 +36,29 @@ class LeakDetectionTest {
         assertThat(pool.outstanding()).isEmpty();
     }
 
+    /** A leak report names the code a lease was last handed to, not only the library code that acquired it. */
+    @Test
+    void shouldNameWhereALeaseWasLastHandedOver() {
+        final BufferPool pool = pool("handed", LeakDetectionLevel.PARANOID);
+        final Lease leaked = plantLeak(pool);
+        handToTrainingLoop(leaked);
+        final String report = pool.outstanding().get(0).describe();
+        assertThat(report).contains("plantLeak", "Last handed over at:", "handed to the training loop",
+                "handToTrainingLoop");
+        leaked.release();
+        pool.close();
+        final BufferPool off = pool("untracked", LeakDetectionLevel.OFF);
+        final Lease untracked = off.acquire(10);
+        untracked.handOver("anyone"); // untracked: nothing recorded
+        assertThat(off.outstanding().get(0).handedOver()).isNull();
+        untracked.release();
+        off.close();
+    }
+
+    private static void handToTrainingLoop(Lease lease) {
+        lease.handOver("the training loop");
+    }
+
     @Test
     void shouldTrackSampledLeasesAtTheSamplingRate() {
         final BufferPool pool = pool("sampled", LeakDetectionLevel.SAMPLED);

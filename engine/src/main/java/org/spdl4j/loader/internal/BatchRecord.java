@@ -100,6 +100,23 @@ public final class BatchRecord implements LoadedBatch<Object> {
         return positions[i];
     }
 
+    /**
+     * Marks the record's memory as handed to the consumer, for leak reports (see {@code Lease.handOver}; nothing
+     * unless leak detection tracks the lease).
+     *
+     * @param to who takes it
+     */
+    public void handedTo(String to) {
+        Lease l = labelLease;
+        if (l != null) {
+            l.handOver(to);
+        }
+        Batch b = host;
+        if (b != null) {
+            b.lease().handOver(to);
+        }
+    }
+
     @Override
     public String text(int i, String field) {
         check();
