@@ -102,6 +102,20 @@ class LoaderResumeTest {
     }
 
     @Test
+    void shouldSayItIsDoneWhenDropLastDroppedTheLastBatch() throws Exception {
+        List<SampleEntry> entries = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            Path f = Files.createDirectories(dir.resolve("dropped")).resolve("d" + i + ".bin");
+            Files.writeString(f, "id:d" + i);
+            entries.add(SampleEntry.file(f, 0));
+        }
+        LoaderRun run = LoaderRun.of(Loader.builder().name("dropped").source(SampleSource.of(entries))
+            .decoder(new BytesDecoder()).batchSize(4).dropLast(true), Integer.MAX_VALUE);
+        assertThat(run.keys).hasSize(8);
+        assertThat(run.state.epoch()).as("state %s: the 2 dropped samples are settled", run.state.encode()).isOne();
+    }
+
+    @Test
     void shouldSayItIsDoneAfterTheLastBatch() throws Exception {
         Run all = run(LoaderData.Kind.FOLDER, OutputOrder.COMPLETION, Integer.MAX_VALUE, null);
         assertThat(all.state.epoch()).isEqualTo(EPOCHS);

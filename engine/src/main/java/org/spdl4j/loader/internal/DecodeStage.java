@@ -118,7 +118,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
         if (control.isClosing()) {
             return; // not a failure of the sample: the loader is closing under it; it runs again on resume
         }
-        firstFailure.compareAndSet(null, error); // settled with its batch: its record, or the assembler's onEmpty
+        firstFailure.compareAndSet(null, error); // settled with its batch: its record, or the assembler's onDropped
         if (!StageFailureReport.report(item, error)) {
             LOG.warn("{}: dropped sample {}: {}", stage, item, error.toString());
         }
@@ -126,7 +126,7 @@ final class DecodeStage implements Function<Object, BatchRecord> {
 
     /**
      * The delivered form of a completed batch (never empty: the assembler drops a batch every sample of which failed,
-     * after the loader's onEmpty settled them).
+     * after the loader's onDropped settled them).
      */
     private BatchRecord record(Batch batch) {
         try {

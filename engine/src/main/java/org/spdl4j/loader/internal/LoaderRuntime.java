@@ -120,7 +120,7 @@ public final class LoaderRuntime implements AutoCloseable {
                 .allocator(r.batchMemory()).dmaAligned().sizeClass(layout.batchBytes(), r.batchesInFlight())
                 .acquireTimeout(BATCH_TIMEOUT).build()));
             BatchAssembler assembler = owned.add(BatchAssembler.builder(batches, layout).dropLast(r.dropLast())
-                .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).onEmpty(this::settleEmpty)
+                .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).onDropped(this::settleDropped)
                 .build());
             // Labels of delivered batches: a record holds one slab from completion until the consumer closes it.
             // Records alive are bounded by the host batches plus the transfer's and the sink's room; the rest is
@@ -193,13 +193,14 @@ public final class LoaderRuntime implements AutoCloseable {
     }
 
     /**
-     * A batch every sample of which failed is dropped, not returned: its samples are settled here, or the epoch's
-     * watermark would stay at them and the run could not say it is done (decode workers; not while closing, when a
-     * failure is the close's, and the sample runs again on resume).
+     * A batch dropped, not returned (every sample failed, or {@code dropLast} dropped a partial one): its samples are
+     * settled here, or the epoch's watermark would stay at them and the run could not say it is done (decode workers,
+     * or the assign stage's flush; not while closing, when a failure is the close's and the sample runs again on
+     * resume).
      */
-    private void settleEmpty(Batch batch) {
+    private void settleDropped(Batch batch) {
         if (!control.isClosing()) {
-            table.settleFailed(batch, progress);
+            table.settleDropped(batch, progress);
         }
     }
 

@@ -103,12 +103,17 @@ final class SlotTable {
     }
 
     /**
-     * Settles the failed samples of a batch dropped because every sample failed (no record will settle them).
+     * Settles every sample of a batch the assembler dropped (every sample failed, or {@code dropLast}): no record
+     * will settle them.
      *
-     * @param batch    the completed, empty batch
+     * @param batch    the completed, dropped batch
      * @param progress where they are settled
      */
-    void settleFailed(Batch batch, Progress progress) {
+    void settleDropped(Batch batch, Progress progress) {
+        for (int k = 0, n = batch.size(); k < n; k++) {
+            int i = entry(batch, batch.slotIndex(k));
+            progress.settle(epochs[i], positions[i]);
+        }
         for (int k = 0, n = batch.failedCount(); k < n; k++) {
             int i = failedEntry(batch, k);
             progress.settle(epochs[i], positions[i]);

@@ -145,10 +145,10 @@ public final class Batch implements AutoCloseable {
         }
         held = w;
         if (dropped || held == 0) {
-            final Consumer<Batch> onEmpty = dropped ? null : assembler.onEmpty();
+            final Consumer<Batch> onDropped = assembler.onDropped();
             try {
-                if (onEmpty != null) {
-                    onEmpty.accept(this); // every sample failed: the listener accounts for them before the close
+                if (onDropped != null) {
+                    onDropped.accept(this); // the listener accounts for its samples before the close
                 }
             } finally {
                 assembler.onDiscarded();

@@ -36,7 +36,7 @@ public final class BatchAssembler implements AutoCloseable {
     private final BufferPool pool;
     private final BatchDescriptor descriptor;
     private final BatchConsumer consumer;
-    private final Consumer<Batch> onEmpty;
+    private final Consumer<Batch> onDropped;
     private final boolean dropLast;
     private final long timeoutNanos;
     private final long maxParkNanos = TimeUnit.MICROSECONDS.toNanos(OffHeapConfiguration.MAX_PARK_MICROS);
@@ -53,7 +53,7 @@ public final class BatchAssembler implements AutoCloseable {
         this.pool = b.pool;
         this.descriptor = b.descriptor;
         this.consumer = b.consumer; // null: batches are returned by Slot.complete/fail and flush to their caller
-        this.onEmpty = b.onEmpty;
+        this.onDropped = b.onDropped;
         this.dropLast = b.dropLast;
         this.timeoutNanos = Timeouts.nanos(b.acquireTimeout);
         this.batchesInFlight = b.batchesInFlight;
@@ -219,9 +219,9 @@ public final class BatchAssembler implements AutoCloseable {
         return consumer;
     }
 
-    /** {@return who is told of a batch every sample of which failed, or {@code null}} */
-    Consumer<Batch> onEmpty() {
-        return onEmpty;
+    /** {@return who is told of a batch dropped rather than published, or {@code null}} */
+    Consumer<Batch> onDropped() {
+        return onDropped;
     }
 
     void onPublished() {
@@ -245,7 +245,7 @@ public final class BatchAssembler implements AutoCloseable {
         private final BufferPool pool;
         private final BatchDescriptor descriptor;
         private BatchConsumer consumer;
-        private Consumer<Batch> onEmpty;
+        private Consumer<Batch> onDropped;
         private boolean dropLast;
         private int batchesInFlight = 4;
         private Duration acquireTimeout;
@@ -271,17 +271,18 @@ public final class BatchAssembler implements AutoCloseable {
         }
 
         /**
-         * Sets who is told of a batch every claimed sample of which failed: such a batch is neither published nor
-         * returned, but closed and dropped; the listener runs just before, on the thread that completed its last
-         * slot, and may read its failed samples ({@link Batch#failedCount()}, {@link Batch#failedSequence(int)},
-         * {@link Batch#failure(int)}) to account for them. It must not close the batch or keep it; what it throws is
-         * thrown to that thread after the batch is closed. Not called for a batch {@link #dropLast} drops.
+         * Sets who is told of a batch that is neither published nor returned but closed and dropped: every claimed
+         * sample of it failed, or {@link #dropLast} dropped it as a partial batch at a flush. The listener runs just
+         * before the close, on the thread that completed its last slot (or flushed it), and may read its samples
+         * ({@link Batch#size()}, {@link Batch#slotIndex(int)}; {@link Batch#failedCount()},
+         * {@link Batch#failedSequence(int)}, {@link Batch#failure(int)}) to account for them. It must not close the
+         * batch or keep it; what it throws is thrown to that thread after the batch is closed.
          *
          * @param listener the listener
          * @return this builder
          */
-        public Builder onEmpty(Consumer<Batch> listener) {
-            this.onEmpty = Objects.requireNonNull(listener, "listener");
+        public Builder onDropped(Consumer<Batch> listener) {
+            this.onDropped = Objects.requireNonNull(listener, "listener");
             return this;
         }
 

@@ -184,22 +184,25 @@ class BatchAssemblerTest {
         assertThat(pool.inUse()).isZero();
     }
 
-    /** The owner of the samples hears of a batch dropped because every sample failed, and which ones, before it goes. */
+    /** The owner of the samples hears of each batch dropped (every sample failed, or dropLast), before it goes. */
     @Test
-    void shouldTellTheEmptyListenerOfEveryFailedSampleOfADroppedBatch() {
+    void shouldTellTheDropListenerOfEverySampleOfADroppedBatch() {
         final List<String> told = new ArrayList<>();
         final BatchAssembler assembler = BatchAssembler.builder(pool, FOUR_INTS).consumer(received::add)
-                .onEmpty(b -> {
+                .onDropped(b -> {
+                    for (int k = 0; k < b.size(); k++) {
+                        told.add(b.sequence(k) + ":held");
+                    }
                     for (int k = 0; k < b.failedCount(); k++) {
                         told.add(b.failedSequence(k) + ":" + b.failure(k).getMessage());
                     }
-                    assertThat(pool.inUse()).as("the batch's lease is still held while the listener runs").isOne();
+                    assertThat(pool.inUse()).as("the batch's lease is still held while the listener runs").isPositive();
                 }).dropLast(true).build();
         for (int i = 0; i < 4; i++) {
             assembler.claim().fail(new RuntimeException("bad " + i));
         }
         assertThat(told).containsExactly("0:bad 0", "1:bad 1", "2:bad 2", "3:bad 3");
-        // a batch with one good sample is published, not reported; a partial batch dropLast drops is not reported
+        // a batch with one good sample is published, not reported; a partial batch dropLast drops is reported
         for (int i = 0; i < 4; i++) {
             final Slot s = assembler.claim();
             if (i == 2) {
@@ -208,9 +211,11 @@ class BatchAssemblerTest {
                 s.fail(new RuntimeException("bad " + (4 + i)));
             }
         }
-        assembler.claim().fail(new RuntimeException("bad 8"));
-        assembler.flush();
         assertThat(told).hasSize(4);
+        fill(assembler.claim()).complete();
+        assembler.claim().fail(new RuntimeException("bad 9"));
+        assembler.flush();
+        assertThat(told).hasSize(6).endsWith("8:held", "9:bad 9");
         assertThat(received).hasSize(1);
         received.forEach(Batch::close);
         assertThat(pool.inUse()).isZero();
