@@ -70,6 +70,7 @@ public final class LoaderBuilder<T> {
     private LoaderState resume;
     private Consumer<SampleFailure> onFailure;
     private List<String> textFields = List.of();
+    private boolean epochAligned;
     private List<LoaderState> resumeAll;
     private OutputOrder order = OutputOrder.COMPLETION;
     private int readConcurrency = 4 * Runtime.getRuntime().availableProcessors();
@@ -325,7 +326,8 @@ public final class LoaderBuilder<T> {
     }
 
     /**
-     * Drops a partial last batch instead of delivering it (default false).
+     * Drops a partial last batch instead of delivering it (default false): the run's last, or with
+     * {@link #epochAligned} each epoch's. Its samples count as settled.
      *
      * @param drop whether to drop it
      * @return this builder
@@ -400,6 +402,21 @@ public final class LoaderBuilder<T> {
             throw new IllegalArgumentException("decodeTimeout must be positive (or null for none), got " + timeout);
         }
         this.decodeTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Aligns batches to epochs (default false): no batch holds samples of two epochs, and each epoch ends with its own
+     * last batch, partial unless {@link #dropLast} drops it, as a PyTorch {@code DataLoader} epoch does. At each
+     * epoch's end the source waits for the epoch's samples in flight to be assigned their batch (a pause of about one
+     * read) before the next epoch starts. Without it batches run across epoch ends and each sample says its epoch
+     * ({@link LoadedBatch#epoch}).
+     *
+     * @param aligned whether to align
+     * @return this builder
+     */
+    public LoaderBuilder<T> epochAligned(boolean aligned) {
+        this.epochAligned = aligned;
         return this;
     }
 
@@ -490,7 +507,7 @@ public final class LoaderBuilder<T> {
         return new Loader<>(new LoaderRecipe(name, source.entries(), decoder, transfer, batchSize, epochs, seed,
             shuffle, rank, from, order, readConcurrency, decodeConcurrency, waitPolicy, batchesInFlight, bufferSize,
             dropLast, batchMemory, failureBudget, http, decodeTimeout, readTimeout, onFailure, autotune, tuneListener,
-            textFields));
+            textFields, epochAligned));
     }
 
     /** Whether a saved state records a fingerprint of other samples than this source's. */

@@ -41,6 +41,14 @@ final class AssignStage implements Aggregator<LoaderItem, Object> {
 
     @Override
     public Object add(LoaderItem item) {
+        if (item.epochEnd) {
+            // Epoch-aligned batches: every item of the epoch has been assigned (the source waited for it), so the
+            // batch being filled is the epoch's last. Sealed here, it goes out when its slots complete (or now).
+            items.release(item);
+            Object sealed = assembler.flush();
+            control.passed(); // the source waits for the mark before the next epoch's first item
+            return sealed;
+        }
         Slot slot;
         for (;;) {
             try {
@@ -61,6 +69,7 @@ final class AssignStage implements Aggregator<LoaderItem, Object> {
             }
         }
         table.put(slot, item); // once claimed, a slot must reach the table, or nobody settles it
+        control.passed();
         return slot;
     }
 

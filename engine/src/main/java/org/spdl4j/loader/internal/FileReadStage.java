@@ -68,6 +68,9 @@ final class FileReadStage implements Function<LoaderItem, LoaderItem> {
 
     @Override
     public LoaderItem apply(LoaderItem item) {
+        if (item.epochEnd) {
+            return item; // an epoch's end mark, for the assign stage (no ticket: the source opened none)
+        }
         long ticket = item.ticket;
         if (decoderReadsFiles || item.sample != null) { // a tar member of a mixture holds its bytes already
             if (turns != null) {

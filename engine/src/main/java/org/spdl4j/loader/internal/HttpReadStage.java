@@ -28,6 +28,9 @@ final class HttpReadStage implements Function<LoaderItem, CompletionStage<Loader
 
     @Override
     public CompletionStage<LoaderItem> apply(LoaderItem item) {
+        if (item.epochEnd) {
+            return java.util.concurrent.CompletableFuture.completedFuture(item); // an epoch's end mark
+        }
         if (item.uri == null) {
             control.readFailed(item, items, progress);
             throw new SampleException(item.key, "has no URL; this loader fetches URLs (give local files to a loader "

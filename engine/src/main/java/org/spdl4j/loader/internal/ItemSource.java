@@ -17,6 +17,7 @@ import org.spdl4j.offheap.batch.SampleSeeds;
  * pooled); an epoch's cursor per epoch. <b>Blocking:</b> as the cursor (file and network I/O for tar shards).
  */
 public final class ItemSource implements Source<LoaderItem> {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ItemSource.class);
     private final EntrySource source;
     private final LoaderState from;
     private final long endEpoch;
@@ -28,6 +29,13 @@ public final class ItemSource implements Source<LoaderItem> {
     private final Progress progress;
     private final LargeBufferTurns turns;
     private final String[] textFields;
+    private final LoaderControl control;
+    /** With epoch-aligned batches, the longest wait at an epoch's end for its items to pass; else null. */
+    private final java.time.Duration epochBarrier;
+    /** Items and end marks sent so far. */
+    private long sent;
+    /** An end mark was sent: the next epoch's first item waits until the mark has passed the assign stage. */
+    private boolean markInFlight;
 
     private long epoch;
     private EntryCursor cursor;
@@ -48,10 +56,13 @@ public final class ItemSource implements Source<LoaderItem> {
      * @param progress told each epoch's length when its end is reached
      * @param turns    opens each item's ticket (INPUT order file reads), or {@code null}
      * @param textFields extensions of tar members read as text into each item ({@link LoaderItem#texts})
+     * @param control  counts the items that passed the assign stage (epoch-aligned batches)
+     * @param epochBarrier with epoch-aligned batches, the longest wait at an epoch's end for its items to reach the
+     *                 assign stage before the end mark goes out; {@code null} without
      */
     public ItemSource(EntrySource source, LoaderState from, long endEpoch, long seed, boolean shuffle,
                       SampleAllocator bytes, LoaderItemPool items, Progress progress, LargeBufferTurns turns,
-                      java.util.List<String> textFields) {
+                      java.util.List<String> textFields, LoaderControl control, java.time.Duration epochBarrier) {
         this.source = source;
         this.from = from;
         this.endEpoch = endEpoch;
@@ -63,11 +74,19 @@ public final class ItemSource implements Source<LoaderItem> {
         this.progress = progress;
         this.turns = turns;
         this.textFields = textFields.toArray(String[]::new);
+        this.control = control;
+        this.epochBarrier = epochBarrier;
         this.epoch = from.epoch();
     }
 
     @Override
     public LoaderItem next() {
+        if (markInFlight) {
+            // In completion order a read stage hands on whatever completes first: a next-epoch item could overtake
+            // the mark and land in the sealed epoch's batch. Nothing goes out until the mark has passed.
+            markInFlight = false;
+            control.awaitPassed(sent, epochBarrier);
+        }
         for (;;) {
             if (cursor == null) {
                 if (epoch >= endEpoch) {
@@ -103,6 +122,7 @@ public final class ItemSource implements Source<LoaderItem> {
                     item.ticket = turns.ticket();
                     turns.open(item.ticket);
                 }
+                sent++;
                 return item;
             }
             items.release(item);
@@ -114,7 +134,30 @@ public final class ItemSource implements Source<LoaderItem> {
             if (length == 0) {
                 return null; // an empty epoch: every later one is empty too
             }
+            if (epochBarrier != null && epoch < endEpoch) {
+                return endMark(epoch - 1);
+            }
         }
+    }
+
+    /**
+     * Epoch-aligned batches: once every item sent has reached the assign stage (or failed before it), the mark that
+     * seals the epoch's last batch there. An item still in the read stage past the bound goes into the next epoch's
+     * batches, said once per epoch.
+     */
+    private LoaderItem endMark(long ended) {
+        if (!control.awaitPassed(sent, epochBarrier) && !control.isClosing()) {
+            LOG.warn("epoch {} ended with reads still running after {} s (a read that does not return): its last"
+                + " batch is sealed without them, and they go into the next epoch's batches", ended,
+                epochBarrier.toSeconds());
+        }
+        LoaderItem mark = items.take();
+        mark.epochEnd = true;
+        mark.epoch = ended;
+        mark.key = "end of epoch " + ended;
+        sent++;
+        markInFlight = true;
+        return mark;
     }
 
     /** The item's text members, as UTF-8 strings (a string each: captions and metadata are small); null if absent. */

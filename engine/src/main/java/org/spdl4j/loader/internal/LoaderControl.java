@@ -1,6 +1,7 @@
 package org.spdl4j.loader.internal;
 
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Whether the loader is closing: a task that fails because the loader closed under it (an interrupted read) is not a
@@ -10,9 +11,51 @@ import java.util.concurrent.CompletionException;
  */
 public final class LoaderControl {
     private volatile boolean closing;
+    /** Counts items that reached the assign stage or were settled before it; only with epoch-aligned batches. */
+    private final boolean countPassed;
+    private final AtomicLong passed = new AtomicLong();
 
-    /** A loader that is not closing. */
+    /** A loader that is not closing, its batches not aligned to epochs. */
     public LoaderControl() {
+        this(false);
+    }
+
+    /**
+     * A loader that is not closing.
+     *
+     * @param epochAligned whether batches are aligned to epochs: the source then waits at each epoch's end until every
+     *                     item it sent has reached the assign stage or failed before it ({@link #awaitPassed})
+     */
+    public LoaderControl(boolean epochAligned) {
+        this.countPassed = epochAligned;
+    }
+
+    /** An item reached the assign stage, or was settled before it (read stages, the discard hook). Any thread. */
+    public void passed() {
+        if (countPassed) {
+            passed.incrementAndGet();
+        }
+    }
+
+    /**
+     * The source thread, at an epoch's end: waits until {@code sent} items have passed ({@link #passed}), so that the
+     * epoch's last batch can be sealed with every sample of the epoch in it. Bounded: an item whose read hangs past
+     * {@code bound} (a task the engine failed and that never returns) is waited for no longer.
+     *
+     * @param sent  items the source has sent so far
+     * @param bound the longest wait
+     * @return true when every item passed; false when the bound passed first or the loader closes
+     */
+    public boolean awaitPassed(long sent, java.time.Duration bound) {
+        long deadline = System.nanoTime() + bound.toNanos();
+        int idle = 0;
+        while (passed.get() < sent) {
+            if (closing || System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted()) {
+                return false;
+            }
+            org.spdl4j.offheap.Backoff.idle(idle++, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return true;
     }
 
     /** Marks the loader as closing (before its pipeline is stopped). */
@@ -35,6 +78,7 @@ public final class LoaderControl {
     public void readFailed(LoaderItem item, Progress progress) {
         if (!closing) {
             progress.settle(item.epoch, item.position);
+            passed();
         }
     }
 

@@ -38,6 +38,11 @@ public final class LoaderItem implements EncodedSample {
      * starts over ({@link MixedEntries}); a later pass gives the same sample another transform seed.
      */
     public long pass;
+    /**
+     * Not a sample: the source's mark that epoch {@link #epoch} has ended (epoch-aligned batches), which the read
+     * stages pass on and the assign stage turns into the seal of the epoch's last batch.
+     */
+    public boolean epochEnd;
     /** The text members the loader delivers ({@code textFields}), one per field, null when absent; or null. */
     public String[] texts;
     /** When its decode should be done ({@link System#nanoTime()}), or Long.MAX_VALUE: set by the decode stage. */
@@ -127,6 +132,7 @@ public final class LoaderItem implements EncodedSample {
 
     void clear() {
         pass = 0;
+        epochEnd = false;
         if (texts != null) {
             java.util.Arrays.fill(texts, null);
         }

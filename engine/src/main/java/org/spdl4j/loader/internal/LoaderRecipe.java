@@ -46,6 +46,7 @@ import org.spdl4j.offheap.batch.SlotDecoder;
  * @param autotune          the live tuner's settings, or {@code null} for fixed concurrencies
  * @param tuneListener      told of the tuner's changes and settled configuration
  * @param textFields        extensions of tar members delivered as text with each batch (none: empty)
+ * @param epochAligned      whether no batch holds two epochs (each epoch ends with its own last batch)
  */
 public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder, BatchTransfer<?> transfer,
                            int batchSize, long epochs, long seed, boolean shuffle, RankInfo rank, LoaderState from,
@@ -53,7 +54,7 @@ public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder,
                            int batchesInFlight, int bufferSize, boolean dropLast, MemoryAllocator batchMemory,
                            FailureBudget failureBudget, HttpFetchSettings http, Duration taskTimeout,
                            Duration readTimeout, Consumer<SampleFailure> onFailure, TunerSettings autotune,
-                           TuneListener tuneListener, List<String> textFields) {
+                           TuneListener tuneListener, List<String> textFields, boolean epochAligned) {
     /** Bytes one read in flight is counted as holding against the autotuner's memory budget: a pooled 1 MB slab. */
     public static final long READ_BYTES = 1024 * 1024;
 

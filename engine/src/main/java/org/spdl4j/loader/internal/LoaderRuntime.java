@@ -65,7 +65,7 @@ public final class LoaderRuntime implements AutoCloseable {
     private static final long REAPER_POLL_MILLIS = 100;
 
     private final LoaderRecipe recipe;
-    private final LoaderControl control = new LoaderControl();
+    private final LoaderControl control;
     private final Progress progress;
     private final LoaderItemPool items;
     private final CloseList owned = new CloseList();
@@ -90,6 +90,7 @@ public final class LoaderRuntime implements AutoCloseable {
      */
     public LoaderRuntime(LoaderRecipe r) {
         this.recipe = r;
+        this.control = new LoaderControl(r.epochAligned());
         // Items live from the source until decoded: three rings (source -> read -> assign -> decode; items in the
         // last wait in the slot table), the tasks in flight in read and decode, one in the source's and one in the
         // assigner's hand, and slack.
@@ -152,7 +153,7 @@ public final class LoaderRuntime implements AutoCloseable {
                 progress);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
                     entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns,
-                    r.textFields()))
+                    r.textFields(), control, r.epochAligned() ? r.readTimeout().plusSeconds(5) : null))
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items, control, progress))
                 .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
                     r.onFailure().accept(item instanceof LoaderItem i

@@ -46,6 +46,9 @@ final class ObjectReadStage implements Function<LoaderItem, CompletionStage<Load
 
     @Override
     public CompletionStage<LoaderItem> apply(LoaderItem item) {
+        if (item.epochEnd) {
+            return java.util.concurrent.CompletableFuture.completedFuture(item); // an epoch's end mark
+        }
         if (item.uri == null) {
             control.readFailed(item, items, progress);
             throw new SampleException(item.key, "names no object of " + store.describe(), null);
