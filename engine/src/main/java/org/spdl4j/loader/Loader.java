@@ -54,7 +54,10 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      * The batch {@code hasNext()} took off the pipeline and {@code next()} has not returned yet: the loader's until
      * then, so {@link #close()} gives it back (the pipeline's sweep no longer sees it).
      */
-    private volatile BatchRecord pending;
+    private final java.util.concurrent.atomic.AtomicReference<BatchRecord> pending =
+        new java.util.concurrent.atomic.AtomicReference<>();
+    /** How long a consumer holding every batch waits before it is told so: the run's end, or another thread's close. */
+    private static final Duration HELD_GRACE = Duration.ofSeconds(2);
     private volatile boolean closing;
     /** Who takes delivered batches, for leak reports. */
     private final String consumer;
@@ -67,19 +70,32 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         this.iterator = new Iterator<>() {
             @Override
             public boolean hasNext() {
-                if (pending != null) {
+                if (pending.get() != null) {
                     return true;
                 }
                 if (ended) {
                     return false;
                 }
-                checkNotAllHeld();
-                if (records.hasNext()) {
-                    pending = records.next();
-                    return true;
+                BatchRecord record;
+                if (allHeld()) {
+                    try {
+                        record = heldWait(HELD_GRACE);
+                    } catch (TimeoutException e) {
+                        throw heldError();
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.util.concurrent.CancellationException("interrupted while waiting for a batch");
+                    }
+                    if (record == null) {
+                        return false;
+                    }
+                } else if (records.hasNext()) {
+                    record = records.next();
+                } else {
+                    ended();
+                    return false;
                 }
-                ended();
-                return false;
+                return hold(record);
             }
 
             @Override
@@ -87,28 +103,54 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
                 if (!hasNext()) {
                     throw new java.util.NoSuchElementException("loader '" + name() + "' has delivered all its epochs");
                 }
-                BatchRecord record = pending;
-                pending = null;
-                return delivered(record);
+                return delivered(pending.getAndSet(null));
             }
         };
+    }
+
+    /**
+     * Keeps a batch taken off the pipeline until {@code next()} hands it out; gives it back at once when the loader
+     * closes meanwhile (another thread's close, which takes whatever is kept: exactly one of the two closes it).
+     */
+    private boolean hold(BatchRecord record) {
+        pending.set(record);
+        if (closing) {
+            BatchRecord taken = pending.getAndSet(null);
+            if (taken != null) {
+                taken.close();
+            }
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * The wait of a consumer that holds every batch: none can be filled unless it closes one (another thread may be
+     * about to) or the run is at its end; past {@code wait}, a timeout.
+     */
+    private BatchRecord heldWait(Duration wait) throws TimeoutException, InterruptedException {
+        BatchRecord record = runtime.pipeline().next(wait);
+        if (record == null) {
+            ended();
+        }
+        return record;
     }
 
     private String name() {
         return runtime.recipe().name();
     }
 
-    /**
-     * Refuses to wait for a batch that cannot come: the consumer holds every batch the loader has, unclosed, so none
-     * can be filled (without this, the wait would last until the loader's batch timeout).
-     */
-    private void checkNotAllHeld() {
-        long held = runtime.batchesHeld(batchesDelivered);
-        if (held >= runtime.consumerCapacity()) {
-            throw new IllegalStateException("loader '" + name() + "': the consumer holds all " + held + " of its"
-                + " batches unclosed, so no batch can be filled: close each LoadedBatch when done with it (try (batch)"
-                + " { ... }), or give LoaderBuilder.batchesInFlight more to keep more of them");
-        }
+    /** {@return whether the consumer holds every batch the loader has, unclosed, so that none can be filled} */
+    private boolean allHeld() {
+        return runtime.batchesHeld(batchesDelivered) >= runtime.consumerCapacity();
+    }
+
+    /** What a consumer holding every batch is told, instead of waiting until the loader's batch timeout. */
+    private IllegalStateException heldError() {
+        return new IllegalStateException("loader '" + name() + "': the consumer holds all "
+            + runtime.batchesHeld(batchesDelivered) + " of its batches unclosed, so no batch can be filled: close each"
+            + " LoadedBatch when done with it (try (batch) { ... }), or give LoaderBuilder.batchesInFlight more to keep"
+            + " more of them");
     }
 
     /**
@@ -151,18 +193,28 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         if (ended) {
             return null;
         }
-        if (pending != null) {
-            BatchRecord record = pending;
-            pending = null;
-            return delivered(record);
+        BatchRecord kept = pending.getAndSet(null);
+        if (kept != null) {
+            return delivered(kept);
         }
-        checkNotAllHeld();
+        if (allHeld()) {
+            boolean grace = wait.compareTo(HELD_GRACE) > 0;
+            try {
+                BatchRecord record = heldWait(grace ? HELD_GRACE : wait);
+                return record == null || !hold(record) ? null : delivered(pending.getAndSet(null));
+            } catch (TimeoutException e) {
+                if (grace) {
+                    throw heldError();
+                }
+                throw e;
+            }
+        }
         BatchRecord record = runtime.pipeline().next(wait);
         if (record == null) {
             ended();
             return null;
         }
-        return delivered(record);
+        return hold(record) ? delivered(pending.getAndSet(null)) : null;
     }
 
     /**
@@ -229,8 +281,7 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
                 + " goes back as each is closed (the pools list their leases below)", name(), held);
         }
         closing = true;
-        BatchRecord taken = pending;
-        pending = null;
+        BatchRecord taken = pending.getAndSet(null);
         try {
             if (taken != null) {
                 taken.close(); // taken by hasNext(), never handed out: not the consumer's, not settled

@@ -3,9 +3,7 @@ package org.spdl4j.loader;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.WeakHashMap;
 import java.util.function.Consumer;
 import org.spdl4j.engine.EngineConfiguration;
 import org.spdl4j.engine.FailureBudget;
@@ -46,7 +44,7 @@ import org.spdl4j.offheap.batch.SlotDecoder;
 public final class LoaderBuilder<T> {
     private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LoaderBuilder.class);
     /** What was given to a loader (decoders, transfers), with the loader's name: each belongs to one loader. */
-    private static final Map<Object, String> GIVEN = new WeakHashMap<>();
+    private static final List<Given> GIVEN = new java.util.ArrayList<>();
     /** Samples per batch unless {@link #batchSize} sets another. */
     public static final int DEFAULT_BATCH_SIZE = 32;
     /** Host batches allocated at once unless {@link #batchesInFlight} sets another. */
@@ -470,15 +468,7 @@ public final class LoaderBuilder<T> {
             closeOwned();
             throw new IllegalStateException("loader '" + name + "' is missing:" + missing);
         }
-        claim(decoder, "decoder");
-        if (transfer != null) {
-            try {
-                claim(transfer, "transfer");
-            } catch (IllegalStateException e) {
-                decoder.close(); // this loader's own, claimed above; the transfer is the other loader's
-                throw e;
-            }
-        }
+        claimOwned();
         LoaderState from;
         try {
             from = resumeAll != null ? elastic() : resume != null ? resume
@@ -546,24 +536,50 @@ public final class LoaderBuilder<T> {
         return Reshard.of(resumeAll, size, rank.rank(), rank.worldSize());
     }
 
+    /** One decoder or transfer given to a loader: compared by identity, held weakly. */
+    private record Given(java.lang.ref.WeakReference<Object> owned, String loader) {
+    }
+
     /**
-     * Marks {@code owned} as given to this loader, which will close it: one given to another loader before is refused
-     * (closed with that loader, it would fail every sample here; a decoder's thread state is not to be shared), and
-     * left alone. A weak identity map: forgets what nothing else refers to.
+     * Marks the decoder and the transfer as given to this loader, which will close them: one given to another loader
+     * before is refused (closed with that loader, it would fail every sample here; a decoder's thread state is not to
+     * be shared) and left to that loader, while what is this loader's own is closed. By identity, not equals (two
+     * equal decoders are two decoders); weakly held (what nothing else refers to is forgotten).
      */
-    private void claim(Object owned, String what) {
-        String before;
+    private void claimOwned() {
         synchronized (GIVEN) {
-            before = GIVEN.putIfAbsent(owned, name);
-        }
-        if (before != null) {
-            if (owned != decoder && decoder != null) {
+            GIVEN.removeIf(g -> g.owned().get() == null);
+            String decoderOwner = ownerOf(decoder);
+            String transferOwner = transfer == null ? null : ownerOf(transfer);
+            if (decoderOwner == null && transferOwner == null) {
+                GIVEN.add(new Given(new java.lang.ref.WeakReference<>(decoder), name));
+                if (transfer != null) {
+                    GIVEN.add(new Given(new java.lang.ref.WeakReference<>(transfer), name));
+                }
+                return;
+            }
+            if (decoderOwner == null) {
                 decoder.close();
             }
-            throw new IllegalStateException("loader '" + name + "': this " + what + " (" + owned + ") was given to"
-                + " loader '" + before + "' already, which owns it and closes it with itself; give each loader its own"
-                + " (make it where you build the loader, e.g. in the per-epoch factory)");
+            if (transfer != null && transferOwner == null) {
+                transfer.close();
+            }
+            boolean decoderTaken = decoderOwner != null;
+            throw new IllegalStateException("loader '" + name + "': this " + (decoderTaken ? "decoder" : "transfer")
+                + " (" + (decoderTaken ? decoder : transfer) + ") was given to loader '"
+                + (decoderTaken ? decoderOwner : transferOwner) + "' already, which owns it and closes it with itself;"
+                + " give each loader its own (make it where you build the loader, e.g. in the per-epoch factory)");
         }
+    }
+
+    /** {@return the loader {@code o} was given to, or null} Holding {@link #GIVEN}'s lock. */
+    private static String ownerOf(Object o) {
+        for (Given g : GIVEN) {
+            if (g.owned().get() == o) {
+                return g.loader();
+            }
+        }
+        return null;
     }
 
     private void closeOwned() {

@@ -49,6 +49,33 @@ class LoaderMisuseTest {
         assertThat(shared.closed).isTrue();
     }
 
+    /** A decoder equal to another (a record) is still another decoder. */
+    record EqualDecoder() implements org.spdl4j.offheap.batch.SlotDecoder {
+        @Override
+        public org.spdl4j.offheap.tensor.DType dtype() {
+            return org.spdl4j.offheap.tensor.DType.U8;
+        }
+
+        @Override
+        public long[] sampleShape() {
+            return new long[] {1};
+        }
+
+        @Override
+        public void decode(org.spdl4j.offheap.batch.EncodedSample sample, long destination, int length) {
+            org.agrona.UnsafeApi.putByte(destination, (byte) 1);
+        }
+    }
+
+    @Test
+    void shouldTellDecodersApartByIdentityNotEquality() {
+        try (Loader<Batch> a = Loader.builder().name("a").source(good).decoder(new EqualDecoder()).build();
+             Loader<Batch> b = Loader.builder().name("b").source(good).decoder(new EqualDecoder()).build()) {
+            assertThat(a.iterator().hasNext()).isTrue();
+            assertThat(b.iterator().hasNext()).isTrue();
+        }
+    }
+
     @Test
     void shouldSayAtOnceWhenTheConsumerHoldsEveryBatch() {
         try (Loader<Batch> loader = Loader.builder().name("held").source(good).decoder(new BytesDecoder())
@@ -61,6 +88,19 @@ class LoaderMisuseTest {
                 .hasMessageContaining("holds all 3 of its batches unclosed").hasMessageContaining("try (batch)");
             kept.remove(0).close();
             assertThat(loader.iterator().hasNext()).as("one closed: the loader goes on").isTrue();
+            kept.forEach(LoadedBatch::close);
+        }
+    }
+
+    @Test
+    void shouldEndNormallyWhenTheConsumerKeepsEveryBatchOfAShortRun() {
+        try (Loader<Batch> loader = Loader.builder().name("kept").source(good).decoder(new BytesDecoder())
+                .batchSize(8).batchesInFlight(3).build()) {
+            List<LoadedBatch<Batch>> kept = new ArrayList<>();
+            for (LoadedBatch<Batch> batch : loader) {
+                kept.add(batch); // all 24 samples fit in the 3 batches: the loop ends, no batch is missing
+            }
+            assertThat(kept).hasSize(3);
             kept.forEach(LoadedBatch::close);
         }
     }

@@ -304,7 +304,7 @@ public final class LoaderRuntime implements AutoCloseable {
         }
         control.closing();
         pipeline.close();
-        if (!pipeline.isTerminated()) {
+        if (!pipeline.finishClose()) { // not isTerminated: a stage that ends just now still needs its sweep
             // A task ignores interrupts (a read hung in the kernel, a decoder stuck in native code): nothing it may
             // still touch is freed under it. A daemon thread frees it all once the last stage thread has ended.
             LOG.warn("loader '{}': a stage is still running after close (it ignores interrupts); its pools, decoder "

@@ -126,9 +126,12 @@ public final class Progress {
         for (;;) {
             // A known length of 0 (a rank with no sample) would pass every epoch at once, forever: such an epoch is
             // done once the source has read it, as one of unknown length.
+            // The length the source read is the epoch's, when it has read it: a source of known length can still end
+            // an epoch early (a mixture whose part has no sample on this rank).
             Long share = carriedLengths.get(epoch);
-            long length = share != null && share > 0 ? share
-                : share == null && knownLength > 0 ? knownLength : lengths.getOrDefault(epoch, -1L);
+            Long read = lengths.get(epoch);
+            long length = read != null ? read : share != null && share > 0 ? share
+                : share == null && knownLength > 0 ? knownLength : -1;
             if (length < 0) {
                 return;
             }

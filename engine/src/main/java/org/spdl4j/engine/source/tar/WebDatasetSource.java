@@ -372,19 +372,28 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             return false;
         }
 
-        /** Passes over {@code n} turns by headers only, as {@link #next} would take them. */
+        /** Passes over {@code n} turns by headers only, as {@link #next} would take them; closes every lane if it fails. */
         void skip(long n) {
-            for (long k = 0; k < n && live > 0 && !capped(); ) {
-                if (!ended[turn]) {
-                    if (lane[turn].skip(1) == 1) {
-                        k++;
-                        delivered++;
-                    } else {
-                        ended[turn] = true;
-                        live--;
+            try {
+                for (long k = 0; k < n && live > 0 && !capped(); ) {
+                    if (!ended[turn]) {
+                        if (lane[turn].skip(1) == 1) {
+                            k++;
+                            delivered++;
+                        } else {
+                            ended[turn] = true;
+                            live--;
+                        }
                     }
+                    turn = (turn + 1) % lane.length;
                 }
-                turn = (turn + 1) % lane.length;
+            } catch (RuntimeException e) {
+                try {
+                    close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
+                }
+                throw e;
             }
         }
 
