@@ -105,9 +105,14 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         return skipped;
     }
 
-    /** Reads the members of one sample; with {@code read} false only counts them. Returns null at the end. */
+    /**
+     * Reads the members of one sample; with {@code read} false only counts them, with the same checks (a repeated
+     * field, a member too large), so that skipping passes over exactly the samples reading would deliver (resume
+     * counts on it). Returns null at the end.
+     */
     private Sample assemble(boolean read) {
         List<SampleField> fields = read ? new ArrayList<>(4) : null;
+        List<String> names = new ArrayList<>(4);
         String key = null;
         long start = -1;
         try {
@@ -137,16 +142,20 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                     lookahead = m;
                     break;
                 }
+                String ext = m.name().substring(dot + 1);
+                checkField(m, ext, names);
+                names.add(ext);
                 if (read) {
-                    fields.add(readField(m, m.name().substring(dot + 1), fields));
+                    fields.add(readField(m, ext));
                 }
             }
         } catch (TarFormatException e) {
-            if (key != null && read && e.member() != null && !key.equals(keyOf(e.member()))) {
+            if (key != null && e.member() != null && !key.equals(keyOf(e.member()))) {
                 // the bad member's header was read whole and belongs to a later sample: this one is complete
                 close();
                 deferred = e; // after close(), which drops a pending error (a closed iterator has ended)
-                return new Sample(key, label(fields, key), reader.shard() + "@" + start, fields, allocator);
+                return read ? new Sample(key, label(fields, key), reader.shard() + "@" + start, fields, allocator)
+                        : Skipped.INSTANCE;
             }
             release(fields);
             close();
@@ -188,17 +197,19 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
         return dot < 0 ? n : n.substring(0, dot);
     }
 
-    private SampleField readField(TarMember m, String ext, List<SampleField> fields) {
-        for (SampleField f : fields) {
-            if (f.name().equals(ext)) {
-                throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
-                        + "' repeats field '" + ext + "' of its sample");
-            }
+    /** The checks a member passes before it is read, or counted by a skip: a new field, a size one buffer holds. */
+    private void checkField(TarMember m, String ext, List<String> names) {
+        if (names.contains(ext)) {
+            throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
+                    + "' repeats field '" + ext + "' of its sample");
         }
         if (m.size() > Integer.MAX_VALUE - 8) {
             throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name() + "' of " + m.size()
                     + " bytes is too large for one sample field");
         }
+    }
+
+    private SampleField readField(TarMember m, String ext) {
         ByteBuffer buffer;
         try {
             buffer = allocator.allocate((int) m.size());

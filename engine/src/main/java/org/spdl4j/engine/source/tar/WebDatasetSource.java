@@ -271,15 +271,21 @@ public final class WebDatasetSource implements EpochSource<Sample> {
             long left = n;
             while (left > 0 && openShard()) {
                 long want = samplesPerEpoch == UNKNOWN_LENGTH ? left : Math.min(left, samplesPerEpoch - delivered);
-                long skipped;
+                long skipped = 0;
                 try {
-                    skipped = shard.skip(want);
+                    // One sample at a time: a fault part-way leaves the count of those passed over, which reading
+                    // would have delivered (the positions after them count on it).
+                    while (skipped < want && shard.skip(1) == 1) {
+                        skipped++;
+                    }
                 } catch (TarFormatException | UncheckedIOException e) {
+                    left -= skipped;
+                    delivered += skipped;
                     if (!skipBadShards || Thread.currentThread().isInterrupted()) {
                         throw e;
                     }
                     badShard(e);
-                    continue; // the samples skipped in it before the fault are not known: resume counts on
+                    continue;
                 }
                 left -= skipped;
                 delivered += skipped;
