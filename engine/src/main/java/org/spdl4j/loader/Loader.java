@@ -243,10 +243,14 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
      * that failed; save its {@link LoaderState#encode() text} and {@link LoaderBuilder#resume resume} from it}
      */
     public LoaderState state() {
-        return runtime.progress().state().withSource(runtime.recipe().source().fingerprint());
+        LoaderRecipe r = runtime.recipe();
+        return runtime.progress().state().withSource(LoaderRecipe.stateFingerprint(r.source(), r.shuffle()));
     }
 
-    /** {@return samples skipped so far because they could not be read or decoded} */
+    /**
+     * {@return failures so far: samples skipped because they could not be read or decoded, and tar shards that failed
+     * part-way (counted once each)}
+     */
     public long failures() {
         return runtime.failures();
     }

@@ -480,8 +480,9 @@ public final class LoaderBuilder<T> {
         if (resumeAll != null ? resumeAll.stream().anyMatch(this::otherSource) : resume != null && otherSource(resume)) {
             closeOwned();
             throw new IllegalArgumentException("loader '" + name + "': the state to resume was saved over other"
-                + " samples than " + source.describe() + " (files added, removed or renamed, or another source): its"
-                + " positions would name other samples. Resume over the data it was saved with, or start afresh");
+                + " samples than " + source.describe() + " (files added, removed or renamed, or another source) or with"
+                + " the other shuffle setting (this loader's is " + (shuffle ? "on" : "off") + "): its positions would"
+                + " name other samples. Resume over the data and order it was saved with, or start afresh");
         }
         if (from.seed() != seed || from.rank() != rank.rank() || from.worldSize() != rank.worldSize()) {
             closeOwned();
@@ -502,7 +503,7 @@ public final class LoaderBuilder<T> {
 
     /** Whether a saved state records a fingerprint of other samples than this source's. */
     private boolean otherSource(LoaderState saved) {
-        return saved.source() != 0 && saved.source() != source.entries().fingerprint();
+        return saved.source() != 0 && saved.source() != LoaderRecipe.stateFingerprint(source.entries(), shuffle);
     }
 
     /** The state of this rank from every saved rank's: that rank's own when the number of ranks is the same. */

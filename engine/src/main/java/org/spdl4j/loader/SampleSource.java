@@ -218,8 +218,12 @@ public final class SampleSource {
      *
      * @param entries the samples
      * @return the source
+     * @throws IllegalArgumentException when the list is empty
      */
     public static SampleSource of(List<SampleEntry> entries) {
+        if (entries.isEmpty()) {
+            throw new IllegalArgumentException("a list of samples with no sample: give at least one entry");
+        }
         return new SampleSource(new IndexedEntries(entries, "list of " + entries.size() + " samples"));
     }
 

@@ -45,6 +45,8 @@ class LoaderStateTest {
         LoaderState saved = LoaderState.parse(LoaderRun.of(recipe.get(), 1).state.encode());
         assertThat(saved.source()).isNotZero();
         assertThat(LoaderRun.of(recipe.get().resume(saved), Integer.MAX_VALUE).keys).hasSize(8); // the same files
+        assertThatThrownBy(() -> recipe.get().shuffle(false).resume(saved).build())
+            .hasMessageContaining("other shuffle setting (this loader's is off)");
         java.nio.file.Files.delete(dir.resolve("s3.bin"));
         assertThatThrownBy(() -> recipe.get().resume(saved).build()).isInstanceOf(IllegalArgumentException.class)
             .hasMessageContaining("saved over other samples than folder " + dir).hasMessageContaining("start afresh");

@@ -71,4 +71,16 @@ public record LoaderRecipe(String name, EntrySource source, SlotDecoder decoder,
     public int decodeMax() {
         return autotune == null ? decodeConcurrency : Math.max(decodeConcurrency, autotune.cpuBudget());
     }
+
+    /**
+     * {@return what a saved state records of the samples and their order: the source's fingerprint, changed when the
+     * per-epoch shuffle is off (the same positions name other samples then); 0 when the source has none}
+     *
+     * @param source  the source
+     * @param shuffle whether the run shuffles per epoch
+     */
+    public static long stateFingerprint(EntrySource source, boolean shuffle) {
+        long f = source.fingerprint();
+        return f == 0 || shuffle ? f : org.spdl4j.offheap.batch.SampleSeeds.mix64(f + 0x6E6F2D73687566L);
+    }
 }

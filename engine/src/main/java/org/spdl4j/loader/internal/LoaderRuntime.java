@@ -267,11 +267,16 @@ public final class LoaderRuntime implements AutoCloseable {
         return consumerCapacity;
     }
 
-    /** {@return samples dropped so far: unreadable (read stage) or undecodable (decode stage)} */
+    /**
+     * {@return failures so far: samples unreadable (read stage) or undecodable (decode stage), and tar shards that
+     * failed part-way (the source's; each shard once, whatever it held after the fault)}
+     */
     public long failures() {
         long n = 0;
-        for (StageStats s : pipeline.stats()) {
-            if (s.stage().equals(READ_STAGE) || s.stage().equals(DECODE_STAGE)) {
+        List<StageStats> stats = pipeline.stats();
+        for (int i = 0; i < stats.size(); i++) {
+            StageStats s = stats.get(i);
+            if (i == 0 || s.stage().equals(READ_STAGE) || s.stage().equals(DECODE_STAGE)) { // 0: the source
                 n += s.failures();
             }
         }
