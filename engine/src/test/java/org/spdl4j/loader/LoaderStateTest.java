@@ -55,6 +55,27 @@ class LoaderStateTest {
     }
 
     @Test
+    void shouldRefuseToResumeOverATarShardRewrittenWithOtherSamples(@org.junit.jupiter.api.io.TempDir
+            java.nio.file.Path dir) throws Exception {
+        java.nio.file.Path shard = dir.resolve("data.tar");
+        writeShard(shard, 12);
+        java.util.function.Supplier<LoaderBuilder<org.spdl4j.offheap.batch.Batch>> recipe = () -> Loader.builder()
+            .name("rewritten").source(SampleSource.tarShards(shard)).decoder(new BytesDecoder()).batchSize(4);
+        LoaderState saved = LoaderState.parse(LoaderRun.of(recipe.get(), 1).state.encode());
+        assertThat(LoaderRun.of(recipe.get().resume(saved), Integer.MAX_VALUE).keys).hasSize(8);
+        writeShard(shard, 5);
+        assertThatThrownBy(() -> recipe.get().resume(saved).build()).hasMessageContaining("other samples");
+    }
+
+    private static void writeShard(java.nio.file.Path shard, int samples) throws java.io.IOException {
+        org.spdl4j.engine.source.tar.TestTarWriter tar = new org.spdl4j.engine.source.tar.TestTarWriter();
+        for (int i = 0; i < samples; i++) {
+            tar.add("s" + i + ".bin", ("id:s" + i).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        java.nio.file.Files.write(shard, tar.finish());
+    }
+
+    @Test
     void shouldRefuseARangeTooLargeToBeALoadersWithoutAllocatingIt() {
         assertThatThrownBy(() -> LoaderState.parse("spdl4j-loader/1 seed=1 rank=0/1 epoch=0 0:5+10-3000000000"))
             .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("10-3000000000");

@@ -43,6 +43,8 @@ public final class TarShardEntries implements EntrySource {
     private final ShardOpener opener;
     private final String description;
     private final ClassLabels classLabels;
+    /** {@link #fingerprint()} once computed, else 0 (races compute the same value). */
+    private volatile long fingerprint;
     /** Shards of a rank read at once, their samples in turn (WebDatasetSource#interleaving); 1: one at a time. */
     private final int lanes;
 
@@ -180,14 +182,29 @@ public final class TarShardEntries implements EntrySource {
         return best != null ? best : other;
     }
 
-    /** {@return the shard names' fingerprint: the samples in them are known only once read} */
+    /**
+     * {@return the shards' fingerprint: their names and, for local files, their sizes (the samples in them are known
+     * only once read; a shard rewritten with other samples almost always changes size)}
+     */
     @Override
     public long fingerprint() {
+        long cached = fingerprint;
+        if (cached != 0) {
+            return cached; // one stat per shard per source, not per checkpoint
+        }
         SourceFingerprint fp = new SourceFingerprint();
         for (String shard : shards) {
             fp.add(shard);
+            if (opener == ShardOpener.LOCAL_FILES) {
+                try {
+                    fp.add(java.nio.file.Files.size(java.nio.file.Path.of(shard)));
+                } catch (java.io.IOException | RuntimeException e) {
+                    fp.add(-1); // unreadable now: the run will say so when it opens the shard
+                }
+            }
         }
-        return fp.add(lanes).value(); // lanes change the order, so the positions
+        fingerprint = fp.add(lanes).value(); // lanes change the order, so the positions
+        return fingerprint;
     }
 
     @Override
