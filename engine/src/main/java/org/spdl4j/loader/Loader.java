@@ -282,7 +282,8 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         if (held > 0 && !closing) {
             // The pools name each held lease as they close; say first that these are the consumer's, not lost.
             LOG.warn("loader '{}' closed while the consumer holds {} of its batches: their memory stays valid and"
-                + " goes back as each is closed (the pools list their leases below)", name(), held);
+                + " goes back as each is closed", name(), held);
+            runtime.consumerHolds(true);
         }
         closing = true;
         BatchRecord taken = pending.getAndSet(null);

@@ -106,6 +106,27 @@ class LoaderMisuseTest {
     }
 
     @Test
+    void shouldKeepABatchHeldPastTheLoadersCloseValidWithoutCallingItALeak() {
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream log = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(log, true, java.nio.charset.StandardCharsets.UTF_8)); // slf4j-simple
+        LoadedBatch<Batch> kept;
+        try {
+            try (Loader<Batch> loader = Loader.builder().name("outlived").source(good).decoder(new BytesDecoder())
+                    .batchSize(8).build()) {
+                kept = loader.iterator().next();
+            }
+        } finally {
+            System.setErr(err);
+        }
+        assertThat(BytesDecoder.text(new org.agrona.concurrent.UnsafeBuffer(kept.data().sampleAddress(0),
+            BytesDecoder.WIDTH))).startsWith("id:g");
+        kept.close();
+        assertThat(log.toString(java.nio.charset.StandardCharsets.UTF_8))
+            .contains("closed while the consumer holds 1 of its batches").doesNotContain("LEAK");
+    }
+
+    @Test
     void shouldRefuseASecondLoopOverAFinishedLoader() {
         try (Loader<Batch> loader = Loader.builder().name("once").source(good).decoder(new BytesDecoder())
                 .batchSize(8).build()) {

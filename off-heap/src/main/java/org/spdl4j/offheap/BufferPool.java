@@ -352,6 +352,19 @@ public final class BufferPool implements AutoCloseable {
      */
     @Override
     public void close() {
+        close(true);
+    }
+
+    /**
+     * Closes the pool as {@link #close()} does, but without reporting the leases still held as leaks: for an owner
+     * that knows who holds them and that they will be released (a loader closed while its consumer keeps batches,
+     * which it has said). The memory is freed when the last is released, as after {@link #close()}.
+     */
+    public void closeWhileHeld() {
+        close(false);
+    }
+
+    private void close(final boolean reportHeld) {
         if (closed) {
             return;
         }
@@ -359,7 +372,10 @@ public final class BufferPool implements AutoCloseable {
         final int[] inUseSeen = new int[1];
         final List<LeakRecord> leaks = outstandingOnceSettled(inUseSeen);
         final int unsettled = inUseSeen[0] - leaks.size();
-        if (!leaks.isEmpty() || unsettled > 0) {
+        if (!reportHeld && (!leaks.isEmpty() || unsettled > 0)) {
+            LOG.debug("pool '{}' closed with {} lease(s) held by their owner; freed when they are released", name,
+                    inUseSeen[0]);
+        } else if (!leaks.isEmpty() || unsettled > 0) {
             LOG.error("pool '{}' closed with {} lease(s) held{}; its memory is freed when they are released", name,
                     leaks.size(), unsettled > 0 ? " and " + unsettled + " still being handed over after "
                             + TimeUnit.NANOSECONDS.toMillis(SETTLE_NANOS) + " ms" : "");

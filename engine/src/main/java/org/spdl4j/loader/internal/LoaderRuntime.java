@@ -70,6 +70,8 @@ public final class LoaderRuntime implements AutoCloseable {
     private final LoaderItemPool items;
     private final CloseList owned = new CloseList();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** The consumer keeps delivered batches past the close ({@link #consumerHolds}). */
+    private volatile boolean consumerHolds;
     /** Delivered records closed so far (by the consumer; at close, by the sweep). */
     private final AtomicLong recordsClosed = new AtomicLong();
     /**
@@ -117,9 +119,10 @@ public final class LoaderRuntime implements AutoCloseable {
                 .build()));
             BatchDescriptor layout = BatchDescriptor.of(r.batchSize(), r.decoder().dtype(),
                 r.decoder().sampleShape());
-            BufferPool batches = owned.add(BufferPool.open(PoolConfig.builder(r.name() + "-batches")
+            BufferPool batches = BufferPool.open(PoolConfig.builder(r.name() + "-batches")
                 .allocator(r.batchMemory()).dmaAligned().sizeClass(layout.batchBytes(), r.batchesInFlight())
-                .acquireTimeout(BATCH_TIMEOUT).build()));
+                .acquireTimeout(BATCH_TIMEOUT).build());
+            owned.add(() -> closeConsumersPool(batches));
             BatchAssembler assembler = owned.add(BatchAssembler.builder(batches, layout).dropLast(r.dropLast())
                 .batchesInFlight(r.batchesInFlight()).acquireTimeout(BATCH_TIMEOUT).onDropped(this::settleDropped)
                 .build());
@@ -127,10 +130,11 @@ public final class LoaderRuntime implements AutoCloseable {
             // Records alive are bounded by the host batches plus the transfer's and the sink's room; the rest is
             // room for a consumer that keeps some.
             int transferRoom = r.transfer() == null ? 0 : r.transfer().maxInFlight();
-            BufferPool labels = owned.add(BufferPool.open(PoolConfig.builder(r.name() + "-labels")
+            BufferPool labels = BufferPool.open(PoolConfig.builder(r.name() + "-labels")
                 .sizeClass(Math.max(64, r.batchSize() * Integer.BYTES),
                     2 * (r.batchesInFlight() + transferRoom + r.bufferSize()) + 32)
-                .acquireTimeout(BATCH_TIMEOUT).build()));
+                .acquireTimeout(BATCH_TIMEOUT).build());
+            owned.add(() -> closeConsumersPool(labels));
             if (r.transfer() != null) {
                 owned.add(r.transfer()); // closed before the assembler: it drains copies, closing their host batches
             }
@@ -251,6 +255,27 @@ public final class LoaderRuntime implements AutoCloseable {
     /** {@return the recipe} */
     public LoaderRecipe recipe() {
         return recipe;
+    }
+
+    /**
+     * Closes a pool whose leases delivered batches hold: quietly when the consumer keeps batches past the loader's
+     * close (the loader said so; their memory stays valid until each is closed), else reporting held leases as leaks.
+     */
+    private void closeConsumersPool(BufferPool pool) {
+        if (consumerHolds) {
+            pool.closeWhileHeld();
+        } else {
+            pool.close();
+        }
+    }
+
+    /**
+     * Tells the close that follows that the consumer keeps delivered batches, which it will close itself.
+     *
+     * @param holds whether it does
+     */
+    public void consumerHolds(boolean holds) {
+        this.consumerHolds = holds;
     }
 
     /**
