@@ -170,10 +170,12 @@ final class DataArgs {
      * @param parts           each {@code PATH=WEIGHT}
      * @param samplesPerEpoch {@code --samples-per-epoch}, or {@code null}: epochs end where a part runs out
      * @param media           what a sample is
+     * @param classes         {@code --classes}: the class list of the tar-shard parts, or {@code null}
      * @return the data
      * @throws ParameterException when a part is not {@code PATH=WEIGHT}, not a source, or the parts do not mix
      */
-    static RunData mixData(CommandSpec spec, List<String> parts, Long samplesPerEpoch, MediaOption media) {
+    static RunData mixData(CommandSpec spec, List<String> parts, Long samplesPerEpoch, MediaOption media,
+                           Path classes) {
         SampleMix mix = SampleSource.mix();
         int shards = 0;
         for (String part : parts) {
@@ -194,8 +196,15 @@ final class DataArgs {
                     + " lists, tar shards); s3:// data runs with --data");
             }
             RunData one = runData(spec, Path.of(path), media, 0, null);
+            if (classes != null && one.kind() == Kind.TAR_SHARDS) {
+                one = withClasses(spec, one, classes);
+            }
             shards += one.shards();
             mix.add(one.source(), weight);
+        }
+        if (classes != null && shards == 0) {
+            throw new ParameterException(spec.commandLine(), "--classes " + classes + ": labels the .cls members of"
+                + " tar shards; no --mix part is tar shards");
         }
         try {
             if (samplesPerEpoch != null) {

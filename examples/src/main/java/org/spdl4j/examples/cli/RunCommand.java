@@ -74,7 +74,8 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--mix", paramLabel = "PATH=WEIGHT", description = "instead of --data: a weighted mixture of local"
         + " data (each PATH as --data reads it), repeated for each part; every stretch of an epoch holds the parts in"
         + " proportion (--mix a=3 --mix b=1: three of a to one of b); an epoch ends where a part runs out, unless"
-        + " --samples-per-epoch is given")
+        + " --samples-per-epoch is given. Each part keeps its labels (a folder's sub-folders are 0, 1, ... in each"
+        + " part); --classes labels its tar-shard parts")
     List<String> mix;
 
     @Option(names = "--samples-per-epoch", paramLabel = "N", description = "with --mix: N samples per epoch (all ranks);"
@@ -269,10 +270,10 @@ final class RunCommand implements Callable<Integer> {
         }
         try (S3ObjectStore store = s3 ? s3Store(settings) : null) { // closed after the loader
             DataArgs.RunData runData = s3 ? DataArgs.s3Data(spec, data, store, media)
-                : mix != null ? DataArgs.mixData(spec, mix, samplesPerEpoch, media)
+                : mix != null ? DataArgs.mixData(spec, mix, samplesPerEpoch, media, classesFile)
                 : DataArgs.runData(spec, data == null ? null : Path.of(data), media, sampleImages,
                     spec.commandLine().getErr());
-            if (classesFile != null) {
+            if (classesFile != null && mix == null) {
                 runData = DataArgs.withClasses(spec, runData, classesFile);
             }
             if (interleave != null) {

@@ -66,6 +66,9 @@ class MixRunTest {
         CommandLineTest.Run alone = CommandLineTest.run("run", "--samples-per-epoch", "10");
         assertThat(alone.status()).isEqualTo(2);
         assertThat(alone.err()).contains("goes with --mix");
+        CommandLineTest.Run classes = CommandLineTest.run("run", "--mix", big + "=1", "--classes", big.toString());
+        assertThat(classes.status()).isEqualTo(2);
+        assertThat(classes.err()).contains("no --mix part is tar shards");
         CommandLineTest.Run s3 = CommandLineTest.run("run", "--mix", "s3://bucket/x/=1");
         assertThat(s3.status()).isEqualTo(2);
         assertThat(s3.err()).contains("local data");

@@ -144,4 +144,23 @@ class TarClassesRunTest {
         assertThat(notShards.status()).isEqualTo(2);
         assertThat(notShards.err()).contains("reads several tar shards at once");
     }
+
+    @Test
+    void shouldLabelTheTarPartsOfAMixtureByTheClassList() throws Exception {
+        List<String> list = List.of("class01", "class02", "class00");
+        Path classes = Files.write(dir.resolve("classes-mix.txt"), list);
+        Path keys = dir.resolve("keys-mix.txt");
+        CommandLineTest.Run r = CommandLineTest.run("run", "--mix", shard + "=1", "--mix", dir.resolve("img") + "=1",
+            "--classes", classes.toString(), "--keys", keys.toString(), "--no-progress", "--batch-size", "2");
+        assertThat(r.status()).as(r.out() + r.err()).isZero();
+        Map<String, Integer> labels = new HashMap<>();
+        for (String line : Files.readAllLines(keys)) {
+            String[] kv = line.split("\t");
+            if (kv[0].contains("@")) { // the tar part's samples
+                labels.put(kv[0].substring(kv[0].lastIndexOf('@') + 1), Integer.parseInt(kv[1]));
+            }
+        }
+        assertThat(labels).isNotEmpty();
+        labels.forEach((key, label) -> assertThat(label).as(key).isEqualTo(list.indexOf(classOf.get(key))));
+    }
 }
