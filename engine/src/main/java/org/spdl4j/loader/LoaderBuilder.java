@@ -491,6 +491,10 @@ public final class LoaderBuilder<T> {
                 + " but this loader has seed " + seed + ", rank " + rank.rank() + "/" + rank.worldSize()
                 + "; build it with the saved run's seed and rank");
         }
+        if (source.size() > 0 && source.samplesPerEpoch(rank) == 0) {
+            LOG.warn("loader '{}': rank {} of {} gets no sample of {} per epoch (fewer samples than ranks); it"
+                + " delivers nothing", name, rank.rank(), rank.worldSize(), source.describe());
+        }
         if (from.epoch() >= epochs && (resume != null || resumeAll != null)) {
             LOG.warn("loader '{}': the state to resume has done {} epoch(s) and this loader runs {}: it has nothing to"
                 + " load (give epochs(n) the epochs the run should reach)", name, from.epoch(), epochs);

@@ -325,7 +325,9 @@ public final class MixedEntries implements EntrySource {
             for (;;) {
                 if (item == null ? cursor.skip() : cursor.next(item)) {
                     if (item != null) {
-                        item.pass = pass;
+                        // Folded into what an inner mixture set (0 otherwise): a redraw at either level is another
+                        // pass, so another transform seed.
+                        item.pass = item.pass * 1_000_003 + pass;
                     }
                     inPass++;
                     return true;
