@@ -120,6 +120,10 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--no-shuffle", description = "keep the data's order (a tar folder's shard order)")
     boolean noShuffle;
 
+    @Option(names = "--epoch-aligned", description = "no batch holds two epochs: each epoch ends with its own last"
+        + " batch (as a PyTorch DataLoader epoch does)")
+    boolean epochAligned;
+
     @Option(names = "--max-batches", paramLabel = "K", description = "stop after K batches")
     Long maxBatches;
 
@@ -352,7 +356,7 @@ final class RunCommand implements Callable<Integer> {
         metrics.building();
         SlotDecoder decoder = new TracingSlotDecoder(media.decoder(settings.augment()), trace);
         LoaderBuilder<Batch> builder = Loader.builder().name("run").source(runData.source()).decoder(decoder)
-            .epochs(epochs).seed(runSeed).shuffle(!noShuffle).rank(rank).resume(resume);
+            .epochs(epochs).seed(runSeed).shuffle(!noShuffle).rank(rank).resume(resume).epochAligned(epochAligned);
         if (resumeAll != null) {
             builder.resume(resumeAll); // every saved rank's state: this rank's share of what they left
         }

@@ -56,6 +56,18 @@ class MixRunTest {
     }
 
     @Test
+    void shouldEndEachEpochWithItsOwnBatchWhenAligned() {
+        // 8 images, batches of 6, 2 epochs: aligned 6 + 2 per epoch (4 batches); else 6, 6, 4 (3 batches)
+        CommandLineTest.Run aligned = CommandLineTest.run("run", "--data", small.toString(), "--epochs", "2",
+            "--batch-size", "6", "--epoch-aligned", "--no-progress");
+        assertThat(aligned.status()).as(aligned.out() + aligned.err()).isZero();
+        assertThat(aligned.out()).contains("16 images in 4 batches");
+        CommandLineTest.Run across = CommandLineTest.run("run", "--data", small.toString(), "--epochs", "2",
+            "--batch-size", "6", "--no-progress");
+        assertThat(across.out()).contains("16 images in 3 batches");
+    }
+
+    @Test
     void shouldRefuseWhatIsNotAMixture() {
         CommandLineTest.Run noWeight = CommandLineTest.run("run", "--mix", big.toString(), "--no-progress");
         assertThat(noWeight.status()).isEqualTo(2);
