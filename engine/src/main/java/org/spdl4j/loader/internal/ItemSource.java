@@ -30,7 +30,7 @@ public final class ItemSource implements Source<LoaderItem> {
     private final LargeBufferTurns turns;
     private final String[] textFields;
     private final LoaderControl control;
-    /** With epoch-aligned batches, the longest wait at an epoch's end for its items to pass; else null. */
+    /** With epoch-aligned batches, how often the wait at an epoch's end says it still waits; else null. */
     private final java.time.Duration epochBarrier;
     /** Items and end marks sent so far. */
     private long sent;
@@ -57,8 +57,8 @@ public final class ItemSource implements Source<LoaderItem> {
      * @param turns    opens each item's ticket (INPUT order file reads), or {@code null}
      * @param textFields extensions of tar members read as text into each item ({@link LoaderItem#texts})
      * @param control  counts the items that passed the assign stage (epoch-aligned batches)
-     * @param epochBarrier with epoch-aligned batches, the longest wait at an epoch's end for its items to reach the
-     *                 assign stage before the end mark goes out; {@code null} without
+     * @param epochBarrier with epoch-aligned batches, how often the wait at an epoch's end (for its items to reach the
+     *                 assign stage) says it still waits; {@code null} without epoch alignment
      */
     public ItemSource(EntrySource source, LoaderState from, long endEpoch, long seed, boolean shuffle,
                       SampleAllocator bytes, LoaderItemPool items, Progress progress, LargeBufferTurns turns,
@@ -85,7 +85,8 @@ public final class ItemSource implements Source<LoaderItem> {
             // In completion order a read stage hands on whatever completes first: a next-epoch item could overtake
             // the mark and land in the sealed epoch's batch. Nothing goes out until the mark has passed.
             markInFlight = false;
-            control.awaitPassed(sent, epochBarrier);
+            control.awaitPassed(sent, epochBarrier, out -> LOG.warn("the end mark of epoch {} waits to reach the"
+                + " assign stage ({} item(s) ahead of it)", epoch - 1, out));
         }
         for (;;) {
             if (cursor == null) {
@@ -142,15 +143,11 @@ public final class ItemSource implements Source<LoaderItem> {
 
     /**
      * Epoch-aligned batches: once every item sent has reached the assign stage (or failed before it), the mark that
-     * seals the epoch's last batch there. An item still in the read stage past the bound goes into the next epoch's
-     * batches, said once per epoch.
+     * seals the epoch's last batch there. A long wait (a consumer paused, a fetch retrying) says so periodically.
      */
     private LoaderItem endMark(long ended) {
-        if (!control.awaitPassed(sent, epochBarrier) && !control.isClosing()) {
-            LOG.warn("epoch {} ended with reads still running after {} s (a read that does not return): its last"
-                + " batch is sealed without them, and they go into the next epoch's batches", ended,
-                epochBarrier.toSeconds());
-        }
+        control.awaitPassed(sent, epochBarrier, out -> LOG.warn("epoch {} ends once its last {} item(s) reach the"
+            + " assign stage (reads in flight, or a consumer holding the batches)", ended, out));
         LoaderItem mark = items.take();
         mark.epochEnd = true;
         mark.epoch = ended;

@@ -30,7 +30,7 @@ public final class LoaderControl {
         this.countPassed = epochAligned;
     }
 
-    /** An item reached the assign stage, or was settled before it (read stages, the discard hook). Any thread. */
+    /** An item (or an end mark) reached the assign stage. The assign stage's thread. */
     public void passed() {
         if (countPassed) {
             passed.incrementAndGet();
@@ -38,20 +38,42 @@ public final class LoaderControl {
     }
 
     /**
-     * The source thread, at an epoch's end: waits until {@code sent} items have passed ({@link #passed}), so that the
-     * epoch's last batch can be sealed with every sample of the epoch in it. Bounded: an item whose read hangs past
-     * {@code bound} (a task the engine failed and that never returns) is waited for no longer.
+     * The engine's word that a task failed (its failure listener, once per failure, timeouts included): an item that
+     * failed in the read or assign stage will never reach the assign stage, so it has passed as far as the source's
+     * wait at an epoch's end is concerned. Counted here, once, and not where a read stage settles the item: a read
+     * that times out is counted at its timeout, and its late result, settled later, is not counted again.
      *
-     * @param sent  items the source has sent so far
-     * @param bound the longest wait
-     * @return true when every item passed; false when the bound passed first or the loader closes
+     * @param stage the failed stage's name
+     * @param item  the item
      */
-    public boolean awaitPassed(long sent, java.time.Duration bound) {
-        long deadline = System.nanoTime() + bound.toNanos();
+    public void failed(String stage, Object item) {
+        if (countPassed && item instanceof LoaderItem i && !i.epochEnd
+                && (LoaderRuntime.READ_STAGE.equals(stage) || LoaderRuntime.ASSIGN_STAGE.equals(stage))) {
+            passed.incrementAndGet();
+        }
+    }
+
+    /**
+     * The source thread, at an epoch's end: waits until {@code sent} items have passed (reached the assign stage, or
+     * failed before it), so that the epoch's last batch is sealed with every sample of the epoch in it and none of
+     * the next. As long as it takes (a consumer that pauses, a slow fetch retrying): alignment does not depend on
+     * timing. Every {@code warnEvery} of waiting, {@code stillWaiting} is told how many are still out.
+     *
+     * @param sent         items the source has sent so far
+     * @param warnEvery    how often to say it still waits
+     * @param stillWaiting told the count of items not yet passed
+     * @return true when every item passed; false when the loader closes or the thread is interrupted
+     */
+    public boolean awaitPassed(long sent, java.time.Duration warnEvery, java.util.function.LongConsumer stillWaiting) {
+        long next = System.nanoTime() + warnEvery.toNanos();
         int idle = 0;
-        while (passed.get() < sent) {
-            if (closing || System.nanoTime() - deadline > 0 || Thread.currentThread().isInterrupted()) {
+        for (long p = passed.get(); p < sent; p = passed.get()) {
+            if (closing || Thread.currentThread().isInterrupted()) {
                 return false;
+            }
+            if (System.nanoTime() - next > 0) {
+                stillWaiting.accept(sent - p);
+                next = System.nanoTime() + warnEvery.toNanos();
             }
             org.spdl4j.offheap.Backoff.idle(idle++, java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(1));
         }
@@ -78,7 +100,6 @@ public final class LoaderControl {
     public void readFailed(LoaderItem item, Progress progress) {
         if (!closing) {
             progress.settle(item.epoch, item.position);
-            passed();
         }
     }
 

@@ -63,6 +63,8 @@ public final class LoaderRuntime implements AutoCloseable {
     private static final Duration ACQUIRE_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration BATCH_TIMEOUT = Duration.ofSeconds(600);
     private static final long REAPER_POLL_MILLIS = 100;
+    /** How often an epoch's end, waiting for its items to reach the assign stage, says it still waits. */
+    private static final Duration EPOCH_END_WARNING = Duration.ofSeconds(60);
 
     private final LoaderRecipe recipe;
     private final LoaderControl control;
@@ -157,12 +159,16 @@ public final class LoaderRuntime implements AutoCloseable {
                 progress);
             PipelineBuilder<LoaderItem> head = PipelineBuilder.<LoaderItem>fromSource(() -> new ItemSource(
                     entries, r.from(), r.epochs(), r.seed(), r.shuffle(), sampleBytes, items, progress, turns,
-                    r.textFields(), control, r.epochAligned() ? r.readTimeout().plusSeconds(5) : null))
+                    r.textFields(), control, r.epochAligned() ? EPOCH_END_WARNING : null))
                 .named(r.name()).sourceWaitPolicy(r.waitPolicy()).onDiscard(new Undelivered(items, control, progress))
-                .onFailure(r.onFailure() == null ? FailureListener.NONE : (stage, item, cause) ->
-                    r.onFailure().accept(item instanceof LoaderItem i
-                        ? new SampleFailure(stage, i.key, i.epoch, i.position, cause)
-                        : new SampleFailure(stage, String.valueOf(item), -1, -1, cause)));
+                .onFailure((stage, item, cause) -> {
+                    control.failed(stage, item); // before the user's listener, whatever it does
+                    if (r.onFailure() != null) {
+                        r.onFailure().accept(item instanceof LoaderItem i
+                            ? new SampleFailure(stage, i.key, i.epoch, i.position, cause)
+                            : new SampleFailure(stage, String.valueOf(item), -1, -1, cause));
+                    }
+                });
             head = switch (kind) {
                 case FILES -> head.pipeVirtual(READ_STAGE, new FileReadStage(bytes, items, turns, PLENTIFUL_BYTES,
                     r.decoder().readsFiles(), progress, control), adjustable(base.withConcurrency(r.readConcurrency()),
