@@ -33,6 +33,7 @@ class StageStatsTest {
         assertThat(s.inputOccupancy()).isEqualTo(7);
         assertThat(s.inputCapacity()).isEqualTo(16);
         assertThat(s.name()).isEqualTo("p:decode");
+        assertThat(s.toString()).startsWith("p:decode x3: in 33, out 33, failed 3, busy ");
     }
 
     @Test
