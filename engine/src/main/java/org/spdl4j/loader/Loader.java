@@ -140,6 +140,15 @@ public final class Loader<T> implements Iterable<LoadedBatch<T>>, AutoCloseable 
         return runtime.recipe().name();
     }
 
+    /**
+     * {@return the most batches a consumer can keep unclosed (or keep the memory of, as DJL arrays over them do) and
+     * still get another: the loader's host batches; {@link Integer#MAX_VALUE} with a transfer, whose own bound
+     * applies}
+     */
+    public int batchCapacity() {
+        return runtime.consumerCapacity();
+    }
+
     /** {@return whether the consumer holds every batch the loader has, unclosed, so that none can be filled} */
     private boolean allHeld() {
         return runtime.batchesHeld(batchesDelivered) >= runtime.consumerCapacity();

@@ -116,12 +116,17 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
         loader.close();
     }
 
+    /** How long a pass waits for a kept batch to be closed before it says the loop keeps them all. */
+    private static final long KEPT_GRACE_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(2);
+
     /** One pass over one loader. */
     private final class Pass implements Iterator<ai.djl.training.dataset.Batch> {
         private final NDManager manager;
         private Loader<Batch> loader;
         private final Iterator<LoadedBatch<Batch>> batches;
         private long delivered;
+        /** The DJL batches handed out and maybe still open: their arrays keep the loader's batch memory. */
+        private final java.util.ArrayDeque<NdBatch> handedOut = new java.util.ArrayDeque<>();
 
         Pass(NDManager manager, Loader<Batch> loader) {
             this.manager = manager;
@@ -138,6 +143,7 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
                 loader = null;
                 return false;
             }
+            checkNotAllKept();
             long start = System.nanoTime();
             boolean more = batches.hasNext(); // waits for the next batch
             waitNanos.addAndGet(System.nanoTime() - start);
@@ -162,8 +168,32 @@ public final class LoaderDataset implements Dataset, AutoCloseable {
                 nd = adapter.adapt(batch, manager);
             }
             delivered++;
+            handedOut.add(nd);
             return new ai.djl.training.dataset.Batch(nd.manager(), nd.dataList(), nd.labelList(), nd.size(),
                 Batchifier.STACK, Batchifier.STACK, delivered, batchesPerEpoch);
+        }
+
+        /**
+         * Refuses to wait for a batch that cannot come: the DJL batches handed out and not closed keep every batch
+         * the loader has (their arrays are over its memory), so none can be filled. After a short grace: another
+         * thread may be about to close one.
+         */
+        private void checkNotAllKept() {
+            int capacity = loader.batchCapacity();
+            long deadline = System.nanoTime() + KEPT_GRACE_NANOS;
+            for (;;) {
+                handedOut.removeIf(NdBatch::isReleased);
+                if (handedOut.size() < capacity) {
+                    return;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    throw new IllegalStateException("the training loop keeps all " + handedOut.size() + " of the"
+                        + " loader's batches open (DJL batches not closed): their arrays hold the loader's batch"
+                        + " memory, so no batch can be filled. Close each Batch after its step (EasyTrain does), or"
+                        + " give the loader more batchesInFlight");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
         }
     }
 

@@ -104,4 +104,22 @@ class LoaderDatasetTest {
             assertThatThrownBy(pass::next).isInstanceOf(NoSuchElementException.class);
         }
     }
+
+    @Test
+    void shouldSayWhenTheLoopKeepsEveryBatchOpenInsteadOfWaiting() {
+        try (LoaderDataset data = LoaderDataset.builder(epoch -> Loader.builder().name("kept")
+                .source(SampleSource.folder(images)).decoder(ImageSlotDecoder.evaluation(SIZE, SIZE)).batchSize(2)
+                .batchesInFlight(2).build()).build()) {
+            Iterator<Batch> pass = data.getData(manager).iterator();
+            List<Batch> kept = new ArrayList<>();
+            kept.add(pass.next());
+            kept.add(pass.next()); // both of the loader's batches, kept open
+            assertThatThrownBy(pass::hasNext).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("keeps all 2 of the loader's batches open");
+            kept.remove(0).close();
+            assertThat(pass.hasNext()).as("one closed: the pass goes on").isTrue();
+            pass.next().close();
+            kept.forEach(Batch::close);
+        }
+    }
 }
