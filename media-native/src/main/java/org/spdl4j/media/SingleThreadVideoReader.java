@@ -341,6 +341,21 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     }
 
     /**
+     * Whether the stream, ended before {@code target}, ended short of what it is: it lost packets on the way, or it
+     * stops well inside the duration its header declares (before 90% of it, the target more than two frames or 5% of
+     * the duration past its last frame; a video track a little shorter than its audio is not short).
+     */
+    private boolean endedShort(final double target) {
+        if (decoder.skippedInvalid()) {
+            return true;
+        }
+        final double declared = info.durationSeconds();
+        final double frame = info.fps() > 0 ? 1 / info.fps() : 0;
+        return declared > 0 && frameSeconds < 0.9 * declared
+                && target > frameSeconds + Math.max(2 * frame, 0.05 * declared);
+    }
+
+    /**
      * Decodes forward from the current frame (at or before {@code target}) to the frame nearest the target.
      *
      * @return the current frame, or the pending one after it when that is nearer: the current frame stays at or
@@ -349,7 +364,16 @@ public final class SingleThreadVideoReader implements AutoCloseable {
     private AVFrame decodeTo(final double target) {
         while (frameSeconds < target - tolerance) {
             if (!peek()) {
-                return frame; // past the end: the last frame
+                if (endedShort(target)) {
+                    // A truncated or corrupt file: its last frame would stand in for every later time asked (a clip
+                    // of one frame repeated). Not a sample to train on.
+                    final String lost = decoder.invalidPacketsNote();
+                    throw new MediaException(decoder.label, "the stream ends at " + Math.round(frameSeconds * 1000)
+                            / 1000.0 + " s of the " + Math.round(info.durationSeconds() * 1000) / 1000.0 + " s its"
+                            + " header declares, before the frame asked for at " + Math.round(target * 1000) / 1000.0
+                            + " s" + (lost.isEmpty() ? "" : ", and " + lost) + ": truncated or corrupt");
+                }
+                return frame; // past the end of a whole stream: the last frame
             }
             if (nextSeconds > target + tolerance) {
                 // Between two frames: the nearer, and on a tie (within the tolerance) the earlier, shown at target.

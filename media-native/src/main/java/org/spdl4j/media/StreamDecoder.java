@@ -376,6 +376,11 @@ final class StreamDecoder {
         return true;
     }
 
+    /** {@return whether packets were refused as invalid data so far (a truncated or corrupt stream)} */
+    boolean skippedInvalid() {
+        return invalidPackets > 0;
+    }
+
     /** {@return packets of the stream sent to the decoder so far (for tests: the work a request costs)} */
     long packetsSent() {
         return packetsSent;

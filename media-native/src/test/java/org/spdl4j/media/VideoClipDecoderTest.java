@@ -1,6 +1,7 @@
 package org.spdl4j.media;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -182,6 +183,27 @@ class VideoClipDecoderTest extends SlotDecoderContract {
                     TestSample.file("videos/missing.mp4", dir.resolve("missing.mp4")), slot.addressOffset(), bytes));
             assertThat(missing).isNotNull();
             assertThat(missing.input()).isEqualTo("videos/missing.mp4");
+        }
+    }
+
+    /**
+     * A clip cut short (its header still says 300 frames, the data stops mid-stream) is not delivered as its last
+     * decodable frame repeated in every later slot: the sample fails, naming the cut.
+     */
+    @Test
+    void shouldRefuseAClipCutShortInsteadOfRepeatingItsLastFrame() throws IOException {
+        final Path mkv = dir.resolve("whole.mkv");
+        FfmpegTestEncoder.video(mkv, "mpeg4", W, H, 100, FPS, 12);
+        final byte[] whole = Files.readAllBytes(mkv);
+        final byte[] cut = Arrays.copyOf(whole, whole.length * 6 / 10 + 7); // mid-packet
+        try (SlotDecoder d = newDecoder()) {
+            final int bytes = T * FRAME.bytes();
+            final UnsafeBuffer slot = new UnsafeBuffer(ByteBuffer.allocateDirect(bytes));
+            d.decode(TestSample.inMemory("whole.mkv", whole, 0), slot.addressOffset(), bytes); // the whole clip reads
+            final MediaException e = catchThrowableOfType(MediaException.class,
+                    () -> d.decode(TestSample.inMemory("cut.mkv", cut, 0), slot.addressOffset(), bytes));
+            assertThat(e).as("a clip cut at 60%% decoded as a sample").isNotNull();
+            assertThat(e.getMessage()).contains("truncated or corrupt");
         }
     }
 }
