@@ -90,9 +90,9 @@ final class FileInputs {
     }
 
     /**
-     * {@return why a path cannot be opened as a media file, e.g. "no such file" or "not a regular file (a FIFO); pass
-     * a file, or read the stream into memory first", or null when it is a regular file (links followed)} Never opens
-     * the path, so a FIFO does not block.
+     * {@return why a path cannot be opened as a media file, e.g. "no such file", "empty file (0 bytes)" or "not a
+     * regular file (a FIFO); pass a file, or read the stream into memory first", or null when it is a regular file
+     * with bytes in it (links followed)} Never opens the path, so a FIFO does not block.
      *
      * @param path the path
      */
@@ -106,7 +106,7 @@ final class FileInputs {
             return "cannot be read (" + e + ")";
         }
         if (attributes.isRegularFile()) {
-            return null;
+            return attributes.size() == 0 ? "empty file (0 bytes): nothing to decode" : null;
         }
         final String kind;
         if (attributes.isDirectory()) {

@@ -75,6 +75,9 @@ class BadVideoAudioInputTest {
             assertThat(e).as(file.getFileName().toString()).isNotNull();
             assertThat(e.input()).isEqualTo(file.toString());
             assertThat(e.getMessage()).startsWith(file + ": ");
+            if (file.getFileName().toString().equals("empty.mp4")) {
+                assertThat(e.getMessage()).contains("empty file (0 bytes)");
+            }
         }
         assertThat(NativeResourceCounter.outstanding()).as(NativeResourceCounter.describe()).isZero();
     }
