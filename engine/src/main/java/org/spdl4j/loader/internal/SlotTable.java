@@ -93,7 +93,9 @@ final class SlotTable {
             record.labels[k] = labels[i];
             record.epochs[k] = epochs[i];
             record.positions[k] = positions[i];
-            System.arraycopy(texts, i * textNames.size(), record.texts, k * textNames.size(), textNames.size());
+            if (!textNames.isEmpty()) { // no text fields: nothing to copy per sample
+                System.arraycopy(texts, i * textNames.size(), record.texts, k * textNames.size(), textNames.size());
+            }
         }
         for (int k = 0, n = batch.failedCount(); k < n; k++) {
             int i = failedEntry(batch, k);

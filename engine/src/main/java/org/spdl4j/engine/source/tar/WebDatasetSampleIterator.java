@@ -112,7 +112,9 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
      */
     private Sample assemble(boolean read) {
         List<SampleField> fields = read ? new ArrayList<>(4) : null;
-        List<String> names = new ArrayList<>(4);
+        // The fields seen, for the repeat check: the read fields themselves when reading (no list more per sample on
+        // the read path), their names when only counting.
+        List<String> names = read ? null : new ArrayList<>(4);
         String key = null;
         long start = -1;
         try {
@@ -143,10 +145,11 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
                     break;
                 }
                 String ext = m.name().substring(dot + 1);
-                checkField(m, ext, names);
-                names.add(ext);
+                checkField(m, ext, fields, names);
                 if (read) {
                     fields.add(readField(m, ext));
+                } else {
+                    names.add(ext);
                 }
             }
         } catch (TarFormatException e) {
@@ -198,8 +201,8 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
     }
 
     /** The checks a member passes before it is read, or counted by a skip: a new field, a size one buffer holds. */
-    private void checkField(TarMember m, String ext, List<String> names) {
-        if (names.contains(ext)) {
+    private void checkField(TarMember m, String ext, List<SampleField> fields, List<String> names) {
+        if (names != null ? names.contains(ext) : hasField(fields, ext)) {
             throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name()
                     + "' repeats field '" + ext + "' of its sample");
         }
@@ -207,6 +210,15 @@ public final class WebDatasetSampleIterator implements CloseableIterator<Sample>
             throw new TarFormatException(reader.shard(), m.headerOffset(), "member '" + m.name() + "' of " + m.size()
                     + " bytes is too large for one sample field");
         }
+    }
+
+    private static boolean hasField(List<SampleField> fields, String ext) {
+        for (SampleField f : fields) {
+            if (f.name().equals(ext)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private SampleField readField(TarMember m, String ext) {
